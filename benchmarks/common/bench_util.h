@@ -1,0 +1,90 @@
+// Shared helpers of the benchmark drivers: timing, medians, bandwidth.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/gpu_timer.h"
+
+namespace rxmesh::bench {
+
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
+//! Median GPU time (CUDA events) of `runs` calls after `warmup` calls.
+inline double gpu_median_ms(const std::function<void()>& work, int warmup, int runs)
+{
+    for (int i = 0; i < warmup; ++i)
+        work();
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    GpuTimer            timer;
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        timer.start();
+        work();
+        ms.push_back(timer.stop_ms());
+    }
+    return median(ms);
+}
+
+//! Median host wall time of `runs` calls (for CPU baselines).
+inline double cpu_median_ms(const std::function<void()>& work, int runs)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        work();
+        ms.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count());
+    }
+    return median(ms);
+}
+
+//! Device-to-device copy bandwidth in GB/s, counting bytes read + written.
+inline double measured_copy_gbps(std::size_t bytes = std::size_t(1) << 30)
+{
+    void *a = nullptr, *b = nullptr;
+    RXMESH_CHECK_CUDA(cudaMalloc(&a, bytes));
+    RXMESH_CHECK_CUDA(cudaMalloc(&b, bytes));
+    RXMESH_CHECK_CUDA(cudaMemset(a, 1, bytes));
+    const double ms = gpu_median_ms(
+        [&] { RXMESH_CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 3,
+        20);
+    RXMESH_CHECK_CUDA(cudaFree(a));
+    RXMESH_CHECK_CUDA(cudaFree(b));
+    return 2.0 * bytes / (ms * 1e6);
+}
+
+//! Keeps freed pool memory cached, so repeated runs time the work and not
+//! the operating system's page mapping (a long-running application sees the
+//! same after its first call).
+inline void keep_pool_memory()
+{
+    cudaMemPool_t pool;
+    RXMESH_CHECK_CUDA(cudaDeviceGetDefaultMemPool(&pool, 0));
+    std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+    RXMESH_CHECK_CUDA(
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+}
+
+inline std::string gpu_name()
+{
+    cudaDeviceProp prop{};
+    RXMESH_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    return prop.name;
+}
+
+}  // namespace rxmesh::bench

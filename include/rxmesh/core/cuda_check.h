@@ -1,0 +1,34 @@
+// RXMESH_CHECK_CUDA: every CUDA runtime call goes through it; a failure
+// becomes a rxmesh::CudaError naming the call, the file and the line.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "rxmesh/core/error.h"
+
+namespace rxmesh::detail {
+
+inline void throw_cuda_error(cudaError_t err,
+                             const char* call,
+                             const char* file,
+                             int         line)
+{
+    throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " +
+                    call + " failed: " + cudaGetErrorName(err) + " (" +
+                    cudaGetErrorString(err) + ")");
+}
+
+}  // namespace rxmesh::detail
+
+#define RXMESH_CHECK_CUDA(call)                                              \
+    do {                                                                     \
+        cudaError_t rxmesh_err_ = (call);                                    \
+        if (rxmesh_err_ != cudaSuccess)                                      \
+            ::rxmesh::detail::throw_cuda_error(                              \
+                rxmesh_err_, #call, __FILE__, __LINE__);                     \
+    } while (0)
+
+//! Checks the launch itself (bad configuration) without synchronizing.
+#define RXMESH_CHECK_LAUNCH() RXMESH_CHECK_CUDA(cudaGetLastError())

@@ -1,0 +1,39 @@
+// Launch helpers for the flat, one-thread-per-item kernels of the import
+// pipeline. Kernels loop grid-stride so any item count fits any grid.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace rxmesh::detail {
+
+constexpr int kFlatBlockThreads = 256;
+
+//! Grid size for `n` items: enough blocks to fill the GPU many times over,
+//! capped so that huge inputs reuse threads through the grid-stride loop.
+inline unsigned flat_grid(std::size_t n)
+{
+    const std::size_t blocks = (n + kFlatBlockThreads - 1) / kFlatBlockThreads;
+    return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 1u << 20));
+}
+
+//! Number of bits needed to hold values in [0, n).
+inline int bits_for(std::uint64_t n)
+{
+    int b = 1;
+    while (b < 64 && (std::uint64_t{1} << b) < n)
+        ++b;
+    return b;
+}
+
+}  // namespace rxmesh::detail
+
+//! Grid-stride loop over [0, n) with a 64-bit index.
+#define RXMESH_FOR_EACH_ITEM(i, n)                                            \
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) +           \
+                           threadIdx.x;                                        \
+         i < std::uint64_t(n);                                                 \
+         i += std::uint64_t(gridDim.x) * blockDim.x)

@@ -1,0 +1,64 @@
+// Mesh file readers and writers (host code, compiled into librxmesh).
+//
+// Readers accept OBJ, OFF (OFF/COFF/NOFF), PLY (ascii, binary little and big
+// endian) and STL (ascii and binary, told apart by content). Polygons are
+// fan-triangulated; triangles that repeat a vertex index are dropped and
+// counted in TriangleSoup::dropped_faces.
+//
+// \throw ParseError     malformed content: names the file and the line (text)
+//                       or byte offset (binary) and what was expected.
+// \throw InvalidInputError  well-formed file with unusable data: an index out
+//                       of range, a NaN or infinite coordinate.
+// \throw IOError        the file cannot be opened or read.
+// Readers never allocate more than the input can describe: element counts in
+// headers are checked against the bytes that remain before any reservation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rxmesh/io/triangle_soup.h"
+
+namespace rxmesh::io {
+
+enum class Format
+{
+    Obj,
+    Off,
+    Ply,
+    Stl
+};
+
+//! Format from the file name's extension (case-insensitive).
+//! \throw IOError for an unknown extension.
+Format format_from_path(const std::string& path);
+
+//! Reads a mesh file; the format comes from the extension.
+TriangleSoup read(const std::string& path);
+
+//! Parses an in-memory file image. `name` is used in error messages only.
+TriangleSoup read_memory(std::string_view   bytes,
+                         Format             format,
+                         const std::string& name);
+
+//! A named per-vertex scalar field to export beside the positions.
+struct VertexScalar
+{
+    std::string        name;
+    std::vector<float> values;  // one per vertex
+};
+
+//! Writes a Wavefront OBJ. Per-vertex colors, when present, are written as
+//! the common "v x y z r g b" extension (components in [0,1]).
+void write_obj(const std::string& path, const TriangleSoup& mesh);
+
+//! Writes a binary little-endian PLY with optional per-vertex colors (from
+//! mesh.colors) and any number of named float scalars.
+//! \throw InvalidInputError when a scalar field's size differs from the
+//!        vertex count.
+void write_ply(const std::string&               path,
+               const TriangleSoup&              mesh,
+               const std::vector<VertexScalar>& scalars = {});
+
+}  // namespace rxmesh::io

@@ -1,0 +1,44 @@
+// Where the tests find real meshes, and helpers to list them.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace rxmesh::test {
+
+//! Root of libcgal-demo's extracted data folder ("" when not installed).
+inline std::string cgal_data_dir() { return RXMESH_CGAL_MESHES; }
+//! assimp-testmodels' model folder (may not exist).
+inline std::string assimp_models_dir() { return RXMESH_ASSIMP_MODELS; }
+//! A scratch folder for files the tests write.
+inline std::string tmp_dir() { return RXMESH_TEST_TMP; }
+
+//! Every file under `root` with an extension in `exts` (lower case, with the
+//! dot), sorted for reproducible test order. Empty when root is missing.
+inline std::vector<std::string> list_files(const std::string&              root,
+                                           const std::vector<std::string>& exts)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    if (root.empty() || !fs::exists(root))
+        return out;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+        if (!entry.is_regular_file())
+            continue;
+        std::string ext = entry.path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+        if (std::find(exts.begin(), exts.end(), ext) != exts.end())
+            out.push_back(entry.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+inline std::vector<std::string> mesh_extensions()
+{
+    return {".obj", ".off", ".ply", ".stl"};
+}
+
+}  // namespace rxmesh::test

@@ -1,0 +1,16 @@
+# Installs the build tree into a scratch prefix, then configures, builds and
+# runs tests/package/consumer against it with find_package(RXMesh).
+# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, CUDA_ARCHS, GENERATOR.
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/install")
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/build"
+    -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${WORK_DIR}/install"
+    "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS}")
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+run("${WORK_DIR}/build/consumer")
