@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One batch on a GPU machine: unpack the carried Debian packages (meshes,
+# baselines), build with ninja, run every test with GPU tests required, run
+# the benchmarks, and leave logs in $OUT (or ./device-out).
+#
+# usage: scripts/device_check.sh [--no-bench] [--bench-only]
+set -uo pipefail
+OUT="${OUT:-$PWD/device-out}"
+mkdir -p "$OUT"
+DEPS=/tmp/rxmesh-deps
+mkdir -p "$DEPS"
+for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
+export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+
+GTEST_HINT=""
+if ! ls /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/local/lib/cmake/GTest >/dev/null 2>&1; then
+  GTEST_HINT="-DGTest_DIR=$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest"
+fi
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT \
+  -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
+  -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/configure.log" 2>&1 \
+  || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build build-device > "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.log" | head -80; exit 1; }
+echo "build ok"
+
+if [ "${1:-}" != "--bench-only" ]; then
+  RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device --output-on-failure -j4 > "$OUT/ctest.log" 2>&1
+  grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -30
+  grep -E "skipped|SKIPPED" "$OUT/ctest.log" | head -5
+fi
+if [ "${1:-}" != "--no-bench" ]; then
+  B=build-device/benchmarks
+  [ -x $B/bench_reindex ] && $B/bench_reindex --json "$OUT/reindex.json" 2>&1 | tee "$OUT/bench_reindex.md"
+  [ -x $B/bench_topology ] && $B/bench_topology 2>&1 | tee "$OUT/bench_topology.md"
+  [ -x $B/bench_obj_parse ] && $B/bench_obj_parse 2>&1 | tee "$OUT/bench_obj_parse.md"
+fi
+exit 0
