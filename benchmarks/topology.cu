@@ -26,7 +26,7 @@ int main(int argc, char** argv)
                 "| Mfaces/s (all) |\n|---|---|---|---|---|---|\n");
     for (int n = 256; 2ull * n * n <= max_faces; n *= 2) {
         rxmesh::ImportOptions options;
-        options.parts = {false, false};
+        options.parts = {false, false, false};
         const auto mesh = rxmesh::import_mesh(rxmesh::generate::grid(n, n), options);
         auto time_parts = [&](rxmesh::TopologyParts parts) {
             return rxmesh::bench::gpu_median_ms(
@@ -36,9 +36,9 @@ int main(int argc, char** argv)
                 },
                 2, runs);
         };
-        const double edges = time_parts({false, false});
-        const double ff    = time_parts({true, false});
-        const double all   = time_parts({true, true});
+        const double edges = time_parts({false, false, false});
+        const double ff    = time_parts({true, false, false});
+        const double all   = time_parts({true, true, true});
         std::printf("| %u | %u | %.2f | %.2f | %.2f | %.0f |\n", mesh.num_faces,
                     mesh.num_vertices, edges, ff, all, mesh.num_faces / (all * 1e3));
     }

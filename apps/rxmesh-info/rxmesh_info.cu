@@ -1,8 +1,9 @@
-// rxmesh-info FILE [--weld] [--cpu] [--generate NAME]
+// rxmesh-info FILE [--weld] [--cpu] [--capacity N] [--generate NAME]
 //
 // Prints one JSON object with the mesh's statistics. Runs the GPU import
 // pipeline when a CUDA device is present, the CPU reference otherwise (or
-// with --cpu). Without FILE it uses a generated icosphere.
+// with --cpu). With a GPU it also builds the RXMesh patch store and reports
+// its statistics and validation. Without FILE it uses a generated icosphere.
 // Bad input: exit status 1 and one line on stderr.
 #include <cuda_runtime.h>
 
@@ -18,6 +19,7 @@
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/topology.h"
+#include "rxmesh/rxmesh.h"
 
 namespace {
 
@@ -27,6 +29,8 @@ struct Options
     std::string generator = "icosphere";
     bool        weld      = false;
     bool        force_cpu = false;
+    std::uint32_t capacity = 512;
+    bool          validate = false;
 };
 
 const std::map<std::string, std::function<rxmesh::TriangleSoup()>>& generators()
@@ -44,10 +48,12 @@ const std::map<std::string, std::function<rxmesh::TriangleSoup()>>& generators()
 void usage(FILE* out)
 {
     std::fprintf(out,
-                 "usage: rxmesh-info [FILE] [--weld] [--cpu] [--generate NAME]\n"
+                 "usage: rxmesh-info [FILE] [--weld] [--cpu] [--capacity N] [--validate] [--generate NAME]\n"
                  "  FILE        OBJ, OFF, PLY or STL mesh (default: a generated mesh)\n"
                  "  --weld      merge vertices with bit-identical positions first\n"
                  "  --cpu       use the CPU reference even when a GPU is present\n"
+                 "  --capacity  faces per patch of the RXMesh store (default 512)\n"
+                 "  --validate  check every contract of the patch store (CPU, slow)\n"
                  "  --generate  icosphere | torus | grid | quad_grid (without FILE)\n");
 }
 
@@ -60,6 +66,10 @@ Options parse_args(int argc, char** argv)
             o.weld = true;
         else if (a == "--cpu")
             o.force_cpu = true;
+        else if (a == "--validate")
+            o.validate = true;
+        else if (a == "--capacity" && i + 1 < argc)
+            o.capacity = static_cast<std::uint32_t>(std::stoul(argv[++i]));
         else if (a == "--generate" && i + 1 < argc)
             o.generator = argv[++i];
         else if (a == "-h" || a == "--help") {
@@ -117,7 +127,7 @@ int main(int argc, char** argv)
         const bool use_gpu = !o.force_cpu && gpu_present();
         rxmesh::MeshStats stats;
         std::uint64_t     dropped = soup.dropped_faces;
-        std::string       device, timings;
+        std::string       device, timings, patches = "null";
         char              buf[512];
 
         if (use_gpu) {
@@ -132,6 +142,19 @@ int main(int argc, char** argv)
             stats = rxmesh::compute_stats(mesh.topology, mesh.faces.data());
             const float stats_ms = timer.stop_ms();
             dropped += mesh.dropped_faces;
+            if (stats.faces > 0) {
+                rxmesh::BuildOptions build;
+                build.weld             = o.weld;
+                build.patcher.capacity = o.capacity;
+                const rxmesh::RXMesh rx(soup, build);
+                patches = rx.stats().to_json();
+                if (o.validate) {
+                    const auto report = rx.validate(1);
+                    patches.insert(patches.size() - 1,
+                                   std::string(", \"validate\": \"") +
+                                       (report.ok() ? "ok" : json_escape(report.summary())) + "\"");
+                }
+            }
             std::snprintf(buf, sizeof(buf),
                           "{\"read_ms\": %.3f, \"upload_ms\": %.3f, \"reindex_ms\": %.3f, "
                           "\"topology_ms\": %.3f, \"stats_ms\": %.3f}",
@@ -171,7 +194,8 @@ int main(int argc, char** argv)
                     "  \"components\": %llu,\n"
                     "  \"euler\": %lld,\n"
                     "  \"dropped_faces\": %llu,\n"
-                    "  \"timings\": %s\n"
+                    "  \"timings\": %s,\n"
+                    "  \"rxmesh\": %s\n"
                     "}\n",
                     json_escape(input).c_str(), json_escape(device).c_str(),
                     o.weld ? "true" : "false", (unsigned long long)stats.vertices,
@@ -180,7 +204,7 @@ int main(int argc, char** argv)
                     (unsigned long long)stats.nonmanifold_edges,
                     (unsigned long long)stats.nonmanifold_vertices,
                     (unsigned long long)stats.components, (long long)stats.euler,
-                    (unsigned long long)dropped, timings.c_str());
+                    (unsigned long long)dropped, timings.c_str(), patches.c_str());
         return 0;
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "rxmesh-info: %s\n", e.what());

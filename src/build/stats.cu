@@ -6,6 +6,7 @@
 #include "rxmesh/build/topology.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/launch.cuh"
+#include "detail/union_find.cuh"
 
 namespace rxmesh {
 namespace {
@@ -101,45 +102,11 @@ struct IsNonManifoldVertex
     }
 };
 
-//! Reads go through volatile: other threads hook roots concurrently.
-__device__ std::uint32_t find_root(volatile std::uint32_t* parent, std::uint32_t x)
-{
-    std::uint32_t p = parent[x];
-    while (p != x) {
-        const std::uint32_t gp = parent[p];
-        if (gp != p)
-            parent[x] = gp;  // path halving; parents only ever decrease
-        x = p;
-        p = parent[x];
-    }
-    return x;
-}
-
-//! Lock-free union-find: the larger root is hooked under the smaller one
-//! with atomicCAS, so parent pointers always decrease and never cycle.
 __global__ void union_edges(const std::uint32_t* ev,
                             std::uint32_t        num_edges,
                             std::uint32_t*       parent)
 {
-    RXMESH_FOR_EACH_ITEM(e, num_edges)
-    {
-        std::uint32_t a = ev[2 * e], b = ev[2 * e + 1];
-        while (true) {
-            a = find_root(parent, a);
-            b = find_root(parent, b);
-            if (a == b)
-                break;
-            if (a > b) {
-                const std::uint32_t t = a;
-                a = b;
-                b = t;
-            }
-            const std::uint32_t old = atomicCAS(parent + b, b, a);
-            if (old == b)
-                break;
-            b = old;
-        }
-    }
+    RXMESH_FOR_EACH_ITEM(e, num_edges) { detail::uf_union(parent, ev[2 * e], ev[2 * e + 1]); }
 }
 
 __global__ void iota(std::uint32_t* out, std::uint32_t n)

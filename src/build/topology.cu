@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-#include "csr_rows.cuh"
+#include "detail/csr_rows.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/launch.cuh"
@@ -320,9 +320,10 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
     }
 
     // ---- VE/VV (from EV) and VF (from the faces): stable sorts by vertex ----
-    if (parts.vertex_csr) {
-        const std::uint64_t         n_ve = 2 * std::uint64_t(topo.num_edges);
-        DeviceBuffer<std::uint32_t> payload(n_ve, stream), sorted_vertices;
+    DeviceBuffer<std::uint32_t> payload, sorted_vertices;
+    if (parts.vertex_edges) {
+        const std::uint64_t n_ve = 2 * std::uint64_t(topo.num_edges);
+        payload                  = DeviceBuffer<std::uint32_t>(n_ve, stream);
         if (n_ve > 0) {
             iota_divided<<<flat_grid(n_ve), kThreads, 0, stream>>>(payload.data(), n_ve, 2);
             RXMESH_CHECK_LAUNCH();
@@ -331,8 +332,8 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
                        sorted_vertices, stream);
         topo.vv.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_vertices) + 1, stream);
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(topo.vv.offsets.data(), topo.ve.offsets.data(),
-                                              topo.ve.offsets.bytes(),
-                                              cudaMemcpyDeviceToDevice, stream));
+                                          topo.ve.offsets.bytes(), cudaMemcpyDeviceToDevice,
+                                          stream));
         topo.vv.indices = DeviceBuffer<std::uint32_t>(n_ve, stream);
         if (n_ve > 0) {
             vv_from_ve<<<flat_grid(n_ve), kThreads, 0, stream>>>(
@@ -340,7 +341,8 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
                 topo.vv.indices.data());
             RXMESH_CHECK_LAUNCH();
         }
-
+    }
+    if (parts.vertex_faces) {
         payload.resize_discard(num_corners);
         if (num_corners > 0) {
             iota_divided<<<flat_grid(num_corners), kThreads, 0, stream>>>(payload.data(),

@@ -43,7 +43,8 @@ struct DeviceTopology
 struct TopologyParts
 {
     bool face_adjacency = true;  // ff
-    bool vertex_csr     = true;  // vv, ve, vf
+    bool vertex_edges   = true;  // vv, ve
+    bool vertex_faces   = true;  // vf
 };
 
 //! Builds the topology of `num_faces` triangles (3 indices each, device

@@ -12,6 +12,9 @@
 // \throw IOError        the file cannot be opened or read.
 // Readers never allocate more than the input can describe: element counts in
 // headers are checked against the bytes that remain before any reservation.
+// A file that yields no face at all (empty file, point cloud, only repeated-
+// vertex triangles) is an InvalidInputError: a soup returned by a reader
+// always has at least one face.
 #pragma once
 
 #include <string>

@@ -1,0 +1,173 @@
+// Build benchmark: end-to-end RXMesh construction (upload to finished patch
+// store) and time per stage against face count, store bytes per face, and
+// the Lloyd patcher against METIS k-way on the same face graph and number
+// of parts (time, largest part, contiguity).
+//
+// usage: bench_build [--mesh FILE]... [--max-faces N] [--runs R] [--capacity C]
+//                    [--metis-max-faces N] [--json FILE]
+// Real meshes are refined 1-to-4 until they pass 1M, 4M, 16M faces (and
+// --max-faces); generated tori cover the same range.
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_util.h"
+#include "rxmesh/build/import.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/patch/patcher.h"
+#include "rxmesh/rxmesh.h"
+
+#ifdef RXMESH_HAVE_METIS_BASELINE
+#include "metis_partition.h"
+#endif
+
+namespace {
+
+struct Options
+{
+    std::vector<std::string> meshes;
+    std::uint64_t            max_faces       = 21'000'000;
+    std::uint64_t            metis_max_faces = 1'500'000;
+    int                      runs            = 5;
+    std::uint32_t            capacity        = 512;
+    std::string              json;
+};
+
+Options parse(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--mesh")
+            o.meshes.push_back(v);
+        else if (a == "--max-faces")
+            o.max_faces = std::stoull(v);
+        else if (a == "--metis-max-faces")
+            o.metis_max_faces = std::stoull(v);
+        else if (a == "--runs")
+            o.runs = std::stoi(v);
+        else if (a == "--capacity")
+            o.capacity = static_cast<std::uint32_t>(std::stoul(v));
+        else if (a == "--json")
+            o.json = v;
+    }
+    return o;
+}
+
+struct Row
+{
+    std::string        name;
+    rxmesh::BuildStats median;  // stage times are medians over the runs
+    std::string        metis;
+};
+
+double median_of(std::vector<rxmesh::BuildStats>& runs, float rxmesh::BuildStats::*field)
+{
+    std::vector<double> v;
+    for (const auto& r : runs)
+        v.push_back(r.*field);
+    return rxmesh::bench::median(v);
+}
+
+Row measure(const std::string& name, const rxmesh::TriangleSoup& soup, const Options& o)
+{
+    rxmesh::BuildOptions options;
+    options.patcher.capacity = o.capacity;
+    { rxmesh::RXMesh warmup(soup, options); }
+    std::vector<rxmesh::BuildStats> runs;
+    for (int r = 0; r < o.runs; ++r)
+        runs.push_back(rxmesh::RXMesh(soup, options).stats());
+    Row row{name, runs.front(), "-"};
+    for (auto field : {&rxmesh::BuildStats::upload_ms, &rxmesh::BuildStats::reindex_ms,
+                       &rxmesh::BuildStats::topology_ms, &rxmesh::BuildStats::patching_ms,
+                       &rxmesh::BuildStats::store_ms, &rxmesh::BuildStats::total_ms})
+        row.median.*field = static_cast<float>(median_of(runs, field));
+
+#ifdef RXMESH_HAVE_METIS_BASELINE
+    if (soup.faces.size() <= o.metis_max_faces) {
+        // the same face graph and number of parts as RXMesh's patcher
+        const auto            mesh = rxmesh::import_mesh(soup);
+        rxmesh::PatcherOptions popt;
+        popt.capacity       = o.capacity;
+        const auto patches  = rxmesh::lloyd_patches(mesh.topology.ff, mesh.num_faces, popt);
+        const auto offsets  = mesh.topology.ff.offsets.to_host();
+        const auto adjacent = mesh.topology.ff.indices.to_host();
+        const auto ours     = rxmesh::bench::assess_partition(
+            offsets, adjacent, patches.face_patch.to_host(), patches.num_patches);
+        const auto metis = rxmesh::bench::metis_kway(offsets, adjacent, patches.num_patches);
+        char       buf[256];
+        if (metis.available)
+            std::snprintf(buf, sizeof(buf),
+                          "METIS %.0f ms, largest %u, disconnected %u | Lloyd largest %u, "
+                          "disconnected %u",
+                          metis.ms, metis.largest, metis.disconnected_parts, ours.largest,
+                          ours.disconnected_parts);
+        else
+            std::snprintf(buf, sizeof(buf), "%s", metis.note.c_str());
+        row.metis = buf;
+    }
+#else
+    row.metis = "METIS baseline not built";
+#endif
+    return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const Options o = parse(argc, argv);
+    rxmesh::bench::keep_pool_memory();
+    std::printf("GPU: %s, capacity %u faces per patch, median of %d builds\n\n",
+                rxmesh::bench::gpu_name().c_str(), o.capacity, o.runs);
+
+    std::vector<std::pair<std::string, rxmesh::TriangleSoup>> inputs;
+    for (int n : {128, 512, 1024, 2048, 4096}) {
+        const int m = n * 5 / 8;
+        if (2ull * n * m <= o.max_faces)
+            inputs.emplace_back("torus " + std::to_string(n) + "x" + std::to_string(m),
+                                rxmesh::generate::torus(n, m));
+    }
+    for (const auto& file : o.meshes) {
+        rxmesh::TriangleSoup soup = rxmesh::io::read(file);
+        const std::string    base = file.substr(file.find_last_of('/') + 1);
+        for (int level = 0; soup.faces.size() <= o.max_faces; ++level) {
+            inputs.emplace_back(base + " x4^" + std::to_string(level), soup);
+            if (soup.faces.size() * 4 > o.max_faces)
+                break;
+            soup = rxmesh::generate::refine(soup);
+        }
+    }
+
+    std::ostringstream json;
+    json << "{\"gpu\": \"" << rxmesh::bench::gpu_name() << "\", \"capacity\": " << o.capacity
+         << ", \"rows\": [";
+    std::printf("| mesh | faces | patches | max patch | iters | upload | reindex | topology | "
+                "patching | store | total ms | Mfaces/s | bytes/face | ribbon faces | METIS vs "
+                "Lloyd |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    bool first = true;
+    for (const auto& [name, soup] : inputs) {
+        const Row  row = measure(name, soup, o);
+        const auto& s  = row.median;
+        std::printf("| %s | %u | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | "
+                    "%.1f | %.3f | %s |\n",
+                    name.c_str(), s.num_faces, s.num_patches, s.max_patch_faces,
+                    s.patcher_iterations, s.upload_ms, s.reindex_ms, s.topology_ms, s.patching_ms,
+                    s.store_ms, s.total_ms, s.num_faces / (s.total_ms * 1e3),
+                    s.store_bytes_per_face, s.ribbon_overhead_faces, row.metis.c_str());
+        std::fflush(stdout);
+        json << (first ? "" : ", ") << "{\"mesh\": \"" << name << "\", \"stats\": " << s.to_json()
+             << ", \"metis\": \"" << row.metis << "\"}";
+        first = false;
+    }
+    json << "]}\n";
+    if (!o.json.empty())
+        if (FILE* f = std::fopen(o.json.c_str(), "w")) {
+            std::fputs(json.str().c_str(), f);
+            std::fclose(f);
+        }
+    return 0;
+}

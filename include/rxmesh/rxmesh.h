@@ -1,0 +1,88 @@
+// RXMesh: a triangle mesh cut into patches that fit a GPU block's shared
+// memory, each stored as two 16-bit LAR matrices plus its ribbon (RXMesh
+// paper, sections 5-6). Building runs entirely on the GPU:
+//
+//   TriangleSoup --upload--> reindex (optional weld) --> global topology
+//   --> Lloyd patcher --> patch store (owners, ribbons, M_EV, M_FE)
+//
+// Global ids are renumbered by patch (see patch/patch_store.h); the maps to
+// the input's vertex ids are kept for I/O.
+//
+// \throw InvalidInputError  empty mesh, out-of-range index, NaN/inf position.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/patch/patch_store.h"
+#include "rxmesh/patch/patcher.h"
+#include "rxmesh/patch/validate.h"
+
+namespace rxmesh {
+
+struct BuildOptions
+{
+    bool           weld = false;  // merge vertices with bit-identical positions
+    PatcherOptions patcher;       // capacity (faces per patch), seed, ...
+};
+
+//! What stats() reports: sizes, overheads and the time of each build stage.
+struct BuildStats
+{
+    std::uint32_t num_vertices = 0, num_edges = 0, num_faces = 0;
+    std::uint32_t num_patches = 0, num_components = 0;
+    std::uint32_t min_patch_faces = 0, max_patch_faces = 0;
+    double        mean_patch_faces = 0;
+    std::uint32_t patcher_iterations = 0, split_patches = 0;
+    std::uint64_t dropped_faces = 0;
+    // ribbon elements / owned elements
+    double ribbon_overhead_faces = 0, ribbon_overhead_edges = 0, ribbon_overhead_vertices = 0;
+    std::uint64_t store_bytes = 0;
+    double        store_bytes_per_face = 0;
+    // milliseconds, CUDA events
+    float upload_ms = 0, reindex_ms = 0, topology_ms = 0, patching_ms = 0, store_ms = 0;
+    float total_ms = 0;
+
+    std::string to_json() const;
+};
+
+class RXMesh
+{
+   public:
+    explicit RXMesh(const TriangleSoup& soup, const BuildOptions& options = {},
+                    cudaStream_t stream = 0);
+
+    std::uint32_t num_vertices() const { return m_stats.num_vertices; }
+    std::uint32_t num_edges() const { return m_stats.num_edges; }
+    std::uint32_t num_faces() const { return m_stats.num_faces; }
+    std::uint32_t num_patches() const { return m_store.num_patches; }
+
+    const PatchStore& store() const { return m_store; }
+    //! Positions in global (patch-renumbered) vertex order, 3 floats each.
+    const DeviceBuffer<float>& positions() const { return m_positions; }
+    //! Faces in global numbering, 3 vertex ids each, winding kept.
+    const DeviceBuffer<std::uint32_t>& faces() const { return m_faces; }
+    //! Input vertex id -> global vertex id (~0u for dropped input vertices).
+    const DeviceBuffer<std::uint32_t>& input_vertex_to_global() const { return m_input_to_global; }
+    //! Global vertex id -> an input vertex id (the first, when welded).
+    const DeviceBuffer<std::uint32_t>& global_vertex_to_input() const { return m_global_to_input; }
+
+    //! Checks every contract of the store against the mesh (downloads both;
+    //! meant for tests and debugging).
+    ValidationReport validate(std::size_t max_reports = 20) const;
+
+    const BuildStats& stats() const { return m_stats; }
+
+   private:
+    PatchStore                  m_store;
+    DeviceBuffer<float>         m_positions;
+    DeviceBuffer<std::uint32_t> m_faces;
+    DeviceBuffer<std::uint32_t> m_input_to_global, m_global_to_input;
+    BuildStats                  m_stats;
+};
+
+}  // namespace rxmesh

@@ -1,0 +1,277 @@
+// Format dispatch, whole-file reading and the OBJ / PLY writers.
+#include "rxmesh/io/io.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "parse_util.h"
+#include "rxmesh/core/error.h"
+
+namespace rxmesh::io {
+
+Format format_from_path(const std::string& path)
+{
+    const auto slash = path.find_last_of("/\\");
+    const auto dot   = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        throw IOError(path + ": no file extension (expected .obj, .off, .ply or .stl)");
+    std::string ext = path.substr(dot + 1);
+    for (char& c : ext)
+        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if (ext == "obj")
+        return Format::Obj;
+    if (ext == "off")
+        return Format::Off;
+    if (ext == "ply")
+        return Format::Ply;
+    if (ext == "stl")
+        return Format::Stl;
+    throw IOError(path + ": unknown file extension '." + ext +
+                  "' (expected .obj, .off, .ply or .stl)");
+}
+
+namespace {
+
+struct FileCloser
+{
+    void operator()(std::FILE* f) const
+    {
+        if (f)
+            std::fclose(f);
+    }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+std::string errno_text() { return std::strerror(errno); }
+
+// The parsers want the whole file as one buffer: a single read, then pure
+// in-memory scanning with no I/O in the inner loops.
+std::string read_whole_file(const std::string& path)
+{
+    struct stat st
+    {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        throw IOError(path + ": cannot open: " + errno_text());
+    if (!S_ISREG(st.st_mode))
+        throw IOError(path + ": not a regular file");
+    File f(std::fopen(path.c_str(), "rb"));
+    if (!f)
+        throw IOError(path + ": cannot open: " + errno_text());
+    std::string bytes;
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), f.get());
+    if (got != bytes.size() || std::ferror(f.get()))
+        throw IOError(path + ": read error after " + std::to_string(got) + " of " +
+                      std::to_string(bytes.size()) + " bytes");
+    return bytes;
+}
+
+// Buffered writer that turns every failure into IOError.
+class Writer
+{
+   public:
+    explicit Writer(const std::string& path) : m_path(path), m_file(std::fopen(path.c_str(), "wb"))
+    {
+        if (!m_file)
+            throw IOError(path + ": cannot open for writing: " + errno_text());
+        m_buf.reserve(kChunk + 256);
+    }
+
+    void put(std::string_view s)
+    {
+        m_buf.append(s);
+        if (m_buf.size() >= kChunk)
+            flush();
+    }
+    void put(char c)
+    {
+        m_buf.push_back(c);
+        if (m_buf.size() >= kChunk)
+            flush();
+    }
+    // Shortest text that reads back to the same float (bit-exact round trip).
+    void put_float(float v)
+    {
+        char buf[32];
+        auto res = std::to_chars(buf, buf + sizeof buf, v);
+        put(std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
+    }
+    void put_uint(std::uint64_t v)
+    {
+        char buf[24];
+        auto res = std::to_chars(buf, buf + sizeof buf, v);
+        put(std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
+    }
+    // Little-endian regardless of the host.
+    void put_le(std::uint32_t v, int bytes)
+    {
+        for (int i = 0; i < bytes; ++i)
+            put(static_cast<char>((v >> (8 * i)) & 0xFF));
+    }
+    void put_f32_le(float v)
+    {
+        std::uint32_t u;
+        std::memcpy(&u, &v, sizeof u);
+        put_le(u, 4);
+    }
+
+    void close()
+    {
+        flush();
+        std::FILE* f = m_file.release();
+        if (std::fclose(f) != 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+    }
+
+   private:
+    static constexpr std::size_t kChunk = 1 << 20;
+
+    void flush()
+    {
+        if (!m_buf.empty() && std::fwrite(m_buf.data(), 1, m_buf.size(), m_file.get()) != m_buf.size())
+            throw IOError(m_path + ": write error: " + errno_text());
+        m_buf.clear();
+    }
+
+    std::string m_path;
+    File        m_file;
+    std::string m_buf;
+};
+
+// Writers refuse soups that readers would refuse, so that every written
+// file reads back.
+void validate(const std::string& path, const TriangleSoup& mesh, std::uint64_t max_vertices)
+{
+    const std::uint64_t nv = mesh.positions.size();
+    if (nv > max_vertices)
+        throw InvalidInputError(path + ": too many vertices (" + std::to_string(nv) +
+                                ") for the file format");
+    if (!mesh.colors.empty() && mesh.colors.size() != nv)
+        throw InvalidInputError(path + ": " + std::to_string(mesh.colors.size()) +
+                                " colors for " + std::to_string(nv) + " vertices");
+    for (std::size_t f = 0; f < mesh.faces.size(); ++f)
+        for (std::uint32_t v : mesh.faces[f])
+            if (v >= nv)
+                throw InvalidInputError(path + ": face " + std::to_string(f) + " has vertex index " +
+                                        std::to_string(v) + " but there are " + std::to_string(nv) +
+                                        " vertices");
+}
+
+}  // namespace
+
+TriangleSoup read_memory(std::string_view bytes, Format format, const std::string& name)
+{
+    switch (format) {
+        case Format::Obj: return detail::read_obj(bytes, name);
+        case Format::Off: return detail::read_off(bytes, name);
+        case Format::Ply: return detail::read_ply(bytes, name);
+        case Format::Stl: return detail::read_stl(bytes, name);
+    }
+    throw InvalidInputError(name + ": unknown format");
+}
+
+TriangleSoup read(const std::string& path)
+{
+    const Format      format = format_from_path(path);
+    const std::string bytes  = read_whole_file(path);
+    return read_memory(bytes, format, path);
+}
+
+void write_obj(const std::string& path, const TriangleSoup& mesh)
+{
+    validate(path, mesh, UINT32_MAX);
+    Writer     w(path);
+    const bool colors = !mesh.colors.empty();
+    w.put("# written by RXMesh\n");
+    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+        const Vec3f& p = mesh.positions[i];
+        w.put("v ");
+        w.put_float(p[0]);
+        w.put(' ');
+        w.put_float(p[1]);
+        w.put(' ');
+        w.put_float(p[2]);
+        if (colors)
+            for (int k = 0; k < 3; ++k) {
+                w.put(' ');
+                w.put_float(static_cast<float>(mesh.colors[i][k]) / 255.f);
+            }
+        w.put('\n');
+    }
+    for (const Triangle& t : mesh.faces) {
+        w.put("f ");
+        w.put_uint(std::uint64_t(t[0]) + 1);
+        w.put(' ');
+        w.put_uint(std::uint64_t(t[1]) + 1);
+        w.put(' ');
+        w.put_uint(std::uint64_t(t[2]) + 1);
+        w.put('\n');
+    }
+    w.close();
+}
+
+void write_ply(const std::string&               path,
+               const TriangleSoup&              mesh,
+               const std::vector<VertexScalar>& scalars)
+{
+    // Indices are written as PLY "int": at most 2^31-1 vertices.
+    validate(path, mesh, INT32_MAX);
+    const std::size_t     nv = mesh.positions.size();
+    std::set<std::string> names{"x", "y", "z"};
+    if (!mesh.colors.empty())
+        names.insert({"red", "green", "blue"});
+    for (const VertexScalar& s : scalars) {
+        if (s.values.size() != nv)
+            throw InvalidInputError(path + ": scalar '" + s.name + "' has " +
+                                    std::to_string(s.values.size()) + " values for " +
+                                    std::to_string(nv) + " vertices");
+        bool ok = !s.name.empty();
+        for (char c : s.name)
+            ok = ok && c > ' ' && c < 127;
+        if (!ok)
+            throw InvalidInputError(path + ": scalar name '" + s.name +
+                                    "' is not a PLY property name (printable, no spaces)");
+        if (!names.insert(s.name).second)
+            throw InvalidInputError(path + ": duplicate vertex property name '" + s.name + "'");
+    }
+
+    Writer w(path);
+    w.put("ply\nformat binary_little_endian 1.0\ncomment written by RXMesh\nelement vertex ");
+    w.put_uint(nv);
+    w.put("\nproperty float x\nproperty float y\nproperty float z\n");
+    if (!mesh.colors.empty())
+        w.put("property uchar red\nproperty uchar green\nproperty uchar blue\n");
+    for (const VertexScalar& s : scalars) {
+        w.put("property float ");
+        w.put(s.name);
+        w.put('\n');
+    }
+    w.put("element face ");
+    w.put_uint(mesh.faces.size());
+    w.put("\nproperty list uchar int vertex_indices\nend_header\n");
+    for (std::size_t i = 0; i < nv; ++i) {
+        for (int k = 0; k < 3; ++k)
+            w.put_f32_le(mesh.positions[i][k]);
+        if (!mesh.colors.empty())
+            for (int k = 0; k < 3; ++k)
+                w.put(static_cast<char>(mesh.colors[i][k]));
+        for (const VertexScalar& s : scalars)
+            w.put_f32_le(s.values[i]);
+    }
+    for (const Triangle& t : mesh.faces) {
+        w.put(static_cast<char>(3));
+        for (int k = 0; k < 3; ++k)
+            w.put_le(t[k], 4);
+    }
+    w.close();
+}
+
+}  // namespace rxmesh::io

@@ -1,0 +1,212 @@
+// Object File Format (geomview OFF) reader: OFF, COFF, NOFF, CNOFF, STOFF and
+// the other [ST][C][N]OFF spellings, ASCII only.
+//
+// A vertex record is x y z followed by optional normals / colors / texture
+// coordinates whose number depends on the header letters (and, for colors,
+// on the writer), so each record is read as "x y z, ignore the rest of the
+// line". Faces are "n i1 .. in [color]", also one per line.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse_util.h"
+
+namespace rxmesh::io::detail {
+namespace {
+
+class OffParser
+{
+   public:
+    OffParser(std::string_view bytes, const std::string& name)
+        : m_begin(bytes.data()), m_end(bytes.data() + bytes.size()), m_name(name)
+    {
+    }
+
+    TriangleSoup run()
+    {
+        const char*  p = header(check_text_encoding(m_begin, m_end, m_name));
+        TriangleSoup soup;
+        soup.positions.reserve(m_nv);
+        soup.faces.reserve(m_nf);
+        for (std::uint64_t i = 0; i < m_nv; ++i)
+            p = vertex(p, i, soup);
+        for (std::uint64_t i = 0; i < m_nf; ++i)
+            p = face(p, i, soup);
+        // Anything after the last face (often nothing, sometimes an edge
+        // list or trailing blanks) is not part of the mesh.
+        require_faces(soup, m_name);
+        return soup;
+    }
+
+   private:
+    // Next token, skipping blanks, empty lines and '#' comments.
+    const char* next_token(const char* p)
+    {
+        for (;;) {
+            p = skip_blanks(p, m_end);
+            if (p < m_end && *p == '\n') {
+                ++m_line;
+                ++p;
+            } else if (p < m_end && *p == '#') {
+                p = find_eol(p, m_end);
+            } else {
+                return p;
+            }
+        }
+    }
+
+    bool is_delim(const char* p) const
+    {
+        return p >= m_end || is_space(*p) || *p == '#';
+    }
+
+    std::uint64_t count(const char*& p, const char* what)
+    {
+        std::int64_t v = 0;
+        const char*  q = parse_int(p, m_end, v);
+        if (q == nullptr || !is_delim(q) || v < 0)
+            parse_error_line(m_name, m_line,
+                             std::string("expected the ") + what +
+                                 " count (a non-negative integer), found " + describe(p, m_end));
+        p = q;
+        return static_cast<std::uint64_t>(v);
+    }
+
+    const char* header(const char* p)
+    {
+        p = next_token(p);
+        if (p < m_end && !is_digit(*p)) {
+            // Keyword: [ST][C][N][4][n]OFF. The keyword is optional in
+            // geomview's spec, hence the digit test above.
+            const char* k = p;
+            while (p < m_end && !is_space(*p) && *p != '#')
+                ++p;
+            std::string_view key(k, static_cast<std::size_t>(p - k));
+            if (key.size() < 3 || key.substr(key.size() - 3) != "OFF")
+                parse_error_line(m_name, m_line,
+                                 "expected an OFF header (OFF, COFF, NOFF, ...), found " +
+                                     describe(k, m_end));
+            std::string_view prefix = key.substr(0, key.size() - 3);
+            if (prefix.substr(0, 2) == "ST")
+                prefix.remove_prefix(2);
+            if (!prefix.empty() && prefix.front() == 'C')
+                prefix.remove_prefix(1);
+            if (!prefix.empty() && prefix.front() == 'N')
+                prefix.remove_prefix(1);
+            if (!prefix.empty() && (prefix.front() == '4' || prefix.front() == 'n'))
+                parse_error_line(m_name, m_line,
+                                 "4OFF / nOFF (non-3D vertices) are not supported");
+            if (!prefix.empty())
+                parse_error_line(m_name, m_line,
+                                 "unknown OFF header '" + std::string(key) + "'");
+            const char* q = skip_blanks(p, m_end);
+            if (q + 6 <= m_end && std::string_view(q, 6) == "BINARY")
+                parse_error_line(m_name, m_line, "binary OFF is not supported");
+        }
+        // Counts: on the keyword's line or a later one.
+        p    = next_token(p);
+        m_nv = count(p, "vertex");
+        p    = next_token(p);
+        m_nf = count(p, "face");
+        // The edge count is optional and unused.
+        p = skip_blanks(p, m_end);
+        if (p < m_end && is_digit(*p))
+            count(p, "edge");
+        p = skip_blanks(p, m_end);
+        if (p < m_end && *p != '\n' && *p != '#')
+            parse_error_line(m_name, m_line,
+                             "expected end of line after the counts, found " + describe(p, m_end));
+
+        // Refuse counts the remaining bytes cannot hold before reserving
+        // anything: a vertex needs at least "0 0 0\n" (6 bytes), a face
+        // "3 0 1 2\n" (8 bytes); the last record may lack its newline.
+        const std::uint64_t left = static_cast<std::uint64_t>(m_end - p);
+        if (m_nv > left || m_nf > left || m_nv * 6 + m_nf * 8 > left + 1)
+            parse_error_line(m_name, m_line,
+                             "header promises " + std::to_string(m_nv) + " vertices and " +
+                                 std::to_string(m_nf) + " faces but only " +
+                                 std::to_string(left) + " bytes follow");
+        if (m_nv >= UINT32_MAX)
+            invalid_line(m_name, m_line, "more than 2^32-1 vertices");
+        return p;
+    }
+
+    const char* vertex(const char* p, std::uint64_t i, TriangleSoup& soup)
+    {
+        p = next_token(p);
+        Vec3f v{};
+        for (int k = 0; k < 3; ++k) {
+            p             = skip_blanks(p, m_end);
+            const char* q = parse_float(p, m_end, v[k]);
+            if (q == nullptr || !is_delim(q))
+                parse_error_line(m_name, m_line,
+                                 "expected coordinate " + std::string(1, "xyz"[k]) + " of vertex " +
+                                     std::to_string(i) + " (of " + std::to_string(m_nv) +
+                                     "), found " + describe(p, m_end));
+            p = q;
+        }
+        if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2]))
+            invalid_line(m_name, m_line,
+                         "vertex " + std::to_string(i) + " has a NaN or infinite coordinate");
+        soup.positions.push_back(v);
+        return find_eol(p, m_end);  // normals, colors, texture coordinates
+    }
+
+    const char* face(const char* p, std::uint64_t i, TriangleSoup& soup)
+    {
+        p               = next_token(p);
+        std::int64_t n  = 0;
+        const char*  q  = parse_int(p, m_end, n);
+        if (q == nullptr || !is_delim(q))
+            parse_error_line(m_name, m_line,
+                             "expected the vertex count of face " + std::to_string(i) + " (of " +
+                                 std::to_string(m_nf) + "), found " + describe(p, m_end));
+        if (n < 3)
+            parse_error_line(m_name, m_line,
+                             "face " + std::to_string(i) + " has " + std::to_string(n) +
+                                 " vertices (expected at least 3)");
+        if (static_cast<std::uint64_t>(n) > static_cast<std::uint64_t>(m_end - q) / 2)
+            parse_error_line(m_name, m_line,
+                             "face " + std::to_string(i) + " promises " + std::to_string(n) +
+                                 " vertices but the line is shorter");
+        p = q;
+        m_poly.clear();
+        for (std::int64_t k = 0; k < n; ++k) {
+            p              = skip_blanks(p, m_end);
+            std::int64_t v = 0;
+            q              = parse_int(p, m_end, v);
+            if (q == nullptr || !is_delim(q))
+                parse_error_line(m_name, m_line,
+                                 "expected vertex index " + std::to_string(k + 1) + " of " +
+                                     std::to_string(n) + " in face " + std::to_string(i) +
+                                     ", found " + describe(p, m_end));
+            if (v < 0 || static_cast<std::uint64_t>(v) >= m_nv)
+                invalid_line(m_name, m_line,
+                             "vertex index " + std::to_string(v) + " in face " +
+                                 std::to_string(i) + " out of range (the file has " +
+                                 std::to_string(m_nv) + " vertices)");
+            m_poly.push_back(static_cast<std::uint32_t>(v));
+            p = q;
+        }
+        FaceSink{soup}.polygon(m_poly.data(), m_poly.size());
+        return find_eol(p, m_end);  // optional face color
+    }
+
+    const char*                m_begin;
+    const char*                m_end;
+    const std::string&         m_name;
+    std::uint64_t              m_line = 1;
+    std::uint64_t              m_nv   = 0;
+    std::uint64_t              m_nf   = 0;
+    std::vector<std::uint32_t> m_poly;
+};
+
+}  // namespace
+
+TriangleSoup read_off(std::string_view bytes, const std::string& name)
+{
+    return OffParser(bytes, name).run();
+}
+
+}  // namespace rxmesh::io::detail

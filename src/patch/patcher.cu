@@ -1,0 +1,478 @@
+#include "rxmesh/patch/patcher.h"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <deque>
+#include <vector>
+
+#include "detail/csr_rows.cuh"
+#include "detail/union_find.cuh"
+#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/error.h"
+#include "rxmesh/core/launch.cuh"
+
+namespace rxmesh {
+namespace {
+
+using detail::cub_call;
+using detail::flat_grid;
+constexpr int           kThreads = detail::kFlatBlockThreads;
+constexpr std::uint32_t kNone    = ~0u;
+
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+__global__ void iota_kernel(std::uint32_t* out, std::uint64_t n)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { out[i] = static_cast<std::uint32_t>(i); }
+}
+
+__global__ void union_adjacent_faces(const std::uint32_t* ff_offsets,
+                                     const std::uint32_t* ff_faces,
+                                     std::uint32_t        num_faces,
+                                     std::uint32_t*       parent)
+{
+    RXMESH_FOR_EACH_ITEM(f, num_faces)
+    {
+        for (std::uint32_t i = ff_offsets[f]; i < ff_offsets[f + 1]; ++i)
+            if (ff_faces[i] > f)
+                detail::uf_union(parent, static_cast<std::uint32_t>(f), ff_faces[i]);
+    }
+}
+
+__global__ void find_roots(std::uint32_t* parent, std::uint32_t num_faces)
+{
+    RXMESH_FOR_EACH_ITEM(f, num_faces)
+    {
+        parent[f] = detail::uf_find(parent, static_cast<std::uint32_t>(f));
+    }
+}
+
+//! Seed k lies in component c (seed_offsets is the scan of seeds per
+//! component); it is drawn at random from the k-th equal slice of the
+//! component's faces, so seeds of one component are distinct and spread.
+__global__ void pick_initial_seeds(const std::uint32_t* comp_offsets,
+                                   const std::uint32_t* seed_offsets,
+                                   std::uint32_t        num_comps,
+                                   std::uint32_t        num_seeds,
+                                   const std::uint32_t* faces_by_comp,
+                                   std::uint64_t        random_seed,
+                                   std::uint32_t*       seeds)
+{
+    RXMESH_FOR_EACH_ITEM(k, num_seeds)
+    {
+        std::uint32_t lo = 0, hi = num_comps;  // last c with seed_offsets[c] <= k
+        while (hi - lo > 1) {
+            const std::uint32_t mid = (lo + hi) / 2;
+            if (seed_offsets[mid] <= k)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        const std::uint32_t c = lo;
+        const std::uint64_t i = k - seed_offsets[c];
+        const std::uint64_t s = seed_offsets[c + 1] - seed_offsets[c];
+        const std::uint64_t n = comp_offsets[c + 1] - comp_offsets[c];
+        const std::uint64_t a = i * n / s, b = (i + 1) * n / s;  // b > a since s <= n
+        const std::uint64_t pos = a + mix64(random_seed ^ (k * 0x9e3779b97f4a7c15ull)) % (b - a);
+        seeds[k] = faces_by_comp[comp_offsets[c] + pos];
+    }
+}
+
+__global__ void plant_seeds(const std::uint32_t* seeds, std::uint32_t num_seeds, std::uint32_t* patch)
+{
+    RXMESH_FOR_EACH_ITEM(k, num_seeds) { patch[seeds[k]] = static_cast<std::uint32_t>(k); }
+}
+
+//! One breadth-first round: an unassigned face takes the smallest patch id
+//! among its neighbours assigned in the previous round.
+__global__ void propagate_round(const std::uint32_t* ff_offsets,
+                                const std::uint32_t* ff_faces,
+                                std::uint32_t        num_faces,
+                                const std::uint32_t* cur,
+                                std::uint32_t*       next,
+                                int*                 changed)
+{
+    RXMESH_FOR_EACH_ITEM(f, num_faces)
+    {
+        std::uint32_t p = cur[f];
+        if (p == kNone) {
+            for (std::uint32_t i = ff_offsets[f]; i < ff_offsets[f + 1]; ++i)
+                p = min(p, cur[ff_faces[i]]);
+            if (p != kNone)
+                *changed = 1;
+        }
+        next[f] = p;
+    }
+}
+
+//! Distance 0 for faces on a patch boundary (a neighbour in another patch,
+//! or fewer than three neighbours: a mesh boundary), "infinity" otherwise.
+__global__ void init_boundary_distance(const std::uint32_t* ff_offsets,
+                                       const std::uint32_t* ff_faces,
+                                       std::uint32_t        num_faces,
+                                       const std::uint32_t* patch,
+                                       std::uint32_t*       dist)
+{
+    RXMESH_FOR_EACH_ITEM(f, num_faces)
+    {
+        bool boundary = ff_offsets[f + 1] - ff_offsets[f] < 3;
+        for (std::uint32_t i = ff_offsets[f]; i < ff_offsets[f + 1]; ++i)
+            boundary = boundary || patch[ff_faces[i]] != patch[f];
+        dist[f] = boundary ? 0 : kNone;
+    }
+}
+
+__global__ void relax_distance(const std::uint32_t* ff_offsets,
+                               const std::uint32_t* ff_faces,
+                               std::uint32_t        num_faces,
+                               const std::uint32_t* patch,
+                               const std::uint32_t* cur,
+                               std::uint32_t*       next,
+                               int*                 changed)
+{
+    RXMESH_FOR_EACH_ITEM(f, num_faces)
+    {
+        std::uint32_t d = cur[f];
+        for (std::uint32_t i = ff_offsets[f]; i < ff_offsets[f + 1]; ++i) {
+            const std::uint32_t g = ff_faces[i];
+            if (patch[g] == patch[f] && cur[g] != kNone && cur[g] + 1 < d)
+                d = cur[g] + 1;
+        }
+        if (d != cur[f])
+            *changed = 1;
+        next[f] = d;
+    }
+}
+
+//! Key whose maximum over a patch is its most central face: largest
+//! distance first, then the smallest face id.
+struct CentralityKey
+{
+    const std::uint32_t* members;
+    const std::uint32_t* dist;
+    __host__ __device__ std::uint64_t operator()(std::uint32_t i) const
+    {
+        const std::uint32_t f = members[i];
+        const std::uint32_t d = dist[f] == kNone ? 0xFFFFFFFEu : dist[f];
+        return (std::uint64_t(d) << 32) | (0xFFFFFFFFu - f);
+    }
+};
+
+__global__ void seeds_from_keys(const std::uint64_t* keys, std::uint32_t n, std::uint32_t* seeds)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { seeds[i] = 0xFFFFFFFFu - static_cast<std::uint32_t>(keys[i]); }
+}
+
+struct ExtraSeeds
+{
+    const std::uint32_t* offsets;
+    std::uint32_t        capacity;
+    __host__ __device__ std::uint32_t operator()(std::uint32_t p) const
+    {
+        const std::uint32_t s = offsets[p + 1] - offsets[p];
+        return s > capacity ? (s + capacity - 1) / capacity - 1 : 0;
+    }
+};
+
+//! Oversized patch p gets m extra seeds, spread evenly over its members.
+__global__ void add_seeds(const std::uint32_t* offsets,
+                          const std::uint32_t* members,
+                          const std::uint32_t* extra_offsets,
+                          std::uint32_t        num_patches,
+                          std::uint32_t*       out)
+{
+    RXMESH_FOR_EACH_ITEM(p, num_patches)
+    {
+        const std::uint32_t m = extra_offsets[p + 1] - extra_offsets[p];
+        const std::uint64_t s = offsets[p + 1] - offsets[p];
+        for (std::uint32_t j = 1; j <= m; ++j)
+            out[extra_offsets[p] + j - 1] = members[offsets[p] + (j * s) / (m + 1)];
+    }
+}
+
+struct RowSize
+{
+    const std::uint32_t* offsets;
+    __host__ __device__ std::uint32_t operator()(std::uint32_t r) const
+    {
+        return offsets[r + 1] - offsets[r];
+    }
+};
+
+struct Lookup32
+{
+    const std::uint32_t* v;
+    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const { return v[i]; }
+};
+
+//! Sorts seeds and removes repeats; returns the new count.
+std::uint32_t sort_unique(DeviceBuffer<std::uint32_t>& seeds, std::uint32_t n, cudaStream_t stream)
+{
+    DeviceBuffer<std::uint32_t> sorted(n, stream), count(1, stream);
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortKeys(tmp, bytes, seeds.data(), sorted.data(), n, 0, 32,
+                                              stream);
+    });
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceSelect::Unique(tmp, bytes, sorted.data(), seeds.data(), count.data(), n,
+                                         stream);
+    });
+    return read_back(count.data(), stream);
+}
+
+//! Runs BFS rounds from the planted seeds until every face is assigned.
+void propagate(const DeviceCsr&             ff,
+               std::uint32_t                num_faces,
+               DeviceBuffer<std::uint32_t>& patch,
+               DeviceBuffer<std::uint32_t>& scratch,
+               DeviceBuffer<int>&           changed,
+               cudaStream_t                 stream)
+{
+    while (true) {
+        changed.memset(0);
+        propagate_round<<<flat_grid(num_faces), kThreads, 0, stream>>>(
+            ff.offsets.data(), ff.indices.data(), num_faces, patch.data(), scratch.data(),
+            changed.data());
+        RXMESH_CHECK_LAUNCH();
+        std::swap(patch, scratch);
+        if (read_back(changed.data(), stream) == 0)
+            return;
+    }
+}
+
+//! Splits every patch larger than `capacity` into edge-connected pieces of
+//! at most `capacity` faces by breadth-first growth from its smallest
+//! unassigned face (host fallback; it runs only when Lloyd did not converge).
+std::uint32_t split_oversized(std::vector<std::uint32_t>&       patch,
+                              const std::vector<std::uint32_t>& ff_offsets,
+                              const std::vector<std::uint32_t>& ff_faces,
+                              std::uint32_t                     num_patches,
+                              std::uint32_t                     capacity,
+                              std::uint32_t&                    split_count)
+{
+    std::vector<std::uint32_t> size(num_patches, 0);
+    for (std::uint32_t p : patch)
+        ++size[p];
+    std::vector<std::uint8_t> taken(patch.size(), 0);
+    std::uint32_t             next_id = num_patches;
+    split_count                       = 0;
+    for (std::uint32_t f = 0; f < patch.size(); ++f) {
+        if (taken[f])
+            continue;  // already in a new piece (its id is >= num_patches)
+        const std::uint32_t p = patch[f];
+        if (size[p] <= capacity)
+            continue;
+        // grow one piece from f (the smallest untaken face of p)
+        const std::uint32_t id    = next_id++;
+        std::uint32_t       count = 0;
+        std::deque<std::uint32_t> queue{f};
+        taken[f] = 1;
+        while (!queue.empty() && count < capacity) {
+            const std::uint32_t g = queue.front();
+            queue.pop_front();
+            patch[g] = id;
+            ++count;
+            for (std::uint32_t i = ff_offsets[g]; i < ff_offsets[g + 1]; ++i) {
+                const std::uint32_t h = ff_faces[i];
+                if (!taken[h] && patch[h] == p) {
+                    taken[h] = 1;
+                    queue.push_back(h);
+                }
+            }
+        }
+        for (std::uint32_t g : queue)
+            taken[g] = 0;  // not reached within this piece: left for the next
+        ++split_count;
+    }
+    // compact ids: patches that were split entirely no longer exist
+    std::vector<std::uint32_t> remap(next_id, kNone);
+    std::uint32_t              count = 0;
+    for (std::uint32_t& p : patch) {
+        if (remap[p] == kNone)
+            remap[p] = count++;
+        p = remap[p];
+    }
+    return count;
+}
+
+}  // namespace
+
+PatcherResult lloyd_patches(const DeviceCsr&      ff,
+                            std::uint32_t         num_faces,
+                            const PatcherOptions& options,
+                            cudaStream_t          stream)
+{
+    if (options.capacity == 0)
+        throw Error("lloyd_patches: capacity must be positive");
+    if (ff.offsets.size() != std::uint64_t(num_faces) + 1)
+        throw Error("lloyd_patches: the face adjacency was not built");
+    PatcherResult result;
+    if (num_faces == 0)
+        return result;
+    const std::uint32_t F = num_faces;
+
+    // ---- edge-connected components of the face graph ----
+    DeviceBuffer<std::uint32_t> comp(F, stream), faces_iota(F, stream);
+    iota_kernel<<<flat_grid(F), kThreads, 0, stream>>>(comp.data(), F);
+    iota_kernel<<<flat_grid(F), kThreads, 0, stream>>>(faces_iota.data(), F);
+    RXMESH_CHECK_LAUNCH();
+    union_adjacent_faces<<<flat_grid(F), kThreads, 0, stream>>>(ff.offsets.data(),
+                                                                 ff.indices.data(), F, comp.data());
+    find_roots<<<flat_grid(F), kThreads, 0, stream>>>(comp.data(), F);
+    RXMESH_CHECK_LAUNCH();
+    const int fbits = detail::bits_for(F);
+
+    DeviceBuffer<std::uint32_t> comp_sorted(F, stream), faces_by_comp(F, stream);
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, comp.data(), comp_sorted.data(),
+                                               faces_iota.data(), faces_by_comp.data(), F, 0,
+                                               fbits, stream);
+    });
+    DeviceBuffer<std::uint32_t> comp_ids(F, stream), comp_sizes(F, stream), num_comps_d(1, stream);
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRunLengthEncode::Encode(tmp, bytes, comp_sorted.data(), comp_ids.data(),
+                                                  comp_sizes.data(), num_comps_d.data(), F,
+                                                  stream);
+    });
+    const std::uint32_t C  = read_back(num_comps_d.data(), stream);
+    result.num_components = C;
+
+    // seeds per component: at least one, then one per `target` faces
+    const std::uint32_t target = std::max<std::uint32_t>(1, options.capacity * 3 / 4);
+    std::vector<std::uint32_t> h_sizes(C);
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(h_sizes.data(), comp_sizes.data(), C * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    std::vector<std::uint32_t> h_comp_offsets(C + 1, 0), h_seed_offsets(C + 1, 0);
+    for (std::uint32_t c = 0; c < C; ++c) {
+        h_comp_offsets[c + 1] = h_comp_offsets[c] + h_sizes[c];
+        h_seed_offsets[c + 1] =
+            h_seed_offsets[c] + std::max<std::uint32_t>(1, (h_sizes[c] + target - 1) / target);
+    }
+    std::uint32_t K            = h_seed_offsets[C];
+    auto          comp_offsets = DeviceBuffer<std::uint32_t>::from_host(h_comp_offsets, stream);
+    auto          seed_offsets = DeviceBuffer<std::uint32_t>::from_host(h_seed_offsets, stream);
+    DeviceBuffer<std::uint32_t> seeds(K, stream);
+    pick_initial_seeds<<<flat_grid(K), kThreads, 0, stream>>>(
+        comp_offsets.data(), seed_offsets.data(), C, K, faces_by_comp.data(),
+        options.random_seed, seeds.data());
+    RXMESH_CHECK_LAUNCH();
+    K = sort_unique(seeds, K, stream);
+    comp_sorted = DeviceBuffer<std::uint32_t>();
+    faces_by_comp = DeviceBuffer<std::uint32_t>();
+
+    // ---- Lloyd iterations ----
+    DeviceBuffer<std::uint32_t> patch(F, stream), scratch(F, stream), dist(F, stream);
+    DeviceBuffer<std::uint32_t> members(F, stream), patch_sorted(F, stream);
+    DeviceBuffer<int>           changed(1, stream);
+    DeviceBuffer<std::uint32_t> max_size_d(1, stream);
+    std::uint32_t               max_size = 0;
+    for (std::uint32_t iter = 0;; ++iter) {
+        result.iterations = iter + 1;
+        patch.memset(0xFF);
+        plant_seeds<<<flat_grid(K), kThreads, 0, stream>>>(seeds.data(), K, patch.data());
+        RXMESH_CHECK_LAUNCH();
+        propagate(ff, F, patch, scratch, changed, stream);
+
+        // members of each patch, contiguous and in face order
+        const int pbits = detail::bits_for(K);
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(tmp, bytes, patch.data(), patch_sorted.data(),
+                                                   faces_iota.data(), members.data(), F, 0, pbits,
+                                                   stream);
+        });
+        DeviceBuffer<std::uint32_t> offsets(std::uint64_t(K) + 1, stream);
+        detail::csr_offsets(Lookup32{patch_sorted.data()}, F, K, offsets.data(), stream);
+        auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                     RowSize{offsets.data()});
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceReduce::Max(tmp, bytes, sizes, max_size_d.data(), K, stream);
+        });
+        max_size = read_back(max_size_d.data(), stream);
+        if (max_size <= options.capacity || iter + 1 >= options.max_iterations)
+            break;
+
+        // seed update: the face farthest from its patch boundary
+        init_boundary_distance<<<flat_grid(F), kThreads, 0, stream>>>(
+            ff.offsets.data(), ff.indices.data(), F, patch.data(), dist.data());
+        RXMESH_CHECK_LAUNCH();
+        while (true) {
+            changed.memset(0);
+            relax_distance<<<flat_grid(F), kThreads, 0, stream>>>(
+                ff.offsets.data(), ff.indices.data(), F, patch.data(), dist.data(),
+                scratch.data(), changed.data());
+            RXMESH_CHECK_LAUNCH();
+            std::swap(dist, scratch);
+            if (read_back(changed.data(), stream) == 0)
+                break;
+        }
+        DeviceBuffer<std::uint64_t> best(K, stream);
+        auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                    CentralityKey{members.data(), dist.data()});
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceSegmentedReduce::Max(tmp, bytes, keys, best.data(), K,
+                                                   offsets.data(), offsets.data() + 1, stream);
+        });
+
+        // seed addition inside oversized patches, every few iterations
+        std::uint32_t extra = 0;
+        DeviceBuffer<std::uint32_t> extra_offsets(std::uint64_t(K) + 1, stream);
+        const bool add = (iter + 1) % std::max<std::uint32_t>(1, options.add_seeds_every) == 0;
+        if (add) {
+            auto extra_of = thrust::make_transform_iterator(
+                thrust::counting_iterator<std::uint32_t>(0),
+                ExtraSeeds{offsets.data(), options.capacity});
+            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+                return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra_of, extra_offsets.data(),
+                                                     K + 1, stream);
+            });
+            extra = read_back(extra_offsets.data() + K, stream);
+        }
+        DeviceBuffer<std::uint32_t> new_seeds(std::uint64_t(K) + extra, stream);
+        seeds_from_keys<<<flat_grid(K), kThreads, 0, stream>>>(best.data(), K, new_seeds.data());
+        RXMESH_CHECK_LAUNCH();
+        if (extra > 0) {
+            add_seeds<<<flat_grid(K), kThreads, 0, stream>>>(
+                offsets.data(), members.data(), extra_offsets.data(), K, new_seeds.data() + K);
+            RXMESH_CHECK_LAUNCH();
+        }
+        seeds = std::move(new_seeds);
+        K     = sort_unique(seeds, K + extra, stream);
+    }
+
+    result.num_patches     = K;
+    result.max_patch_faces = max_size;
+    if (max_size > options.capacity) {
+        std::vector<std::uint32_t> h_patch = patch.to_host();
+        const auto h_off   = ff.offsets.to_host();
+        const auto h_faces = ff.indices.to_host();
+        result.num_patches = split_oversized(h_patch, h_off, h_faces, K, options.capacity,
+                                             result.split_patches);
+        patch.upload(h_patch.data(), h_patch.size());
+        std::vector<std::uint32_t> sizes(result.num_patches, 0);
+        for (std::uint32_t p : h_patch)
+            ++sizes[p];
+        result.max_patch_faces = *std::max_element(sizes.begin(), sizes.end());
+    }
+    result.face_patch = std::move(patch);
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    return result;
+}
+
+}  // namespace rxmesh

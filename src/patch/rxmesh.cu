@@ -1,0 +1,145 @@
+#include "rxmesh/rxmesh.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "rxmesh/build/import.h"
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/core/launch.cuh"
+#include "rxmesh/patch/build_store.h"
+
+namespace rxmesh {
+namespace {
+
+__global__ void compose_maps(const std::uint32_t* input_to_compact,
+                             std::uint64_t        num_input,
+                             const std::uint32_t* compact_to_global,
+                             std::uint32_t*       input_to_global,
+                             std::uint32_t*       global_to_input)
+{
+    RXMESH_FOR_EACH_ITEM(v, num_input)
+    {
+        const std::uint32_t c = input_to_compact[v];
+        const std::uint32_t g = c == ~0u ? ~0u : compact_to_global[c];
+        input_to_global[v]    = g;
+        if (g != ~0u)
+            atomicMin(global_to_input + g, static_cast<std::uint32_t>(v));
+    }
+}
+
+__global__ void gather_positions(const float*         compact,
+                                 const std::uint32_t* global_to_compact,
+                                 std::uint32_t        n,
+                                 float*               out)
+{
+    RXMESH_FOR_EACH_ITEM(v, n)
+    {
+        const std::uint64_t c = global_to_compact[v];
+        for (int d = 0; d < 3; ++d)
+            out[3 * v + d] = compact[3 * c + d];
+    }
+}
+
+}  // namespace
+
+RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream_t stream)
+{
+    if (soup.faces.empty())
+        throw InvalidInputError("RXMesh: the mesh has no faces");
+    GpuTimer total(stream), timer(stream);
+    total.start();
+
+    ImportOptions import_options;
+    import_options.weld = options.weld;
+    import_options.parts.vertex_edges = false;  // the store needs FF, VF, EF only
+    ImportedMesh mesh   = import_mesh(soup, import_options, stream);
+    if (mesh.num_faces == 0)
+        throw InvalidInputError("RXMesh: every face is degenerate");
+    m_stats.upload_ms     = mesh.timings.upload_ms;
+    m_stats.reindex_ms    = mesh.timings.reindex_ms;
+    m_stats.topology_ms   = mesh.timings.topology_ms;
+    m_stats.dropped_faces = soup.dropped_faces + mesh.dropped_faces;
+
+    timer.start();
+    PatcherResult patches = lloyd_patches(mesh.topology.ff, mesh.num_faces, options.patcher, stream);
+    m_stats.patching_ms   = timer.stop_ms();
+
+    timer.start();
+    PatchedDeviceMesh patched =
+        build_patch_store(mesh.faces.data(), mesh.topology, patches.face_patch.data(),
+                          patches.num_patches, options.patcher.capacity, stream);
+    m_store = std::move(patched.store);
+    m_faces = std::move(patched.faces);
+
+    const std::uint32_t V = mesh.num_vertices;
+    m_positions           = DeviceBuffer<float>(3 * std::uint64_t(V), stream);
+    gather_positions<<<detail::flat_grid(V), detail::kFlatBlockThreads, 0, stream>>>(
+        mesh.positions.data(), patched.vertex_new_to_old.data(), V, m_positions.data());
+    RXMESH_CHECK_LAUNCH();
+    const std::uint64_t num_input = soup.positions.size();
+    m_input_to_global = DeviceBuffer<std::uint32_t>(num_input, stream);
+    m_global_to_input = DeviceBuffer<std::uint32_t>(V, stream);
+    m_global_to_input.memset(0xFF);
+    compose_maps<<<detail::flat_grid(num_input), detail::kFlatBlockThreads, 0, stream>>>(
+        mesh.old_to_new.data(), num_input, patched.vertex_old_to_new.data(),
+        m_input_to_global.data(), m_global_to_input.data());
+    RXMESH_CHECK_LAUNCH();
+    m_stats.store_ms = timer.stop_ms();
+    m_stats.total_ms = total.stop_ms();
+
+    // ---- statistics (small downloads: per-patch offsets only) ----
+    m_stats.num_vertices       = V;
+    m_stats.num_edges          = mesh.topology.num_edges;
+    m_stats.num_faces          = mesh.num_faces;
+    m_stats.num_patches        = patches.num_patches;
+    m_stats.num_components     = patches.num_components;
+    m_stats.patcher_iterations = patches.iterations;
+    m_stats.split_patches      = patches.split_patches;
+    const auto face_offsets    = m_store.face_offsets.to_host();
+    std::uint32_t lo = ~0u, hi = 0;
+    for (std::uint32_t p = 0; p < patches.num_patches; ++p) {
+        const std::uint32_t s = face_offsets[p + 1] - face_offsets[p];
+        lo                    = std::min(lo, s);
+        hi                    = std::max(hi, s);
+    }
+    m_stats.min_patch_faces  = lo;
+    m_stats.max_patch_faces  = hi;
+    m_stats.mean_patch_faces = double(m_stats.num_faces) / patches.num_patches;
+    m_stats.ribbon_overhead_faces    = double(m_store.ribbon_f.size()) / m_stats.num_faces;
+    m_stats.ribbon_overhead_edges    = double(m_store.ribbon_e.size()) / m_stats.num_edges;
+    m_stats.ribbon_overhead_vertices = double(m_store.ribbon_v.size()) / std::max(1u, V);
+    m_stats.store_bytes              = m_store.bytes();
+    m_stats.store_bytes_per_face     = double(m_store.bytes()) / m_stats.num_faces;
+}
+
+ValidationReport RXMesh::validate(std::size_t max_reports) const
+{
+    const HostPatchStore       host  = m_store.to_host();
+    const auto                 flat  = m_faces.to_host();
+    std::vector<Triangle>      faces(flat.size() / 3);
+    std::memcpy(faces.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
+    return rxmesh::validate(host, faces, num_vertices(), max_reports);
+}
+
+std::string BuildStats::to_json() const
+{
+    char buf[2048];
+    std::snprintf(
+        buf, sizeof(buf),
+        "{\"vertices\": %u, \"edges\": %u, \"faces\": %u, \"patches\": %u, "
+        "\"face_components\": %u, \"patch_faces\": {\"min\": %u, \"mean\": %.1f, \"max\": %u}, "
+        "\"patcher_iterations\": %u, \"split_patches\": %u, "
+        "\"ribbon_overhead\": {\"faces\": %.3f, \"edges\": %.3f, \"vertices\": %.3f}, "
+        "\"store_bytes\": %llu, \"store_bytes_per_face\": %.2f, "
+        "\"build_ms\": {\"upload\": %.3f, \"reindex\": %.3f, \"topology\": %.3f, "
+        "\"patching\": %.3f, \"store\": %.3f, \"total\": %.3f}}",
+        num_vertices, num_edges, num_faces, num_patches, num_components, min_patch_faces,
+        mean_patch_faces, max_patch_faces, patcher_iterations, split_patches,
+        ribbon_overhead_faces, ribbon_overhead_edges, ribbon_overhead_vertices,
+        static_cast<unsigned long long>(store_bytes), store_bytes_per_face, upload_ms, reindex_ms,
+        topology_ms, patching_ms, store_ms, total_ms);
+    return buf;
+}
+
+}  // namespace rxmesh

@@ -1,0 +1,174 @@
+// Helpers shared by the tests of the mesh readers and writers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rxmesh/core/error.h"
+#include "rxmesh/io/io.h"
+#include "test_data.h"
+
+namespace rxmesh::test {
+
+inline TriangleSoup parse(std::string_view text, io::Format format, const std::string& name)
+{
+    return io::read_memory(text, format, name);
+}
+
+//! Runs f and expects exception type E whose message contains every needle.
+template <typename E, typename F>
+void expect_error(F&& f, const std::vector<std::string>& needles)
+{
+    try {
+        f();
+        ADD_FAILURE() << "no exception thrown; expected one mentioning '"
+                      << (needles.empty() ? std::string() : needles.front()) << "'";
+    } catch (const E& e) {
+        const std::string msg = e.what();
+        for (const std::string& n : needles)
+            EXPECT_NE(msg.find(n), std::string::npos)
+                << "message \"" << msg << "\" does not contain \"" << n << "\"";
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "wrong exception type; message: " << e.what();
+    }
+}
+
+//! Expects a ParseError at the given 1-based line of `name`.
+template <typename F>
+void expect_parse_error_line(F&& f, const std::string& name, std::uint64_t line,
+                             const std::string& needle = "")
+{
+    try {
+        f();
+        ADD_FAILURE() << "no exception thrown; expected a ParseError at " << name << ":" << line;
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.where(), ParseError::Where::Line) << e.what();
+        EXPECT_EQ(e.position(), line) << e.what();
+        EXPECT_EQ(e.file(), name) << e.what();
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(name + ":" + std::to_string(line) + ":"), std::string::npos) << msg;
+        if (!needle.empty()) {
+            EXPECT_NE(msg.find(needle), std::string::npos) << msg << " lacks " << needle;
+        }
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "wrong exception type; message: " << e.what();
+    }
+}
+
+//! Expects a ParseError at the given 0-based byte offset of `name`.
+template <typename F>
+void expect_parse_error_byte(F&& f, const std::string& name, std::uint64_t offset,
+                             const std::string& needle = "")
+{
+    try {
+        f();
+        ADD_FAILURE() << "no exception thrown; expected a ParseError at " << name << " byte "
+                      << offset;
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.where(), ParseError::Where::ByteOffset) << e.what();
+        EXPECT_EQ(e.position(), offset) << e.what();
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(name + ": byte " + std::to_string(offset) + ":"), std::string::npos)
+            << msg;
+        if (!needle.empty()) {
+            EXPECT_NE(msg.find(needle), std::string::npos) << msg << " lacks " << needle;
+        }
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "wrong exception type; message: " << e.what();
+    }
+}
+
+//! Expects InvalidInputError (bad data in well-formed syntax) at a line.
+template <typename F>
+void expect_invalid_line(F&& f, const std::string& name, std::uint64_t line,
+                         const std::string& needle = "")
+{
+    expect_error<InvalidInputError>(std::forward<F>(f),
+                                     needle.empty()
+                                         ? std::vector<std::string>{name + ":" + std::to_string(line) + ":"}
+                                         : std::vector<std::string>{name + ":" + std::to_string(line) + ":", needle});
+}
+
+template <typename F>
+void expect_invalid_byte(F&& f, const std::string& name, std::uint64_t offset,
+                         const std::string& needle = "")
+{
+    const std::string at = name + ": byte " + std::to_string(offset) + ":";
+    expect_error<InvalidInputError>(std::forward<F>(f), needle.empty() ? std::vector<std::string>{at}
+                                                                       : std::vector<std::string>{at, needle});
+}
+
+inline std::string write_tmp(const std::string& file, std::string_view bytes)
+{
+    const std::string path = tmp_dir() + "/" + file;
+    std::ofstream     out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    EXPECT_TRUE(out.good()) << "cannot write " << path;
+    return path;
+}
+
+inline std::string read_bytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline std::uint32_t float_bits(float f)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+//! Bit-exact comparison (so that -0 vs 0 and NaN payloads would show).
+inline void expect_same_positions(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        for (int k = 0; k < 3; ++k)
+            ASSERT_EQ(float_bits(a[i][k]), float_bits(b[i][k]))
+                << "vertex " << i << " component " << k << ": " << a[i][k] << " vs " << b[i][k];
+}
+
+//! Every index in range and every coordinate finite: the reader contract.
+inline ::testing::AssertionResult soup_is_valid(const TriangleSoup& s)
+{
+    for (std::size_t f = 0; f < s.faces.size(); ++f)
+        for (std::uint32_t v : s.faces[f])
+            if (v >= s.positions.size())
+                return ::testing::AssertionFailure()
+                       << "face " << f << " index " << v << " >= " << s.positions.size();
+    for (std::size_t i = 0; i < s.positions.size(); ++i)
+        for (float c : s.positions[i])
+            if (!std::isfinite(c))
+                return ::testing::AssertionFailure() << "vertex " << i << " not finite";
+    if (!s.colors.empty() && s.colors.size() != s.positions.size())
+        return ::testing::AssertionFailure() << "colors size " << s.colors.size();
+    if (s.faces.empty())
+        return ::testing::AssertionFailure() << "a successful read returned no faces";
+    return ::testing::AssertionSuccess();
+}
+
+//! Faces as triples of positions: compares meshes across formats whatever
+//! their vertex numbering.
+using PosTriangle = std::array<Vec3f, 3>;
+inline std::vector<PosTriangle> position_triangles(const TriangleSoup& s)
+{
+    std::vector<PosTriangle> out;
+    for (const Triangle& t : s.faces)
+        out.push_back({s.positions[t[0]], s.positions[t[1]], s.positions[t[2]]});
+    return out;
+}
+
+}  // namespace rxmesh::test

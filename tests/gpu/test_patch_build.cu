@@ -1,0 +1,223 @@
+// GPU patcher and patch store: contracts (validate), equality with the CPU
+// reference construction, determinism, robustness on odd meshes.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "rxmesh/build/import.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/patch/build_store.h"
+#include "rxmesh/patch/patcher.h"
+#include "rxmesh/reference/patch_store.h"
+#include "rxmesh/rxmesh.h"
+#include "test_data.h"
+
+namespace {
+
+using rxmesh::TriangleSoup;
+namespace g = rxmesh::generate;
+
+std::vector<rxmesh::Triangle> as_triangles(const std::vector<std::uint32_t>& flat)
+{
+    std::vector<rxmesh::Triangle> t(flat.size() / 3);
+    std::memcpy(t.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
+    return t;
+}
+
+void expect_same_store(const rxmesh::HostPatchStore& gpu, const rxmesh::HostPatchStore& cpu,
+                       const std::string& name)
+{
+    EXPECT_EQ(gpu.num_patches, cpu.num_patches) << name;
+    EXPECT_EQ(gpu.vertex_offsets, cpu.vertex_offsets) << name;
+    EXPECT_EQ(gpu.edge_offsets, cpu.edge_offsets) << name;
+    EXPECT_EQ(gpu.face_offsets, cpu.face_offsets) << name;
+    EXPECT_EQ(gpu.ribbon_v_offsets, cpu.ribbon_v_offsets) << name;
+    EXPECT_EQ(gpu.ribbon_e_offsets, cpu.ribbon_e_offsets) << name;
+    EXPECT_EQ(gpu.ribbon_f_offsets, cpu.ribbon_f_offsets) << name;
+    EXPECT_EQ(gpu.ribbon_v, cpu.ribbon_v) << name;
+    EXPECT_EQ(gpu.ribbon_e, cpu.ribbon_e) << name;
+    EXPECT_EQ(gpu.ribbon_f, cpu.ribbon_f) << name;
+    EXPECT_EQ(gpu.m_ev, cpu.m_ev) << name;
+    EXPECT_EQ(gpu.m_fe, cpu.m_fe) << name;
+}
+
+//! Patcher + GPU store on one mesh: contracts hold, and the store equals the
+//! CPU reference construction for the same face -> patch assignment.
+void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::string& name)
+{
+    SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
+    rxmesh::ImportOptions import;
+    import.weld     = true;
+    const auto mesh = rxmesh::import_mesh(soup, import);
+    rxmesh::PatcherOptions popt;
+    popt.capacity        = capacity;
+    const auto patches   = rxmesh::lloyd_patches(mesh.topology.ff, mesh.num_faces, popt);
+    ASSERT_GT(patches.num_patches, 0u);
+    EXPECT_LE(patches.max_patch_faces, capacity);
+
+    const auto face_patch = patches.face_patch.to_host();
+    ASSERT_EQ(face_patch.size(), mesh.num_faces);
+    for (std::uint32_t p : face_patch)
+        ASSERT_LT(p, patches.num_patches);
+
+    const auto gpu = rxmesh::build_patch_store(mesh.faces.data(), mesh.topology,
+                                               patches.face_patch.data(), patches.num_patches,
+                                               capacity);
+    const auto faces = as_triangles(mesh.faces.to_host());
+    const auto cpu   = rxmesh::reference::build_patch_store(mesh.num_vertices, faces, face_patch,
+                                                            patches.num_patches, capacity);
+    const auto host  = gpu.store.to_host();
+    expect_same_store(host, cpu.store, name);
+    EXPECT_EQ(gpu.vertex_new_to_old.to_host(), cpu.vertex_new_to_old);
+    EXPECT_EQ(gpu.edge_new_to_old.to_host(), cpu.edge_new_to_old);
+    EXPECT_EQ(gpu.face_new_to_old.to_host(), cpu.face_new_to_old);
+    const auto new_faces = as_triangles(gpu.faces.to_host());
+    EXPECT_EQ(new_faces, cpu.faces);
+
+    const auto report = rxmesh::validate(host, new_faces, mesh.num_vertices);
+    EXPECT_TRUE(report.ok()) << report.summary();
+}
+
+std::vector<std::pair<std::string, TriangleSoup>> generated()
+{
+    return {
+        {"icosphere5", g::icosphere(5)},
+        {"torus", g::torus(96, 48)},
+        {"grid", g::grid(80, 50)},
+        {"cylinder", g::cylinder(64, 30)},
+        {"components", g::components(300, 1)},
+        {"bowtie", g::bowtie()},
+        {"fin3", g::fin(3)},
+        {"fin4", g::fin(4)},
+        {"isolated", g::isolated_faces(700)},
+        {"degenerate", g::with_degenerate_faces()},
+        {"fan2000", g::fan(2000)},
+        {"quad_grid", g::duplicated_quad_grid(60)},
+        {"refined", g::refine(g::refine(g::torus(20, 9)))},
+    };
+}
+
+}  // namespace
+
+TEST(GpuPatch, GeneratedMeshesMatchReferenceAndValidate)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : generated())
+        for (std::uint32_t capacity : {64u, 512u, 2048u})
+            check_build(soup, capacity, name);
+}
+
+TEST(GpuPatch, RealMeshesValidate)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    std::vector<std::string> files =
+        rxmesh::test::list_files(rxmesh::test::cgal_data_dir(), rxmesh::test::mesh_extensions());
+    const auto assimp = rxmesh::test::list_files(rxmesh::test::assimp_models_dir(),
+                                                 rxmesh::test::mesh_extensions());
+    files.insert(files.end(), assimp.begin(), assimp.end());
+    if (files.empty())
+        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
+    int checked = 0;
+    for (const auto& file : files) {
+        TriangleSoup soup;
+        try {
+            soup = rxmesh::io::read(file);
+        } catch (const rxmesh::Error&) {
+            continue;
+        }
+        if (soup.faces.size() > 1'000'000)
+            continue;
+        check_build(soup, 512, file);
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(GpuPatch, RXMeshBuildsValidatesAndReportsStats)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup   soup = g::refine(g::icosphere(4));
+    rxmesh::BuildOptions options;
+    options.patcher.capacity = 256;
+    rxmesh::RXMesh mesh(soup, options);
+    const auto     report = mesh.validate();
+    EXPECT_TRUE(report.ok()) << report.summary();
+    const auto& s = mesh.stats();
+    EXPECT_EQ(s.num_faces, soup.faces.size());
+    EXPECT_EQ(s.num_vertices, soup.positions.size());
+    EXPECT_LE(s.max_patch_faces, 256u);
+    EXPECT_GE(s.min_patch_faces, 1u);
+    EXPECT_EQ(mesh.store().num_patches, s.num_patches);
+    EXPECT_GT(s.store_bytes_per_face, 0.0);
+    // positions follow the renumbering: each input vertex's position is
+    // found at its global id
+    const auto in_to_g = mesh.input_vertex_to_global().to_host();
+    const auto pos     = mesh.positions().to_host();
+    for (std::size_t v = 0; v < soup.positions.size(); ++v) {
+        ASSERT_LT(in_to_g[v], mesh.num_vertices());
+        for (int d = 0; d < 3; ++d)
+            ASSERT_EQ(pos[3 * in_to_g[v] + d], soup.positions[v][d]);
+    }
+}
+
+TEST(GpuPatch, DeterministicForAGivenSeed)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup   soup = g::torus(128, 64);
+    rxmesh::BuildOptions options;
+    options.patcher.capacity = 128;
+    const auto a             = rxmesh::RXMesh(soup, options).store().to_host();
+    const auto b             = rxmesh::RXMesh(soup, options).store().to_host();
+    expect_same_store(a, b, "same seed");
+    options.patcher.random_seed = 12345;
+    const auto c = rxmesh::RXMesh(soup, options).store().to_host();
+    const auto report_c = rxmesh::validate(c, as_triangles(rxmesh::RXMesh(soup, options).faces().to_host()),
+                                           static_cast<std::uint32_t>(soup.positions.size()));
+    EXPECT_TRUE(report_c.ok()) << report_c.summary();
+}
+
+TEST(GpuPatch, FallbackSplitKeepsContracts)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // One Lloyd iteration cannot converge at this capacity: the split path runs.
+    rxmesh::BuildOptions options;
+    options.patcher.capacity       = 32;
+    options.patcher.max_iterations = 1;
+    rxmesh::RXMesh mesh(g::torus(64, 40), options);
+    EXPECT_LE(mesh.stats().max_patch_faces, 32u);
+    const auto report = mesh.validate();
+    EXPECT_TRUE(report.ok()) << report.summary();
+}
+
+TEST(GpuPatch, ManyComponentsAndIsolatedFaces)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    {
+        rxmesh::RXMesh mesh(g::isolated_faces(5000));
+        EXPECT_EQ(mesh.num_patches(), 5000u);  // a patch is edge-connected
+        EXPECT_TRUE(mesh.validate().ok());
+    }
+    {
+        rxmesh::RXMesh mesh(g::components(3000, 0));
+        EXPECT_EQ(mesh.stats().num_components, 3000u);
+        EXPECT_GE(mesh.num_patches(), 3000u);
+        EXPECT_TRUE(mesh.validate().ok());
+    }
+}
+
+TEST(GpuPatch, EmptyAndFullyDegenerateMeshesAreErrors)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    TriangleSoup empty;
+    EXPECT_THROW(rxmesh::RXMesh{empty}, rxmesh::InvalidInputError);
+    TriangleSoup flat;
+    flat.positions = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+    flat.faces     = {{0, 1, 2}};
+    rxmesh::BuildOptions options;
+    options.weld = true;  // vertices 0 and 1 merge: the only face degenerates
+    EXPECT_THROW(rxmesh::RXMesh(flat, options), rxmesh::InvalidInputError);
+}
