@@ -21,6 +21,8 @@ using detail::cub_call;
 using detail::flat_grid;
 constexpr int           kThreads = detail::kFlatBlockThreads;
 constexpr std::uint32_t kMaxLocal = 0xFFFF;  // 16-bit local ids; 0xFFFF is never an id
+// M_FE keeps the flip bit beside the local edge id in 16 bits.
+constexpr std::uint32_t kMaxLocalEdges = 0x7FFF;
 
 __global__ void iota_kernel(std::uint32_t* out, std::uint64_t n)
 {
@@ -531,12 +533,12 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
     const std::uint32_t max_v = max_local(st.vertex_offsets, st.ribbon_v_offsets, P, stream);
     const std::uint32_t max_e = max_local(st.edge_offsets, st.ribbon_e_offsets, P, stream);
     const std::uint32_t max_f = max_local(st.face_offsets, st.ribbon_f_offsets, P, stream);
-    if (max_v > kMaxLocal || max_e > kMaxLocal || max_f > kMaxLocal)
+    if (max_v > kMaxLocal || max_e > kMaxLocalEdges || max_f > kMaxLocal)
         throw InvalidInputError(
             "build_patch_store: a patch needs " + std::to_string(max_v) + " vertices, " +
             std::to_string(max_e) + " edges, " + std::to_string(max_f) +
-            " faces with its ribbon; 16-bit local ids hold at most 65535 (a vertex of very "
-            "high valence, or too large a capacity)");
+            " faces with its ribbon; 16-bit local ids hold at most 65535 vertices or faces and "
+            "32767 edges (a vertex of very high valence, or too large a capacity)");
 
     // ---- the LAR matrices ----
     st.m_fe = DeviceBuffer<std::uint16_t>(3 * local_faces, stream);
