@@ -221,3 +221,16 @@ TEST(GpuPatch, EmptyAndFullyDegenerateMeshesAreErrors)
     options.weld = true;  // vertices 0 and 1 merge: the only face degenerates
     EXPECT_THROW(rxmesh::RXMesh(flat, options), rxmesh::InvalidInputError);
 }
+
+TEST(GpuPatch, OneRingBeyondSixteenBitLocalIdsIsAClearError)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // The centre's owner must hold all 40000 faces and 80000 edges of its
+    // one-ring: more than 16-bit local edge ids (15 bits + flip) can name.
+    try {
+        rxmesh::RXMesh mesh(g::fan(40000));
+        FAIL() << "expected InvalidInputError";
+    } catch (const rxmesh::InvalidInputError& e) {
+        EXPECT_NE(std::string(e.what()).find("16-bit"), std::string::npos) << e.what();
+    }
+}
