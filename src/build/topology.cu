@@ -96,12 +96,17 @@ __global__ void emit_edges(const std::uint32_t* faces,
     }
 }
 
-//! Number of ordered face pairs (f, g), f != g, that share edge e.
+//! Number of ordered face pairs (f, g), f != g, that share edge e; 0 past
+//! the last edge (the exclusive scan runs over num_edges + 1 items so that
+//! its last output is the total).
 struct FacePairsOfEdge
 {
     const std::uint32_t* ef_offsets;
+    std::uint32_t        num_edges;
     __host__ __device__ std::uint64_t operator()(std::uint32_t e) const
     {
+        if (e >= num_edges)
+            return 0;
         const std::uint64_t k = ef_offsets[e + 1] - ef_offsets[e];
         return k * (k - 1);
     }
@@ -276,7 +281,7 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
         DeviceBuffer<std::uint64_t> pair_offsets(std::uint64_t(ne) + 1, stream);
         pair_offsets.memset(0);
         auto pairs_of_edge = thrust::make_transform_iterator(
-            thrust::counting_iterator<std::uint32_t>(0), FacePairsOfEdge{topo.ef.offsets.data()});
+            thrust::counting_iterator<std::uint32_t>(0), FacePairsOfEdge{topo.ef.offsets.data(), ne});
         if (ne > 0)
             cub_call(stream, [&](void* tmp, std::size_t& bytes) {
                 return cub::DeviceScan::ExclusiveSum(tmp, bytes, pairs_of_edge,

@@ -87,8 +87,11 @@ struct RibbonSlots
     const std::uint32_t* vp_row_offsets;
     const std::uint32_t* vf_offsets;
     int                  pbits;
+    std::uint64_t        num_vp;  // 0 past the end: the scan's last output is the total
     __host__ __device__ std::uint64_t operator()(std::uint64_t i) const
     {
+        if (i >= num_vp)
+            return 0;
         const std::uint32_t v = static_cast<std::uint32_t>(vp[i] >> pbits);
         if (vp_row_offsets[v + 1] - vp_row_offsets[v] < 2)
             return 0;
@@ -484,7 +487,7 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
     DeviceBuffer<std::uint64_t> slot_offsets(num_vp + 1, stream);
     auto slots = thrust::make_transform_iterator(
         thrust::counting_iterator<std::uint64_t>(0),
-        RibbonSlots{vp.data(), vp_rows.data(), topo.vf.offsets.data(), pbits});
+        RibbonSlots{vp.data(), vp_rows.data(), topo.vf.offsets.data(), pbits, num_vp});
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(tmp, bytes, slots, slot_offsets.data(), num_vp + 1,
                                              stream);

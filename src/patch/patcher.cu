@@ -179,12 +179,17 @@ __global__ void seeds_from_keys(const std::uint64_t* keys, std::uint32_t n, std:
     RXMESH_FOR_EACH_ITEM(i, n) { seeds[i] = 0xFFFFFFFFu - static_cast<std::uint32_t>(keys[i]); }
 }
 
+//! Extra seeds for patch p; 0 past the last patch (the scan's last output
+//! is the total).
 struct ExtraSeeds
 {
     const std::uint32_t* offsets;
     std::uint32_t        capacity;
+    std::uint32_t        num_patches;
     __host__ __device__ std::uint32_t operator()(std::uint32_t p) const
     {
+        if (p >= num_patches)
+            return 0;
         const std::uint32_t s = offsets[p + 1] - offsets[p];
         return s > capacity ? (s + capacity - 1) / capacity - 1 : 0;
     }
@@ -437,7 +442,7 @@ PatcherResult lloyd_patches(const DeviceCsr&      ff,
         if (add) {
             auto extra_of = thrust::make_transform_iterator(
                 thrust::counting_iterator<std::uint32_t>(0),
-                ExtraSeeds{offsets.data(), options.capacity});
+                ExtraSeeds{offsets.data(), options.capacity, K});
             cub_call(stream, [&](void* tmp, std::size_t& bytes) {
                 return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra_of, extra_offsets.data(),
                                                      K + 1, stream);
