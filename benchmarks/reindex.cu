@@ -160,6 +160,11 @@ int main(int argc, char** argv)
                              4.0 * verts;
         const double gbps = bytes / (gpu_ms * 1e6);
 
+        auto        fixed2  = [](double v) {
+            char b[32];
+            std::snprintf(b, sizeof(b), "%.2f", v);
+            return std::string(b);
+        };
         std::string meshopt = "n/a", stdmap = "skipped";
         const bool  cpu_ok  = n <= 4096;
         if (cpu_ok) {
@@ -182,12 +187,12 @@ int main(int argc, char** argv)
                 n <= 1024 ? 5 : 1);
             if (unique != out_vertices)
                 std::fprintf(stderr, "meshopt found %zu unique vertices\n", unique);
-            meshopt = std::to_string(mo_ms);
+            meshopt = fixed2(mo_ms);
 #endif
             if (n <= 1024) {
                 std::vector<std::uint32_t> out;
                 std::size_t                unique = 0;
-                stdmap = std::to_string(rxmesh::bench::cpu_median_ms(
+                stdmap = fixed2(rxmesh::bench::cpu_median_ms(
                     [&] { unique = std_map_reindex(h_pos, h_quad, out); }, 1));
                 if (unique != out_vertices)
                     std::fprintf(stderr, "std::map found %zu unique vertices\n", unique);
@@ -197,8 +202,8 @@ int main(int argc, char** argv)
         const double paperms = paper == kPaperCodeOnH100Ms.end() ? 0 : paper->second;
         std::printf("| %d | %llu | %llu | %zu | %.2f | %.0f | %s | %s | %s | %s |\n", n,
                     (unsigned long long)quads, (unsigned long long)verts, out_vertices, gpu_ms,
-                    gbps, paperms > 0 ? std::to_string(paperms).c_str() : "-",
-                    paperms > 0 ? (std::to_string(paperms / gpu_ms) + "x").c_str() : "-",
+                    gbps, paperms > 0 ? fixed2(paperms).c_str() : "-",
+                    paperms > 0 ? (fixed2(paperms / gpu_ms) + "x").c_str() : "-",
                     meshopt.c_str(), stdmap.c_str());
         json << (first ? "" : ", ") << "{\"n\": " << n << ", \"gpu_ms\": " << gpu_ms
              << ", \"gbps\": " << gbps << ", \"paper_code_h100_ms\": " << paperms
