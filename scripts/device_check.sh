@@ -34,6 +34,12 @@ if [ "${1:-}" != "--bench-only" ]; then
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
     --gtest_filter='GpuImport.*:GpuPatch.*:-*RealMeshes*' > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $? ($(grep -c 'Invalid' "$OUT/memcheck.log") invalid accesses); $(tail -1 "$OUT/memcheck.log")"
+  timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
+    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.ActiveSubsets:GpuQuery.UserKernel*' >> "$OUT/memcheck.log" 2>&1
+  echo "query memcheck exit $?; $(tail -1 "$OUT/memcheck.log")"
+  timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
+    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.UserKernel*' >> "$OUT/memcheck.log" 2>&1
+  echo "query racecheck exit $?; $(tail -1 "$OUT/memcheck.log")"
 fi
 if [ "${1:-}" != "--no-bench" ]; then
   B=build-device/benchmarks

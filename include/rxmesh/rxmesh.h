@@ -21,6 +21,8 @@
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
+#include "rxmesh/query/op.h"
+#include "rxmesh/query/smem_plan.h"
 
 namespace rxmesh {
 
@@ -76,6 +78,28 @@ class RXMesh
     ValidationReport validate(std::size_t max_reports = 20) const;
 
     const BuildStats& stats() const { return m_stats; }
+
+    // ---- queries (definitions in rxmesh/query/for_each.cuh; include rxmesh.cuh) ----
+
+    //! Grid, block and dynamic shared memory for kernel<op> on this mesh.
+    struct LaunchConfig
+    {
+        unsigned    grid       = 0;  // one block per patch
+        unsigned    block      = 0;
+        std::size_t smem_bytes = 0;
+    };
+    template <Op op>
+    LaunchConfig launch_config(bool oriented = false, unsigned block_threads = 256) const;
+
+    //! The device-side view passed to user kernels (see query/device_mesh.cuh).
+    struct DeviceMesh device() const;
+
+    //! Calls `f(source_id, iterator)` once per source element of `op` for
+    //! which `active(source_id)` holds, in a kernel of one block per patch.
+    //! With `oriented`, VV/VE/VF rows are counter-clockwise around manifold
+    //! vertices, starting at the boundary edge on boundary vertices.
+    template <Op op, int BlockThreads = 256, typename F, typename Active = AllActive>
+    void for_each(F f, Active active = {}, bool oriented = false, cudaStream_t stream = 0) const;
 
    private:
     PatchStore                  m_store;

@@ -312,6 +312,33 @@ __global__ void fill_m_ev(std::uint64_t        num_slots,
     }
 }
 
+//! FF outputs of the owned faces of patch p: the global FF row sizes.
+__global__ void ff_entries_per_patch(const std::uint32_t* face_offsets,
+                                     const std::uint32_t* face_new_to_old,
+                                     const std::uint32_t* ff_offsets,
+                                     std::uint32_t        num_patches,
+                                     std::uint32_t*       out)
+{
+    RXMESH_FOR_EACH_ITEM(p, num_patches)
+    {
+        std::uint32_t n = 0;
+        for (std::uint32_t f = face_offsets[p]; f < face_offsets[p + 1]; ++f) {
+            const std::uint32_t old = face_new_to_old[f];
+            n += ff_offsets[old + 1] - ff_offsets[old];
+        }
+        out[p] = n;
+    }
+}
+
+struct OwnedCount
+{
+    const std::uint32_t* offsets;
+    __host__ __device__ std::uint32_t operator()(std::uint32_t p) const
+    {
+        return offsets[p + 1] - offsets[p];
+    }
+};
+
 struct LocalCount
 {
     const std::uint32_t* offsets;
@@ -542,6 +569,31 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
             std::to_string(max_e) + " edges, " + std::to_string(max_f) +
             " faces with its ribbon; 16-bit local ids hold at most 65535 vertices or faces and "
             "32767 edges (a vertex of very high valence, or too large a capacity)");
+
+    // ---- what the largest query block must hold ----
+    st.limits.vertices = max_v;
+    st.limits.edges    = max_e;
+    st.limits.faces    = max_f;
+    {
+        DeviceBuffer<std::uint32_t> out1(1, stream);
+        auto owned = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                     OwnedCount{st.face_offsets.data()});
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceReduce::Max(tmp, bytes, owned, out1.data(), P, stream);
+        });
+        st.limits.owned_faces = read_back(out1.data(), stream);
+        if (topo.ff.offsets.size() == std::uint64_t(F) + 1) {
+            DeviceBuffer<std::uint32_t> per_patch(P, stream);
+            ff_entries_per_patch<<<flat_grid(P), kThreads, 0, stream>>>(
+                st.face_offsets.data(), out.face_new_to_old.data(), topo.ff.offsets.data(), P,
+                per_patch.data());
+            RXMESH_CHECK_LAUNCH();
+            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+                return cub::DeviceReduce::Max(tmp, bytes, per_patch.data(), out1.data(), P, stream);
+            });
+            st.limits.ff_entries = read_back(out1.data(), stream);
+        }
+    }
 
     // ---- the LAR matrices ----
     st.m_fe = DeviceBuffer<std::uint16_t>(3 * local_faces, stream);

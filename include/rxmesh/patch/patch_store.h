@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/query/smem_plan.h"
 
 namespace rxmesh {
 
@@ -68,6 +69,7 @@ struct PatchStore
 {
     std::uint32_t num_patches = 0;
     std::uint32_t capacity    = 0;  // the patcher's bound on owned faces
+    PatchLimits   limits;           // largest patch sizes: what a query block must fit
     DeviceBuffer<std::uint32_t> vertex_offsets, edge_offsets, face_offsets;
     DeviceBuffer<std::uint32_t> ribbon_v_offsets, ribbon_e_offsets, ribbon_f_offsets;
     DeviceBuffer<std::uint32_t> ribbon_v, ribbon_e, ribbon_f;

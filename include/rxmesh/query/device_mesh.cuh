@@ -1,0 +1,284 @@
+// DeviceMesh::kernel<Op>: one block per patch computes a first-order query
+// for the patch in shared memory and calls the user's lambda once per owned
+// (and active) source element with an Iterator over the output.
+//
+//   template <typename F>
+//   __global__ void my_kernel(rxmesh::DeviceMesh m, F f) { m.kernel<rxmesh::Op::VV>(f); }
+//   auto cfg = mesh.launch_config<rxmesh::Op::VV>();
+//   my_kernel<<<cfg.grid, cfg.block, cfg.smem_bytes>>>(mesh.device(), lambda);
+//
+// Block size: the kernel's template argument BlockThreads must equal the
+// launch's block size (default 256).
+#pragma once
+
+#include <cstdint>
+
+#include "rxmesh/patch/patch_store.h"
+#include "rxmesh/query/block_transpose.cuh"
+#include "rxmesh/query/iterator.h"
+#include "rxmesh/query/op.h"
+#include "rxmesh/query/smem_plan.h"
+
+namespace rxmesh {
+
+//! One patch's sizes and local-to-global maps.
+struct PatchInfo
+{
+    std::uint32_t nV, nE, nF;  // local counts (owned + ribbon)
+    LocalToGlobal vmap, emap, fmap;
+    const std::uint16_t* m_ev;  // global memory
+    const std::uint16_t* m_fe;
+};
+
+struct DeviceMesh
+{
+    PatchStoreView store;
+    PatchLimits    limits;
+
+    __device__ PatchInfo patch(std::uint32_t p) const
+    {
+        PatchInfo          pi;
+        const auto&        s   = store;
+        const std::uint32_t rv = s.ribbon_v_offsets[p], re = s.ribbon_e_offsets[p],
+                            rf = s.ribbon_f_offsets[p];
+        pi.vmap = {s.vertex_offsets[p], s.vertex_offsets[p + 1] - s.vertex_offsets[p],
+                   s.ribbon_v + rv};
+        pi.emap = {s.edge_offsets[p], s.edge_offsets[p + 1] - s.edge_offsets[p], s.ribbon_e + re};
+        pi.fmap = {s.face_offsets[p], s.face_offsets[p + 1] - s.face_offsets[p], s.ribbon_f + rf};
+        pi.nV   = pi.vmap.num_owned + (s.ribbon_v_offsets[p + 1] - rv);
+        pi.nE   = pi.emap.num_owned + (s.ribbon_e_offsets[p + 1] - re);
+        pi.nF   = pi.fmap.num_owned + (s.ribbon_f_offsets[p + 1] - rf);
+        pi.m_ev = s.m_ev + 2 * std::uint64_t(s.edge_offsets[p] + re);
+        pi.m_fe = s.m_fe + 3 * std::uint64_t(s.face_offsets[p] + rf);
+        return pi;
+    }
+
+    //! Runs query `op` for patch blockIdx.x. Call from a kernel launched with
+    //! launch_config<op>(oriented) (grid = patches, dynamic shared memory).
+    template <Op op, int BlockThreads = 256, typename Lambda, typename Active = AllActive>
+    __device__ void kernel(Lambda&& user, Active&& active = {}, bool oriented = false) const;
+};
+
+namespace detail {
+
+__device__ inline void load_u16(std::uint16_t* dst, const std::uint16_t* src, std::uint32_t n)
+{
+    for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+        dst[i] = src[i];
+}
+
+//! FV in place: each M_FE entry (edge << 1 | flip) becomes the face's vertex
+//! where that edge starts (the edge's second vertex when the face walks it
+//! flipped), so row f is the face's vertices in winding order.
+__device__ inline void fe_to_fv(std::uint16_t* fe, const std::uint16_t* ev, std::uint32_t nF)
+{
+    for (std::uint32_t j = threadIdx.x; j < 3 * nF; j += blockDim.x) {
+        const std::uint32_t e = fe[j];
+        fe[j]                 = ev[2 * (e >> 1) + (e & 1)];
+    }
+}
+
+__device__ inline void swap_u16(std::uint16_t& a, std::uint16_t& b)
+{
+    const std::uint16_t t = a;
+    a                     = b;
+    b                     = t;
+}
+
+//! Puts the one-ring of local vertex v in counter-clockwise order, starting
+//! at the boundary edge when v is on a boundary: faces (vf row) as the fan
+//! is walked, and edges (ve row) in the same order. Left as is (any order)
+//! when v is non-manifold: its faces do not form one fan.
+__device__ inline void orient_one_ring(std::uint16_t v, const std::uint16_t* fv,
+                                       const std::uint16_t* ev, std::uint16_t* vf,
+                                       std::uint32_t d, std::uint16_t* ve, std::uint32_t de)
+{
+    if (d == 0)
+        return;
+    // face f = (v, a, b) in winding order: the fan steps from a to b
+    auto a_of = [&](std::uint16_t f) {
+        const std::uint16_t* t = fv + 3 * std::uint32_t(f);
+        return t[0] == v ? t[1] : (t[1] == v ? t[2] : t[0]);
+    };
+    auto b_of = [&](std::uint16_t f) {
+        const std::uint16_t* t = fv + 3 * std::uint32_t(f);
+        return t[0] == v ? t[2] : (t[1] == v ? t[0] : t[1]);
+    };
+    // a boundary vertex starts at the face whose 'a' no face reaches
+    std::uint32_t start = 0;
+    for (std::uint32_t i = 0; i < d; ++i) {
+        bool reached = false;
+        for (std::uint32_t j = 0; j < d && !reached; ++j)
+            reached = b_of(vf[j]) == a_of(vf[i]);
+        if (!reached) {
+            start = i;
+            break;
+        }
+    }
+    swap_u16(vf[0], vf[start]);
+    for (std::uint32_t i = 1; i < d; ++i) {
+        const std::uint16_t want = b_of(vf[i - 1]);
+        std::uint32_t       k    = i;
+        while (k < d && a_of(vf[k]) != want)
+            ++k;
+        if (k == d)
+            return;  // the fan ends early: several fans (non-manifold)
+        swap_u16(vf[i], vf[k]);
+    }
+    const bool closed = b_of(vf[d - 1]) == a_of(vf[0]);
+    if (de != (closed ? d : d + 1))
+        return;  // edges do not match one fan: leave them
+    for (std::uint32_t i = 0; i < de; ++i) {
+        const std::uint16_t want = i < d ? a_of(vf[i]) : b_of(vf[d - 1]);
+        std::uint32_t       k    = i;
+        while (k < de && ev[2 * ve[k]] != want && ev[2 * ve[k] + 1] != want)
+            ++k;
+        if (k == de)
+            return;
+        swap_u16(ve[i], ve[k]);
+    }
+}
+
+//! FF of owned face f: faces on its three edges (EF rows), without f and
+//! without repeats. With out == nullptr only counts.
+__device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint16_t* fe,
+                                                const std::uint32_t* ef_off,
+                                                const std::uint16_t* ef_val,
+                                                std::uint16_t*       out)
+{
+    std::uint32_t n = 0;
+    for (int k = 0; k < 3; ++k) {
+        const std::uint32_t e = fe[3 * f + k] >> 1;
+        for (std::uint32_t j = ef_off[e]; j < ef_off[e + 1]; ++j) {
+            const std::uint16_t g = ef_val[j];
+            if (g == f)
+                continue;
+            bool seen = false;
+            // repeats can only come from an earlier edge of f
+            for (int kk = 0; kk < k && !seen; ++kk) {
+                const std::uint32_t e2 = fe[3 * f + kk] >> 1;
+                for (std::uint32_t jj = ef_off[e2]; jj < ef_off[e2 + 1] && !seen; ++jj)
+                    seen = ef_val[jj] == g;
+            }
+            if (!seen) {
+                if (out)
+                    out[n] = g;
+                ++n;
+            }
+        }
+    }
+    return n;
+}
+
+}  // namespace detail
+
+template <Op op, int BlockThreads, typename Lambda, typename Active>
+__device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented) const
+{
+    using Source = typename OpTraits<op>::Source;
+    using Output = typename OpTraits<op>::Output;
+    extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
+    __shared__ typename detail::BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
+
+    const std::uint32_t p  = blockIdx.x;
+    const PatchInfo     pi = patch(p);
+    const LocalToGlobal& src = (op == Op::VV || op == Op::VE || op == Op::VF)   ? pi.vmap
+                               : (op == Op::EV || op == Op::EF)                 ? pi.emap
+                                                                               : pi.fmap;
+    const LocalToGlobal& out = (op == Op::VV || op == Op::EV || op == Op::FV)   ? pi.vmap
+                               : (op == Op::VE || op == Op::FE)                 ? pi.emap
+                                                                               : pi.fmap;
+    // patches without an active source element do no query work
+    bool any = false;
+    for (std::uint32_t i = threadIdx.x; i < src.num_owned && !any; i += BlockThreads)
+        any = active(Source(src.owned_offset + i));
+    if (!__syncthreads_or(any))
+        return;
+
+    const bool  orient = oriented && can_orient(op);
+    SmemCarver  carver(rxmesh_query_smem);
+    QueryArrays a = carve_query_arrays(carver, op, orient, pi.nV, pi.nE, pi.nF,
+                                       pi.fmap.num_owned, limits.ff_entries);
+    if (a.m_ev)
+        detail::load_u16(a.m_ev, pi.m_ev, 2 * pi.nE);
+    if (a.m_fe)
+        detail::load_u16(a.m_fe, pi.m_fe, 3 * pi.nF);
+    __syncthreads();
+
+    // one row per owned source element: where its output lives
+    const std::uint16_t* rows    = nullptr;  // fixed-size rows
+    const std::uint32_t* row_off = nullptr;  // or CSR rows
+    const std::uint16_t* row_val = nullptr;
+    std::uint32_t        fixed   = 0;
+    int                  shift   = 0;
+
+    if constexpr (op == Op::EV) {
+        rows  = a.m_ev;
+        fixed = 2;
+    } else if constexpr (op == Op::FE) {
+        rows  = a.m_fe;
+        fixed = 3;
+        shift = 1;
+    } else if constexpr (op == Op::FV) {
+        detail::fe_to_fv(a.m_fe, a.m_ev, pi.nF);
+        __syncthreads();
+        rows  = a.m_fe;
+        fixed = 3;
+    } else if constexpr (op == Op::EF || op == Op::FF) {
+        detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 1, pi.nE, a.e_off, a.e_val,
+                                              scan_tmp);
+        if constexpr (op == Op::EF) {
+            row_off = a.e_off;
+            row_val = a.e_val;
+        } else {
+            const std::uint32_t owned = pi.fmap.num_owned;
+            for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
+                a.f_off[f] = detail::face_neighbours(f, a.m_fe, a.e_off, a.e_val, nullptr);
+            if (threadIdx.x == 0)
+                a.f_off[owned] = 0;
+            __syncthreads();
+            detail::BlockArrayScan<BlockThreads>::exclusive(a.f_off, owned + 1, scan_tmp);
+            for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
+                detail::face_neighbours(f, a.m_fe, a.e_off, a.e_val, a.f_val + a.f_off[f]);
+            __syncthreads();
+            row_off = a.f_off;
+            row_val = a.f_val;
+        }
+    } else {  // VV, VE, VF
+        if (orient || op == Op::VF) {
+            detail::fe_to_fv(a.m_fe, a.m_ev, pi.nF);
+            __syncthreads();
+            detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 0, pi.nV, a.v2_off,
+                                                  a.v2_val, scan_tmp);
+        }
+        if (orient || op != Op::VF)
+            detail::block_transpose<BlockThreads>(a.m_ev, pi.nE, 2, 0, pi.nV, a.v_off,
+                                                  a.v_val, scan_tmp);
+        if (orient)
+            for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads)
+                detail::orient_one_ring(static_cast<std::uint16_t>(v), a.m_fe, a.m_ev,
+                                        a.v2_val + a.v2_off[v], a.v2_off[v + 1] - a.v2_off[v],
+                                        a.v_val + a.v_off[v], a.v_off[v + 1] - a.v_off[v]);
+        if constexpr (op == Op::VV)
+            for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads)
+                for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
+                    const std::uint32_t e = a.v_val[j];
+                    a.v_val[j] = a.m_ev[2 * e] == v ? a.m_ev[2 * e + 1] : a.m_ev[2 * e];
+                }
+        // each thread rewrote only the rows of its own vertices: no barrier needed
+        row_off = op == Op::VF ? a.v2_off : a.v_off;
+        row_val = op == Op::VF ? a.v2_val : a.v_val;
+    }
+
+    for (std::uint32_t i = threadIdx.x; i < src.num_owned; i += BlockThreads) {
+        const Source s(src.owned_offset + i);
+        if (!active(s))
+            continue;
+        if (rows)
+            user(s, Iterator<Output>(rows + fixed * i, fixed, shift, out));
+        else
+            user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
+    }
+}
+
+}  // namespace rxmesh

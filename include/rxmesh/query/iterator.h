@@ -1,0 +1,76 @@
+// Iterator over a query's output for one source element. The output stays
+// in the patch's 16-bit local ids (in shared memory) and is mapped to a
+// global id on access: owned elements by offset, ribbon elements through the
+// patch's ribbon list.
+#pragma once
+
+#include <cstdint>
+
+#include "rxmesh/core/ids.h"
+#include "rxmesh/core/macros.h"
+
+namespace rxmesh {
+
+//! How a patch's local ids of one element kind map to global ids.
+struct LocalToGlobal
+{
+    std::uint32_t        owned_offset = 0;  // global id of local 0
+    std::uint32_t        num_owned    = 0;
+    const std::uint32_t* ribbon       = nullptr;  // global ids of locals num_owned, ...
+
+    RXMESH_DEVICE std::uint32_t operator()(std::uint32_t local) const
+    {
+        return local < num_owned ? owned_offset + local : ribbon[local - num_owned];
+    }
+};
+
+template <typename OutputId>
+class Iterator
+{
+   public:
+    Iterator() = default;
+    RXMESH_DEVICE Iterator(const std::uint16_t* local, std::uint32_t size, int shift,
+                           LocalToGlobal map)
+        : m_local(local), m_size(size), m_shift(shift), m_map(map)
+    {
+    }
+
+    RXMESH_DEVICE std::uint32_t size() const { return m_size; }
+    RXMESH_DEVICE bool          empty() const { return m_size == 0; }
+
+    //! The i-th output as a global id.
+    RXMESH_DEVICE OutputId operator[](std::uint32_t i) const { return OutputId(m_map(local(i))); }
+    RXMESH_DEVICE OutputId front() const { return (*this)[0]; }
+    RXMESH_DEVICE OutputId back() const { return (*this)[m_size - 1]; }
+    //! The i-th output in the patch's local numbering.
+    RXMESH_DEVICE std::uint32_t local(std::uint32_t i) const { return m_local[i] >> m_shift; }
+    //! FE only: whether the face walks edge i from its larger to its smaller vertex.
+    RXMESH_DEVICE bool flipped(std::uint32_t i) const { return m_shift == 1 && (m_local[i] & 1u); }
+
+    class const_iterator
+    {
+       public:
+        RXMESH_DEVICE const_iterator(const Iterator* it, std::uint32_t i) : m_it(it), m_i(i) {}
+        RXMESH_DEVICE OutputId operator*() const { return (*m_it)[m_i]; }
+        RXMESH_DEVICE const_iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+        RXMESH_DEVICE bool operator!=(const const_iterator& o) const { return m_i != o.m_i; }
+
+       private:
+        const Iterator* m_it;
+        std::uint32_t   m_i;
+    };
+    RXMESH_DEVICE const_iterator begin() const { return const_iterator(this, 0); }
+    RXMESH_DEVICE const_iterator end() const { return const_iterator(this, m_size); }
+
+   private:
+    const std::uint16_t* m_local = nullptr;
+    std::uint32_t        m_size  = 0;
+    int                  m_shift = 0;
+    LocalToGlobal        m_map;
+};
+
+}  // namespace rxmesh
