@@ -258,6 +258,7 @@ std::vector<std::pair<std::string, TriangleSoup>> generated()
         {"bowtie", g::bowtie()},
         {"fin3", g::fin(3)},
         {"fin5", g::fin(5)},
+        {"fin600", g::fin(600)},  // FF too large for shared memory: global fallback
         {"isolated", g::isolated_faces(300)},
         {"degenerate", g::with_degenerate_faces()},
         {"fan2000", g::fan(2000)},

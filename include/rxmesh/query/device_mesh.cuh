@@ -34,6 +34,11 @@ struct DeviceMesh
 {
     PatchStoreView store;
     PatchLimits    limits;
+    //! When a patch's query does not fit shared memory, for_each runs fewer
+    //! blocks, each looping over patches with its arrays in this global
+    //! scratch (scratch_stride bytes per block) instead.
+    unsigned char* scratch        = nullptr;
+    std::size_t    scratch_stride = 0;
 
     __device__ PatchInfo patch(std::uint32_t p) const
     {
@@ -104,8 +109,12 @@ __device__ inline void orient_one_ring(std::uint16_t v, const std::uint16_t* fv,
         const std::uint16_t* t = fv + 3 * std::uint32_t(f);
         return t[0] == v ? t[2] : (t[1] == v ? t[0] : t[1]);
     };
-    // a boundary vertex starts at the face whose 'a' no face reaches
+    // a boundary vertex starts at the face whose 'a' no face reaches; an
+    // interior one at its smallest local face, so every query agrees
     std::uint32_t start = 0;
+    for (std::uint32_t i = 1; i < d; ++i)
+        if (vf[i] < vf[start])
+            start = i;
     for (std::uint32_t i = 0; i < d; ++i) {
         bool reached = false;
         for (std::uint32_t j = 0; j < d && !reached; ++j)
@@ -180,7 +189,8 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
     __shared__ typename detail::BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
 
-    const std::uint32_t p  = blockIdx.x;
+    for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
+    __syncthreads();  // the previous patch's arrays are reused
     const PatchInfo     pi = patch(p);
     const LocalToGlobal& src = (op == Op::VV || op == Op::VE || op == Op::VF)   ? pi.vmap
                                : (op == Op::EV || op == Op::EF)                 ? pi.emap
@@ -193,10 +203,10 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     for (std::uint32_t i = threadIdx.x; i < src.num_owned && !any; i += BlockThreads)
         any = active(Source(src.owned_offset + i));
     if (!__syncthreads_or(any))
-        return;
+        continue;
 
     const bool  orient = oriented && can_orient(op);
-    SmemCarver  carver(rxmesh_query_smem);
+    SmemCarver  carver(scratch ? scratch + blockIdx.x * scratch_stride : rxmesh_query_smem);
     QueryArrays a = carve_query_arrays(carver, op, orient, pi.nV, pi.nE, pi.nF,
                                        pi.fmap.num_owned, limits.ff_entries);
     if (a.m_ev)
@@ -278,6 +288,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
             user(s, Iterator<Output>(rows + fixed * i, fixed, shift, out));
         else
             user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
+    }
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "rxmesh/core/cuda_check.h"
@@ -46,20 +47,32 @@ void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) co
     if (cfg.grid == 0)
         return;
     auto kernel = detail::for_each_kernel<op, BlockThreads, F, Active>;
-    int  dev = 0, max_smem = 0;
+    int  dev = 0, max_smem = 0, sms = 0;
     RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
     RXMESH_CHECK_CUDA(
         cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (cfg.smem_bytes + 4096 > std::size_t(max_smem))
-        throw Error(std::string("for_each<") + to_string(op) + ">: a patch needs " +
-                    std::to_string(cfg.smem_bytes) + " bytes of shared memory, the device " +
-                    "offers " + std::to_string(max_smem) +
-                    " (build with a smaller patch capacity)");
-    if (cfg.smem_bytes > 48 * 1024)
-        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(cfg.smem_bytes)));
-    kernel<<<cfg.grid, BlockThreads, cfg.smem_bytes, stream>>>(device(), f, active, oriented);
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    cudaFuncAttributes attr{};
+    RXMESH_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
+    DeviceMesh mesh = device();
+    if (cfg.smem_bytes + attr.sharedSizeBytes <= std::size_t(max_smem)) {
+        // the opt-in covers static + dynamic shared memory above 48 KB
+        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(cfg.smem_bytes)));
+        kernel<<<cfg.grid, BlockThreads, cfg.smem_bytes, stream>>>(mesh, f, active, oriented);
+        RXMESH_CHECK_LAUNCH();
+        return;
+    }
+    // Some patch's query is larger than shared memory (a vertex of very high
+    // valence, many faces on one edge): a few blocks loop over the patches
+    // with their arrays in global memory instead. Correct, slower.
+    const unsigned grid   = std::min<unsigned>(cfg.grid, 2u * unsigned(sms));
+    mesh.scratch_stride   = (cfg.smem_bytes + 255) & ~std::size_t(255);
+    DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
+    mesh.scratch = scratch.data();
+    kernel<<<grid, BlockThreads, 0, stream>>>(mesh, f, active, oriented);
     RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));  // before the scratch is freed
 }
 
 }  // namespace rxmesh
