@@ -49,5 +49,6 @@ if [ "${1:-}" != "--no-bench" ]; then
   M=build-device/tests/cgal-data/data/meshes
   [ -x $B/bench_build ] && $B/bench_build --mesh $M/armadillo.off --json "$OUT/build.json" 2>&1 | tee -a "$OUT/bench.md"
   [ -x $B/bench_queries ] && $B/bench_queries --mesh $M/armadillo.off 2>&1 | tee -a "$OUT/bench.md"
+  [ -x $B/bench_vertex_normals ] && $B/bench_vertex_normals --mesh $M/armadillo.off 2>&1 | tee -a "$OUT/bench.md"
 fi
 exit 0
