@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "rxmesh/attribute/registry.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/io/triangle_soup.h"
 #include "rxmesh/patch/patch_store.h"
@@ -79,6 +80,46 @@ class RXMesh
 
     const BuildStats& stats() const { return m_stats; }
 
+    // ---- attributes (rxmesh/attribute/registry.h; BLAS in attribute/blas.cuh) ----
+
+    //! The mesh's named attributes. Holds "position" (VertexAttribute<float,
+    //! 3>, a copy of positions() made at construction) from the start.
+    AttributeRegistry&       attributes() { return m_attributes; }
+    const AttributeRegistry& attributes() const { return m_attributes; }
+
+    //! \throw Error when `name` exists already.
+    template <typename T, int N = 1>
+    VertexAttribute<T, N> add_vertex_attribute(const std::string& name, T init = T{})
+    {
+        return m_attributes.add<T, N, VertexId>(name, init);
+    }
+    template <typename T, int N = 1>
+    EdgeAttribute<T, N> add_edge_attribute(const std::string& name, T init = T{})
+    {
+        return m_attributes.add<T, N, EdgeId>(name, init);
+    }
+    template <typename T, int N = 1>
+    FaceAttribute<T, N> add_face_attribute(const std::string& name, T init = T{})
+    {
+        return m_attributes.add<T, N, FaceId>(name, init);
+    }
+    //! \throw Error when missing, or of another type, N or element kind.
+    template <typename T, int N = 1>
+    VertexAttribute<T, N> vertex_attribute(const std::string& name) const
+    {
+        return m_attributes.get<T, N, VertexId>(name);
+    }
+    template <typename T, int N = 1>
+    EdgeAttribute<T, N> edge_attribute(const std::string& name) const
+    {
+        return m_attributes.get<T, N, EdgeId>(name);
+    }
+    template <typename T, int N = 1>
+    FaceAttribute<T, N> face_attribute(const std::string& name) const
+    {
+        return m_attributes.get<T, N, FaceId>(name);
+    }
+
     // ---- queries (definitions in rxmesh/query/for_each.cuh; include rxmesh.cuh) ----
 
     //! Grid, block and dynamic shared memory for kernel<op> on this mesh.
@@ -107,6 +148,7 @@ class RXMesh
     DeviceBuffer<std::uint32_t> m_faces;
     DeviceBuffer<std::uint32_t> m_input_to_global, m_global_to_input;
     BuildStats                  m_stats;
+    AttributeRegistry           m_attributes{0, 0, 0};
 };
 
 }  // namespace rxmesh

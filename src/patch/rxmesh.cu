@@ -111,6 +111,16 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.ribbon_overhead_vertices = double(m_store.ribbon_v.size()) / std::max(1u, V);
     m_stats.store_bytes              = m_store.bytes();
     m_stats.store_bytes_per_face     = double(m_store.bytes()) / m_stats.num_faces;
+
+    // ---- attributes: the registry sized for this mesh, "position" preset ----
+    m_attributes = AttributeRegistry(V, m_stats.num_edges, m_stats.num_faces, stream);
+    const auto position = m_attributes.add<float, 3, VertexId>("position");
+    if (position.num_values() != 0) {
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(position.device_data(), m_positions.data(),
+                                          position.num_bytes(), cudaMemcpyDeviceToDevice,
+                                          stream));
+        position.to_host();  // synchronises the stream
+    }
 }
 
 ValidationReport RXMesh::validate(std::size_t max_reports) const

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/ids.h"
 #include "rxmesh/core/macros.h"
 
@@ -50,9 +51,29 @@ class Attribute
     std::uint32_t num_elements() const { return m_size; }
     std::uint64_t num_values() const { return std::uint64_t(m_size) * N; }
     bool          is_valid() const { return m_device != nullptr; }
+    //! The stream that transfers and the BLAS functions (attribute/blas.cuh) use.
+    cudaStream_t  stream() const { return m_stream; }
+    std::uint64_t num_bytes() const { return num_values() * sizeof(T); }
 
-    void to_device() const;  // host mirror -> device (synchronous)
-    void to_host() const;    // device -> host mirror (synchronous)
+    //! Host mirror -> device (synchronous). No-op for an empty attribute.
+    void to_device() const
+    {
+        if (num_values() == 0 || m_device == nullptr || m_host == nullptr)
+            return;
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(
+            m_device, m_host, num_bytes(), cudaMemcpyHostToDevice, m_stream));
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+    }
+
+    //! Device -> host mirror (synchronous). No-op for an empty attribute.
+    void to_host() const
+    {
+        if (num_values() == 0 || m_device == nullptr || m_host == nullptr)
+            return;
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(
+            m_host, m_device, num_bytes(), cudaMemcpyDeviceToHost, m_stream));
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+    }
 
    private:
     T*            m_device = nullptr;

@@ -1,0 +1,193 @@
+// BLAS-like operations on attributes, over all num_values() = elements * N
+// values of an attribute (the components are not told apart). Include from
+// .cu files only (kernels and CUB inside).
+//
+//   fill(x, v)          x = v
+//   copy(dst, src)      dst = src          (device to device)
+//   axpy(alpha, x, y)   y += alpha * x
+//   dot(x, y)           sum of x * y       (CUB reduction; float accumulates in double)
+//   norm2(x)            sqrt(dot(x, x))
+//   scale(x, alpha)     x *= alpha
+//
+// Every function works on the device data only (the host mirrors are left
+// alone), runs on the attribute's stream and returns once the result is
+// complete (the stream is synchronised). Sizes that differ throw rxmesh::Error;
+// a CUDA failure throws rxmesh::CudaError.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "rxmesh/attribute/attribute.h"
+#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/core/launch.cuh"
+
+namespace rxmesh {
+
+namespace detail {
+
+//! The type dot() sums in: double for float, T otherwise.
+//! Keeps a scalar argument out of template deduction: fill(x, 1.0) on a float
+//! attribute converts 1.0 instead of failing to deduce T.
+template <typename T>
+struct NonDeducedT
+{
+    using type = T;
+};
+template <typename T>
+using NonDeduced = typename NonDeducedT<T>::type;
+
+template <typename T>
+using BlasAccumulator = std::conditional_t<std::is_same_v<T, float>, double, T>;
+
+template <typename T>
+__global__ void blas_fill_kernel(T* x, std::uint64_t n, T value)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { x[i] = value; }
+}
+
+template <typename T>
+__global__ void blas_axpy_kernel(T alpha, const T* x, T* y, std::uint64_t n)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { y[i] += alpha * x[i]; }
+}
+
+template <typename T>
+__global__ void blas_scale_kernel(T* x, std::uint64_t n, T alpha)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { x[i] *= alpha; }
+}
+
+//! i -> Acc(x[i]) * Acc(y[i]), the input of dot()'s reduction.
+template <typename T, typename Acc>
+struct BlasProduct
+{
+    const T* x;
+    const T* y;
+    __host__ __device__ Acc operator()(std::uint64_t i) const
+    {
+        return static_cast<Acc>(x[i]) * static_cast<Acc>(y[i]);
+    }
+};
+
+template <typename A, typename B>
+void blas_check_sizes(const char* function, const A& a, const B& b)
+{
+    if (a.num_values() != b.num_values())
+        throw Error(std::string(function) + ": attribute sizes differ (" +
+                    std::to_string(a.num_values()) + " and " +
+                    std::to_string(b.num_values()) + " values)");
+}
+
+template <typename Attr>
+void blas_sync(const Attr& a)
+{
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(a.stream()));
+}
+
+}  // namespace detail
+
+//! Sets every value of `x` (on the device) to `value`.
+template <typename T, int N, typename Id>
+void fill(const Attribute<T, N, Id>& x, detail::NonDeduced<T> value)
+{
+    const std::uint64_t n = x.num_values();
+    if (n == 0)
+        return;
+    detail::blas_fill_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, x.stream()>>>(
+        x.device_data(), n, value);
+    RXMESH_CHECK_LAUNCH();
+    detail::blas_sync(x);
+}
+
+//! dst = src on the device. \throw Error when the sizes differ.
+template <typename T, int N, typename Id>
+void copy(const Attribute<T, N, Id>& dst, const Attribute<T, N, Id>& src)
+{
+    detail::blas_check_sizes("rxmesh::copy", dst, src);
+    if (dst.num_values() == 0 || dst.device_data() == src.device_data())
+        return;
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(dst.device_data(), src.device_data(), dst.num_bytes(),
+                                      cudaMemcpyDeviceToDevice, dst.stream()));
+    detail::blas_sync(dst);
+}
+
+//! y += alpha * x, every component. \throw Error when the sizes differ.
+template <typename T, int N, typename Id>
+void axpy(detail::NonDeduced<T> alpha, const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+{
+    detail::blas_check_sizes("rxmesh::axpy", x, y);
+    const std::uint64_t n = y.num_values();
+    if (n == 0)
+        return;
+    detail::blas_axpy_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, y.stream()>>>(
+        alpha, x.device_data(), y.device_data(), n);
+    RXMESH_CHECK_LAUNCH();
+    detail::blas_sync(y);
+}
+
+//! x *= alpha, every component.
+template <typename T, int N, typename Id>
+void scale(const Attribute<T, N, Id>& x, detail::NonDeduced<T> alpha)
+{
+    const std::uint64_t n = x.num_values();
+    if (n == 0)
+        return;
+    detail::blas_scale_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, x.stream()>>>(
+        x.device_data(), n, alpha);
+    RXMESH_CHECK_LAUNCH();
+    detail::blas_sync(x);
+}
+
+namespace detail {
+
+//! The sum of x[i] * y[i] in the accumulator type (CUB DeviceReduce).
+template <typename T, int N, typename Id>
+BlasAccumulator<T> dot_accumulate(const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+{
+    using Acc = BlasAccumulator<T>;
+    blas_check_sizes("rxmesh::dot", x, y);
+    const std::uint64_t n = x.num_values();
+    if (n == 0)
+        return Acc{};
+    const cudaStream_t stream = x.stream();
+    auto products = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0),
+                                                    BlasProduct<T, Acc>{x.device_data(), y.device_data()});
+    DeviceBuffer<Acc> result(1, stream);
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(tmp, bytes, products, result.data(), n, stream);
+    });
+    return read_back(result.data(), stream);  // synchronises the stream
+}
+
+}  // namespace detail
+
+//! Sum over all values of x * y, accumulated in double for float inputs.
+//! \throw Error when the sizes differ.
+template <typename T, int N, typename Id>
+T dot(const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+{
+    return static_cast<T>(detail::dot_accumulate(x, y));
+}
+
+//! Euclidean norm of all values: sqrt(dot(x, x)), the root taken before
+//! rounding to T.
+template <typename T, int N, typename Id>
+T norm2(const Attribute<T, N, Id>& x)
+{
+    static_assert(std::is_floating_point_v<T>, "norm2 needs a floating-point attribute");
+    return static_cast<T>(std::sqrt(detail::dot_accumulate(x, x)));
+}
+
+}  // namespace rxmesh

@@ -1,0 +1,438 @@
+// Attributes on the GPU: the registry (RXMesh's and standalone), transfers,
+// device writes through the handle, the BLAS functions against double-
+// precision host loops, the "position" attribute, and PLY export in input
+// vertex order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu_test.h"
+#include "rxmesh/attribute/blas.cuh"
+#include "rxmesh/attribute/export.h"
+#include "rxmesh/attribute/registry.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/rxmesh.h"
+#include "test_data.h"
+
+namespace attributes_test {
+
+using namespace rxmesh;
+namespace g = rxmesh::generate;
+
+RXMesh welded(const TriangleSoup& soup)
+{
+    BuildOptions options;
+    options.weld = true;
+    return RXMesh(soup, options);
+}
+
+//! The value the test kernel writes: exact in float for the sizes used.
+RXMESH_HD inline float pattern(std::uint32_t i, int k)
+{
+    return float((i * 7u + std::uint32_t(k) * 3u) % 1021u) - 0.25f * float(k);
+}
+
+__global__ void write_pattern(VertexAttribute<float, 3> a, std::uint32_t n)
+{
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += gridDim.x * blockDim.x)
+        for (int k = 0; k < 3; ++k)
+            a(VertexId(i), k) = pattern(i, k);
+}
+
+__global__ void write_face_index(FaceAttribute<std::uint32_t> a, std::uint32_t n)
+{
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += gridDim.x * blockDim.x)
+        a(FaceId(i)) = 3u * i + 1u;
+}
+
+std::vector<float> random_floats(std::size_t n, unsigned seed, float lo, float hi)
+{
+    std::mt19937                          rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float>                    v(n);
+    for (auto& x : v)
+        x = dist(rng);
+    return v;
+}
+
+//! Sets the host mirror from `values` and uploads it.
+template <typename A>
+void set(const A& a, const std::vector<typename A::value_type>& values)
+{
+    ASSERT_EQ(values.size(), a.num_values());
+    std::copy(values.begin(), values.end(), a.host_data());
+    a.to_device();
+}
+
+//! Downloads the device values (poisons the host mirror first, so values that
+//! were not transferred show up).
+template <typename A>
+std::vector<typename A::value_type> download(const A& a, typename A::value_type poison)
+{
+    std::fill(a.host_data(), a.host_data() + a.num_values(), poison);
+    a.to_host();
+    return std::vector<typename A::value_type>(a.host_data(), a.host_data() + a.num_values());
+}
+
+template <typename F>
+void expect_error_mentioning(F&& f, const std::string& part)
+{
+    try {
+        f();
+        ADD_FAILURE() << "no rxmesh::Error thrown";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+            << "'" << e.what() << "' lacks '" << part << "'";
+    }
+}
+
+//! Binary little-endian PLY as written by io::write_ply: the vertex property
+//! names in order and the vertex records (floats only: no colors here).
+struct PlyVertices
+{
+    std::vector<std::string> properties;
+    std::size_t              count = 0;
+    std::vector<float>       values;  // count * properties.size()
+};
+
+PlyVertices read_ply_vertices(const std::string& path)
+{
+    std::ifstream     in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string end = "end_header\n";
+    const auto        at  = bytes.find(end);
+    PlyVertices       out;
+    if (at == std::string::npos)
+        return out;
+    const std::string header = bytes.substr(0, at);
+    std::size_t       pos    = 0;
+    bool              in_vertex = false;
+    while (pos < header.size()) {
+        const auto        nl   = header.find('\n', pos);
+        const std::string line = header.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        pos = nl == std::string::npos ? header.size() : nl + 1;
+        if (line.rfind("element vertex ", 0) == 0) {
+            in_vertex = true;
+            out.count = std::stoull(line.substr(15));
+        } else if (line.rfind("element ", 0) == 0) {
+            in_vertex = false;
+        } else if (in_vertex && line.rfind("property float ", 0) == 0) {
+            out.properties.push_back(line.substr(15));
+        }
+    }
+    const std::size_t n = out.count * out.properties.size();
+    out.values.resize(n);
+    if (bytes.size() >= at + end.size() + n * sizeof(float))
+        std::memcpy(out.values.data(), bytes.data() + at + end.size(), n * sizeof(float));
+    return out;
+}
+
+}  // namespace attributes_test
+
+using namespace attributes_test;
+
+TEST(GpuAttributes, RegistryAddGetRemoveAndTypeErrors)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh mesh = welded(g::torus(12, 8));
+
+    auto a = mesh.add_vertex_attribute<float, 3>("a", 1.f);
+    auto e = mesh.add_edge_attribute<int>("e", -1);
+    auto f = mesh.add_face_attribute<double, 2>("f");
+    EXPECT_EQ(a.num_elements(), mesh.num_vertices());
+    EXPECT_EQ(a.num_values(), 3ull * mesh.num_vertices());
+    EXPECT_EQ(e.num_elements(), mesh.num_edges());
+    EXPECT_EQ(f.num_elements(), mesh.num_faces());
+    EXPECT_TRUE(a.is_valid() && e.is_valid() && f.is_valid());
+
+    EXPECT_EQ((mesh.vertex_attribute<float, 3>("a").device_data()), a.device_data());
+    EXPECT_EQ((mesh.edge_attribute<int>("e").device_data()), e.device_data());
+    EXPECT_EQ((mesh.face_attribute<double, 2>("f").host_data()), f.host_data());
+    EXPECT_EQ(mesh.attributes().names(), (std::vector<std::string>{"a", "e", "f", "position"}));
+
+    expect_error_mentioning([&] { mesh.add_vertex_attribute<float, 3>("a"); }, "'a'");
+    expect_error_mentioning([&] { mesh.add_face_attribute<int>("position"); }, "'position'");
+    expect_error_mentioning([&] { mesh.vertex_attribute<float, 3>("nope"); }, "'nope'");
+    expect_error_mentioning([&] { mesh.vertex_attribute<double, 3>("a"); }, "'a'");
+    expect_error_mentioning([&] { mesh.vertex_attribute<float, 2>("a"); }, "'a'");
+    expect_error_mentioning([&] { mesh.edge_attribute<float, 3>("a"); }, "'a'");
+    expect_error_mentioning([&] { mesh.face_attribute<int>("e"); }, "'e'");
+    expect_error_mentioning([&] { mesh.attributes().remove("nope"); }, "'nope'");
+
+    mesh.attributes().remove("a");
+    EXPECT_FALSE(mesh.attributes().contains("a"));
+    expect_error_mentioning([&] { mesh.vertex_attribute<float, 3>("a"); }, "'a'");
+    // a removed name can be added again with another type
+    auto a2 = mesh.add_vertex_attribute<std::uint8_t>("a", 7);
+    EXPECT_EQ(download(a2, std::uint8_t(0)), std::vector<std::uint8_t>(mesh.num_vertices(), 7));
+}
+
+TEST(GpuAttributes, InitAndFillReachDeviceAndHost)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh mesh = welded(g::icosphere(3));
+
+    auto v = mesh.add_vertex_attribute<float, 3>("v", 2.5f);
+    // add() fills the host mirror as well as the device
+    for (std::uint64_t i = 0; i < v.num_values(); ++i)
+        ASSERT_EQ(v.host_data()[i], 2.5f) << i;
+    EXPECT_EQ(download(v, -1.f), std::vector<float>(v.num_values(), 2.5f));
+
+    fill(v, -4.f);
+    EXPECT_EQ(download(v, 0.f), std::vector<float>(v.num_values(), -4.f));
+    fill(v, 0.5);  // a double value converts
+    EXPECT_EQ(download(v, 0.f), std::vector<float>(v.num_values(), 0.5f));
+
+    auto e = mesh.add_edge_attribute<std::int64_t, 2>("e", 3);
+    EXPECT_EQ(download(e, std::int64_t(0)), std::vector<std::int64_t>(2ull * mesh.num_edges(), 3));
+    fill(e, std::int64_t(1) << 40);
+    EXPECT_EQ(download(e, std::int64_t(0)),
+              std::vector<std::int64_t>(2ull * mesh.num_edges(), std::int64_t(1) << 40));
+
+    // to_device: host edits reach the device
+    auto f = mesh.add_face_attribute<double>("f");
+    std::vector<double> expected(mesh.num_faces());
+    for (std::uint32_t i = 0; i < mesh.num_faces(); ++i)
+        expected[i] = f.host(FaceId(i)) = 0.5 * i;
+    f.to_device();
+    EXPECT_EQ(download(f, -1.0), expected);
+}
+
+TEST(GpuAttributes, KernelWritesThroughHandle)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh mesh = welded(g::torus(40, 30));
+    auto   x    = mesh.add_vertex_attribute<float, 3>("x", -7.f);
+    write_pattern<<<16, 128>>>(x, mesh.num_vertices());
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    x.to_host();
+    for (std::uint32_t i = 0; i < mesh.num_vertices(); ++i)
+        for (int k = 0; k < 3; ++k)
+            ASSERT_EQ(x.host(VertexId(i), k), pattern(i, k)) << "vertex " << i << " k " << k;
+
+    auto f = mesh.add_face_attribute<std::uint32_t>("f");
+    write_face_index<<<8, 64>>>(f, mesh.num_faces());
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    const auto got = download(f, 0u);
+    for (std::uint32_t i = 0; i < mesh.num_faces(); ++i)
+        ASSERT_EQ(got[i], 3u * i + 1u) << "face " << i;
+}
+
+TEST(GpuAttributes, HandlesSurviveMovingTheMesh)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh first = welded(g::icosphere(2));
+    auto   w     = first.add_vertex_attribute<int>("w", 5);
+    RXMesh moved(std::move(first));
+    EXPECT_EQ(moved.vertex_attribute<int>("w").device_data(), w.device_data());
+    EXPECT_EQ(download(w, 0), std::vector<int>(moved.num_vertices(), 5));
+}
+
+TEST(GpuAttributes, Copy)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    AttributeRegistry reg(1000, 17, 3);
+    auto              src = reg.add<float, 3, VertexId>("src");
+    auto              dst = reg.add<float, 3, VertexId>("dst", 9.f);
+    const auto        values = random_floats(src.num_values(), 1, -10.f, 10.f);
+    set(src, values);
+    copy(dst, src);
+    EXPECT_EQ(download(dst, 0.f), values);
+    EXPECT_EQ(download(src, 0.f), values);  // the source is unchanged
+
+    AttributeRegistry other(999, 0, 0);
+    auto              small = other.add<float, 3, VertexId>("small");
+    expect_error_mentioning([&] { copy(dst, small); }, "sizes differ");
+    expect_error_mentioning([&] { copy(small, dst); }, "sizes differ");
+    EXPECT_EQ(download(dst, 0.f), values);  // the failed copy left dst alone
+}
+
+TEST(GpuAttributes, AxpyDotNorm2ScaleMatchDoubleHostLoops)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (std::uint32_t n : {1u, 1000u, 1000003u}) {
+        SCOPED_TRACE("elements " + std::to_string(n));
+        AttributeRegistry reg(n, 0, 0);
+        auto              x  = reg.add<float, 3, VertexId>("x");
+        auto              y  = reg.add<float, 3, VertexId>("y");
+        const auto        hx = random_floats(x.num_values(), 10 + n, -1.f, 2.f);
+        const auto        hy = random_floats(y.num_values(), 20 + n, -1.f, 2.f);
+        set(x, hx);
+        set(y, hy);
+
+        // dot and norm2: sums in double on the host
+        double ref_dot = 0, abs_dot = 0, ref_sq = 0;
+        for (std::size_t i = 0; i < hx.size(); ++i) {
+            ref_dot += double(hx[i]) * double(hy[i]);
+            abs_dot += std::abs(double(hx[i]) * double(hy[i]));
+            ref_sq += double(hx[i]) * double(hx[i]);
+        }
+        // relative to |ref|, guarded against a near-cancelling sum (the data
+        // is biased positive, so for large n |ref| ~ abs_dot / 3)
+        const double dot_scale = std::max(std::abs(ref_dot), 1e-3 * abs_dot);
+        const float  d         = dot(x, y);
+        EXPECT_LT(std::abs(double(d) - ref_dot) / dot_scale, 1e-6) << d << " vs " << ref_dot;
+        EXPECT_EQ(dot(x, y), dot(y, x));
+        const double ref_norm = std::sqrt(ref_sq);
+        const float  nrm      = norm2(x);
+        EXPECT_LT(std::abs(double(nrm) - ref_norm) / ref_norm, 1e-6) << nrm << " vs " << ref_norm;
+
+        // axpy: y += alpha * x, every component; one or two float roundings
+        const float alpha = -1.75f;
+        axpy(alpha, x, y);
+        const auto gy = download(y, 0.f);
+        ASSERT_EQ(gy.size(), hy.size());
+        for (std::size_t i = 0; i < hy.size(); ++i) {
+            const double ref = double(hy[i]) + double(alpha) * double(hx[i]);
+            const double tol = 1e-6 * (std::abs(double(hy[i])) + std::abs(double(alpha) * hx[i]));
+            ASSERT_LE(std::abs(double(gy[i]) - ref), tol) << "value " << i;
+        }
+        EXPECT_EQ(download(x, 0.f), hx);  // x is unchanged
+
+        // scale: x *= alpha (one rounding)
+        scale(x, 0.3);
+        const auto gx = download(x, 0.f);
+        for (std::size_t i = 0; i < hx.size(); ++i)
+            ASSERT_EQ(gx[i], hx[i] * 0.3f) << "value " << i;
+    }
+}
+
+TEST(GpuAttributes, DotOfIntegersIsExactAndSizesMustMatch)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    AttributeRegistry reg(0, 5000, 4999);
+    auto              a = reg.add<std::int64_t, 2, EdgeId>("a");
+    auto              b = reg.add<std::int64_t, 2, EdgeId>("b");
+    std::vector<std::int64_t> ha(a.num_values()), hb(b.num_values());
+    std::int64_t              ref = 0;
+    for (std::size_t i = 0; i < ha.size(); ++i) {
+        ha[i] = std::int64_t(i % 97) - 40;
+        hb[i] = std::int64_t(i % 13) * 1000 + 1;
+        ref += ha[i] * hb[i];
+    }
+    set(a, ha);
+    set(b, hb);
+    EXPECT_EQ(dot(a, b), ref);
+
+    AttributeRegistry other(0, 4999, 0);
+    auto              c = other.add<std::int64_t, 2, EdgeId>("c");
+    expect_error_mentioning([&] { dot(a, c); }, "sizes differ");
+    expect_error_mentioning([&] { axpy(std::int64_t(2), a, c); }, "sizes differ");
+
+    // empty attributes: zero, no launch
+    AttributeRegistry empty(0, 0, 0);
+    auto              z = empty.add<float, 3, VertexId>("z");
+    EXPECT_EQ(dot(z, z), 0.f);
+    EXPECT_EQ(norm2(z), 0.f);
+    EXPECT_NO_THROW(fill(z, 1.f));
+    EXPECT_NO_THROW(axpy(1.f, z, z));
+    EXPECT_NO_THROW(scale(z, 2.f));
+    EXPECT_NO_THROW(copy(z, z));
+}
+
+TEST(GpuAttributes, PositionAttributeEqualsPositions)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh     mesh = welded(g::duplicated_quad_grid(6));
+    const auto pos  = mesh.positions().to_host();
+    auto       p    = mesh.vertex_attribute<float, 3>("position");
+    EXPECT_EQ(p.num_elements(), mesh.num_vertices());
+    // the host mirror is filled at construction
+    EXPECT_EQ(std::vector<float>(p.host_data(), p.host_data() + p.num_values()), pos);
+    EXPECT_EQ(download(p, -1.f), pos);
+    // a copy, not the same memory: changing it leaves positions() alone
+    EXPECT_NE(p.device_data(), mesh.positions().data());
+    fill(p, 0.f);
+    EXPECT_EQ(mesh.positions().to_host(), pos);
+}
+
+TEST(GpuAttributes, ExportPlyInInputOrder)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup soup = g::duplicated_quad_grid(8);
+    RXMesh             mesh = welded(soup);
+    const auto         to_input = mesh.global_vertex_to_input().to_host();
+    ASSERT_EQ(to_input.size(), mesh.num_vertices());
+
+    // expected input ids, from the soup alone: the first input vertex (by id)
+    // of each distinct position among the vertices that faces reference
+    std::vector<bool> referenced(soup.positions.size(), false);
+    for (const auto& t : soup.faces)
+        for (auto v : t)
+            referenced[v] = true;
+    std::vector<std::uint32_t> firsts;
+    for (std::uint32_t v = 0; v < soup.positions.size(); ++v) {
+        if (!referenced[v])
+            continue;
+        bool seen = false;
+        for (std::uint32_t u = 0; u < v && !seen; ++u)
+            seen = referenced[u] && soup.positions[u] == soup.positions[v];
+        if (!seen)
+            firsts.push_back(v);
+    }
+    ASSERT_EQ(firsts.size(), 81u);  // (8 + 1)^2 grid points
+    std::vector<std::uint32_t> sorted_inputs = to_input;
+    std::sort(sorted_inputs.begin(), sorted_inputs.end());
+    ASSERT_EQ(sorted_inputs, firsts);
+
+    // a scalar = the input id of each (global) vertex
+    auto id = mesh.attributes().add<float, 1, VertexId>("input_id_scratch");
+    for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g)
+        id.host(VertexId(g)) = float(to_input[g]);
+    id.to_device();
+    const std::string path = rxmesh::test::tmp_dir() + "/attributes_input_order.ply";
+    write_ply(path, mesh, {{"input_id", id}});
+
+    const TriangleSoup back = io::read(path);
+    ASSERT_EQ(back.positions.size(), sorted_inputs.size());
+    for (std::size_t i = 0; i < sorted_inputs.size(); ++i)
+        ASSERT_EQ(back.positions[i], soup.positions[sorted_inputs[i]]) << "output vertex " << i;
+
+    // faces: the same triangles (as position triples, winding kept)
+    auto canonical = [](std::array<Vec3f, 3> t) {
+        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
+        return t;
+    };
+    std::vector<std::array<Vec3f, 3>> want, got;
+    for (const auto& t : soup.faces)
+        want.push_back(canonical({soup.positions[t[0]], soup.positions[t[1]], soup.positions[t[2]]}));
+    for (const auto& t : back.faces)
+        got.push_back(canonical({back.positions[t[0]], back.positions[t[1]], back.positions[t[2]]}));
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want);
+
+    // the scalar column, parsed from the file itself
+    const PlyVertices ply = read_ply_vertices(path);
+    ASSERT_EQ(ply.properties, (std::vector<std::string>{"x", "y", "z", "input_id"}));
+    ASSERT_EQ(ply.count, sorted_inputs.size());
+    for (std::size_t i = 0; i < ply.count; ++i)
+        ASSERT_EQ(ply.values[4 * i + 3], float(sorted_inputs[i])) << "output vertex " << i;
+
+    // to_input_order: the same order for any vertex attribute
+    const auto in_order = to_input_order(mesh.vertex_attribute<float, 3>("position"), mesh);
+    ASSERT_EQ(in_order.size(), 3 * sorted_inputs.size());
+    for (std::size_t i = 0; i < sorted_inputs.size(); ++i)
+        for (int d = 0; d < 3; ++d)
+            ASSERT_EQ(in_order[3 * i + d], soup.positions[sorted_inputs[i]][d]);
+
+    // a scalar of the wrong size is refused
+    AttributeRegistry other(mesh.num_vertices() + 1, 0, 0);
+    auto              wrong = other.add<float, 1, VertexId>("wrong");
+    expect_error_mentioning([&] { write_ply(path, mesh, {{"wrong", wrong}}); }, "'wrong'");
+}
