@@ -3,9 +3,12 @@
 // against a hardwired indexed-triangle kernel (one thread per face, global
 // atomics, then a normalising pass) on the same and on the input order, and
 // the serial CPU reference. All GPU versions are checked against the
-// reference (max |n - n_ref| < 1e-5) before timing.
+// reference (max |n - n_ref| < 1e-5 on unit normals) before timing. Also the
+// PDE form (one thread per vertex circulating its halfedges, no atomics) on
+// the same patch order, the paper's GPU baseline.
 //
 // usage: bench_vertex_normals [--mesh FILE] [--min-faces N] [--runs R] [--capacity C]
+//                             [--json OUT]
 #include <cmath>
 #include <cstdio>
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "pde.cuh"
 #include "rxmesh/algo/vertex_normals.cuh"
 #include "rxmesh/core/launch.cuh"
 #include "rxmesh/reference/vertex_normals.h"
@@ -46,6 +50,45 @@ __global__ void hardwired_accumulate(const float* __restrict__ pos,
     }
 }
 
+//! PDE: vertex v walks its outgoing halfedges h (v -> target[h]) with
+//! h = next[twin(h)]; the face of h is (v, target[h], target[next[h]]).
+__global__ void pde_vertex_normals(const float* __restrict__ pos,
+                                   const std::uint32_t* __restrict__ target,
+                                   const std::uint32_t* __restrict__ face,
+                                   const std::uint32_t* __restrict__ next,
+                                   const std::uint32_t* __restrict__ vertex_he, std::uint32_t V,
+                                   float* normals)
+{
+    RXMESH_FOR_EACH_ITEM(v, V)
+    {
+        float n[3] = {0.f, 0.f, 0.f};
+        const std::uint32_t h0 = vertex_he[v];
+        if (h0 != baselines::PdeMesh::kInvalid) {
+            float pv[3];
+            for (int d = 0; d < 3; ++d)
+                pv[d] = pos[3 * std::uint64_t(v) + d];
+            std::uint32_t h = h0;
+            do {
+                if (face[h] != baselines::PdeMesh::kInvalid) {
+                    const std::uint32_t a = target[h], b = target[next[h]];
+                    float               pa[3], pb[3], c[3];
+                    for (int d = 0; d < 3; ++d) {
+                        pa[d] = pos[3 * std::uint64_t(a) + d];
+                        pb[d] = pos[3 * std::uint64_t(b) + d];
+                    }
+                    detail::max_weight_contribution(pv, pa, pb, c);
+                    for (int d = 0; d < 3; ++d)
+                        n[d] += c[d];
+                }
+                h = next[h ^ 1u];
+            } while (h != h0);
+        }
+        detail::normalize3(n);
+        for (int d = 0; d < 3; ++d)
+            normals[3 * std::uint64_t(v) + d] = n[d];
+    }
+}
+
 __global__ void normalize_all(float* normals, std::uint32_t V)
 {
     RXMESH_FOR_EACH_ITEM(v, V) { detail::normalize3(normals + 3 * v); }
@@ -68,6 +111,7 @@ int main(int argc, char** argv)
     std::uint64_t min_faces = 5'000'000;
     int           runs      = 21;
     std::uint32_t capacity  = 512;
+    std::string   json;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--mesh")
@@ -78,6 +122,8 @@ int main(int argc, char** argv)
             runs = std::stoi(argv[i + 1]);
         else if (a == "--capacity")
             capacity = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
+        else if (a == "--json")
+            json = argv[i + 1];
     }
     bench::keep_pool_memory();
     TriangleSoup soup = file.empty() ? generate::torus(2048, 1280) : io::read(file);
@@ -157,6 +203,21 @@ int main(int argc, char** argv)
     hard(P, FS);
     const double e_hw = check("hardwired (patch order)");
 
+    // PDE on the same (patch) order; it needs an edge-manifold, oriented mesh
+    double t_pde = -1, e_pde = -1;
+    try {
+        const baselines::PdeMesh pde(faces, V);
+        auto run_pde = [&] {
+            pde_vertex_normals<<<vgrid, 256>>>(P, pde.d_target(), pde.d_face(), pde.d_next(),
+                                               pde.d_vertex_he(), V, normals.data());
+        };
+        run_pde();
+        e_pde = check("PDE circulation");
+        t_pde = bench::gpu_median_ms(run_pde, 3, runs);
+    } catch (const InvalidInputError& e) {
+        std::fprintf(stderr, "PDE skipped: %s\n", e.what());
+    }
+
     const double t_rx  = bench::gpu_median_ms(rx, 3, runs);
     const double t_at  = bench::gpu_median_ms(rx_atomic, 3, runs);
     const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, runs);
@@ -174,6 +235,27 @@ int main(int argc, char** argv)
     std::printf("| hardwired indexed triangles, patch order | %.3f | 1.00x | %.2g |\n", t_hw, e_hw);
     std::printf("| hardwired indexed triangles, input vertex order | %.3f | %.2fx | - |\n", t_hwi,
                 t_hw / t_hwi);
+    if (t_pde > 0)
+        std::printf("| PDE halfedge circulation, patch order | %.3f | %.2fx | %.2g |\n", t_pde,
+                    t_hw / t_pde, e_pde);
     std::printf("| CPU reference (serial, double) | %.1f | %.4fx | 0 |\n", cpu_ms, t_hw / cpu_ms);
+    if (!json.empty()) {
+        FILE* f = std::fopen(json.c_str(), "w");
+        if (!f)
+            throw Error("bench_vertex_normals: cannot write " + json);
+        std::fprintf(f,
+                     "{\n  \"gpu\": \"%s\",\n  \"mesh\": \"%s\",\n  \"faces\": %u,\n"
+                     "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n"
+                     "  \"ms\": {\"rxmesh_patch\": %.4f, \"rxmesh_fv_atomics\": %.4f, "
+                     "\"hardwired_patch_order\": %.4f, \"hardwired_input_order\": %.4f, "
+                     "\"pde\": %s, \"cpu_reference\": %.2f},\n"
+                     "  \"max_error\": {\"rxmesh_patch\": %.3g, \"rxmesh_fv_atomics\": %.3g, "
+                     "\"hardwired_patch_order\": %.3g, \"pde\": %s}\n}\n",
+                     bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
+                     mesh.num_patches(), runs, t_rx, t_at, t_hw, t_hwi,
+                     t_pde > 0 ? std::to_string(t_pde).c_str() : "null", cpu_ms, e_rx, e_at,
+                     e_hw, e_pde >= 0 ? std::to_string(e_pde).c_str() : "null");
+        std::fclose(f);
+    }
     return 0;
 }

@@ -82,8 +82,9 @@ class RXMesh
 
     // ---- attributes (rxmesh/attribute/registry.h; BLAS in attribute/blas.cuh) ----
 
-    //! The mesh's named attributes. Holds "position" (VertexAttribute<float,
-    //! 3>, a copy of positions() made at construction) from the start.
+    //! The mesh's named attributes. Holds from the start "position"
+    //! (VertexAttribute<float, 3>, a copy of positions() made at construction)
+    //! and the boundary flags "v:boundary", "e:boundary", "f:boundary".
     AttributeRegistry&       attributes() { return m_attributes; }
     const AttributeRegistry& attributes() const { return m_attributes; }
 
@@ -118,6 +119,26 @@ class RXMesh
     FaceAttribute<T, N> face_attribute(const std::string& name) const
     {
         return m_attributes.get<T, N, FaceId>(name);
+    }
+
+    // ---- boundary flags (computed at construction, RXMesh paper section 2) ----
+
+    //! 1 for a boundary edge (exactly one incident face), else 0. Edges with
+    //! more than two faces are non-manifold, not boundary. Also the attribute
+    //! "e:boundary".
+    EdgeAttribute<std::uint8_t> boundary_edges() const
+    {
+        return m_attributes.get<std::uint8_t, 1, EdgeId>("e:boundary");
+    }
+    //! 1 for a vertex on a boundary edge ("v:boundary").
+    VertexAttribute<std::uint8_t> boundary_vertices() const
+    {
+        return m_attributes.get<std::uint8_t, 1, VertexId>("v:boundary");
+    }
+    //! 1 for a face with a boundary edge ("f:boundary").
+    FaceAttribute<std::uint8_t> boundary_faces() const
+    {
+        return m_attributes.get<std::uint8_t, 1, FaceId>("f:boundary");
     }
 
     // ---- queries (definitions in rxmesh/query/for_each.cuh; include rxmesh.cuh) ----

@@ -7,6 +7,7 @@
 #include "rxmesh/build/import.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/patch/boundary.h"
 #include "rxmesh/patch/build_store.h"
 
 namespace rxmesh {
@@ -121,6 +122,13 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
                                           stream));
         position.to_host();  // synchronises the stream
     }
+    const auto v_boundary = m_attributes.add<std::uint8_t, 1, VertexId>("v:boundary");
+    const auto e_boundary = m_attributes.add<std::uint8_t, 1, EdgeId>("e:boundary");
+    const auto f_boundary = m_attributes.add<std::uint8_t, 1, FaceId>("f:boundary");
+    detail::compute_boundary_flags(*this, v_boundary, e_boundary, f_boundary, stream);
+    v_boundary.to_host();
+    e_boundary.to_host();
+    f_boundary.to_host();
 }
 
 ValidationReport RXMesh::validate(std::size_t max_reports) const

@@ -161,7 +161,8 @@ TEST(GpuAttributes, RegistryAddGetRemoveAndTypeErrors)
     EXPECT_EQ((mesh.vertex_attribute<float, 3>("a").device_data()), a.device_data());
     EXPECT_EQ((mesh.edge_attribute<int>("e").device_data()), e.device_data());
     EXPECT_EQ((mesh.face_attribute<double, 2>("f").host_data()), f.host_data());
-    EXPECT_EQ(mesh.attributes().names(), (std::vector<std::string>{"a", "e", "f", "position"}));
+    EXPECT_EQ(mesh.attributes().names(),               (std::vector<std::string>{"a", "e", "e:boundary", "f", "f:boundary", "position",
+                                        "v:boundary"}));
 
     expect_error_mentioning([&] { mesh.add_vertex_attribute<float, 3>("a"); }, "'a'");
     expect_error_mentioning([&] { mesh.add_face_attribute<int>("position"); }, "'position'");

@@ -179,6 +179,30 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
     return n;
 }
 
+//! FF of owned face f in a manifold patch (edge e's faces in ef[2e], ef[2e +
+//! 1], counts in ef_count): the face across each edge, without repeats (two
+//! faces can share two edges when they repeat vertices). Writes out[0, n).
+__device__ inline std::uint32_t face_neighbours_manifold(std::uint32_t        f,
+                                                         const std::uint16_t* fe,
+                                                         const std::uint32_t* ef_count,
+                                                         const std::uint16_t* ef,
+                                                         std::uint16_t*       out)
+{
+    std::uint32_t n = 0;
+    for (int k = 0; k < 3; ++k) {
+        const std::uint32_t e = fe[3 * f + k] >> 1;
+        if (ef_count[e] != 2)
+            continue;
+        const std::uint16_t g = ef[2 * e] == f ? ef[2 * e + 1] : ef[2 * e];
+        bool                seen = false;
+        for (std::uint32_t i = 0; i < n; ++i)
+            seen = seen || out[i] == g;
+        if (!seen)
+            out[n++] = g;
+    }
+    return n;
+}
+
 }  // namespace detail
 
 template <Op op, int BlockThreads, typename Lambda, typename Active>
@@ -216,7 +240,8 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     __syncthreads();
 
     // one row per owned source element: where its output lives
-    const std::uint16_t* rows    = nullptr;  // fixed-size rows
+    const std::uint16_t* rows    = nullptr;  // fixed-size rows (row i at rows + fixed * i)
+    const std::uint32_t* row_len = nullptr;  // ... of at most `fixed` entries, if set
     const std::uint32_t* row_off = nullptr;  // or CSR rows
     const std::uint16_t* row_val = nullptr;
     std::uint32_t        fixed   = 0;
@@ -235,11 +260,32 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         rows  = a.m_fe;
         fixed = 3;
     } else if constexpr (op == Op::EF || op == Op::FF) {
-        detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 1, pi.nE, a.e_off, a.e_val,
-                                              scan_tmp);
+        // Manifold patches (at most two faces per edge, nearly every patch of
+        // a real mesh) take two fixed slots per edge: no scan, and FF needs no
+        // counting pass. Otherwise the general CSR transpose.
+        const bool manifold = detail::block_transpose_bounded<2>(a.m_fe, pi.nF, 3, 1, pi.nE,
+                                                                 a.e_off, a.e_val);
+        if (!manifold)
+            detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 1, pi.nE, a.e_off, a.e_val,
+                                                  scan_tmp);
         if constexpr (op == Op::EF) {
-            row_off = a.e_off;
-            row_val = a.e_val;
+            if (manifold) {
+                rows    = a.e_val;
+                row_len = a.e_off;
+                fixed   = 2;
+            } else {
+                row_off = a.e_off;
+                row_val = a.e_val;
+            }
+        } else if (manifold) {
+            const std::uint32_t owned = pi.fmap.num_owned;
+            for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
+                a.f_off[f] = detail::face_neighbours_manifold(f, a.m_fe, a.e_off, a.e_val,
+                                                              a.f_val + 3 * f);
+            __syncthreads();
+            rows    = a.f_val;
+            row_len = a.f_off;
+            fixed   = 3;
         } else {
             const std::uint32_t owned = pi.fmap.num_owned;
             for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
@@ -285,7 +331,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         if (!active(s))
             continue;
         if (rows)
-            user(s, Iterator<Output>(rows + fixed * i, fixed, shift, out));
+            user(s, Iterator<Output>(rows + fixed * i, row_len ? row_len[i] : fixed, shift, out));
         else
             user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
     }

@@ -16,6 +16,9 @@ namespace rxmesh {
 
 namespace detail {
 
+//! Devices whose launch limits for_each caches (others look them up each call).
+inline constexpr int kMaxCachedDevices = 16;
+
 template <Op op, int BlockThreads, typename F, typename Active>
 __global__ void __launch_bounds__(BlockThreads)
     for_each_kernel(DeviceMesh mesh, F f, Active active, bool oriented)
@@ -47,18 +50,35 @@ void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) co
     if (cfg.grid == 0)
         return;
     auto kernel = detail::for_each_kernel<op, BlockThreads, F, Active>;
-    int  dev = 0, max_smem = 0, sms = 0;
+    // Device limits and the kernel's opt-in, looked up once per device and
+    // instantiation: a for_each in an iterative solver should cost one launch.
+    struct Cache
+    {
+        int         max_smem = -1, sms = 0;
+        std::size_t static_smem = 0, opted_in = 0;
+    };
+    static Cache cache[detail::kMaxCachedDevices];
+    int          dev = 0;
     RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
-    RXMESH_CHECK_CUDA(
-        cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cudaFuncAttributes attr{};
-    RXMESH_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
+    Cache  local;
+    Cache& c = dev < detail::kMaxCachedDevices ? cache[dev] : local;
+    if (c.max_smem < 0) {
+        RXMESH_CHECK_CUDA(
+            cudaDeviceGetAttribute(&c.max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, dev));
+        cudaFuncAttributes attr{};
+        RXMESH_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
+        c.static_smem = attr.sharedSizeBytes;
+    }
+    const int max_smem = c.max_smem, sms = c.sms;
     DeviceMesh mesh = device();
-    if (cfg.smem_bytes + attr.sharedSizeBytes <= std::size_t(max_smem)) {
+    if (cfg.smem_bytes + c.static_smem <= std::size_t(max_smem)) {
         // the opt-in covers static + dynamic shared memory above 48 KB
-        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(cfg.smem_bytes)));
+        if (cfg.smem_bytes > c.opted_in) {
+            RXMESH_CHECK_CUDA(cudaFuncSetAttribute(
+                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(cfg.smem_bytes)));
+            c.opted_in = cfg.smem_bytes;
+        }
         kernel<<<cfg.grid, BlockThreads, cfg.smem_bytes, stream>>>(mesh, f, active, oriented);
         RXMESH_CHECK_LAUNCH();
         return;

@@ -80,12 +80,18 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
         a.v2_val = c.take<std::uint16_t>(3 * std::size_t(nF));
     }
     if (op == Op::EF || op == Op::FF) {
+        // CSR rows (3 nF values) or, in manifold patches, two slots per edge
         a.e_off = c.take<std::uint32_t>(std::size_t(nE) + 1);
-        a.e_val = c.take<std::uint16_t>(3 * std::size_t(nF));
+        a.e_val = c.take<std::uint16_t>(3 * std::size_t(nF) > 2 * std::size_t(nE)
+                                            ? 3 * std::size_t(nF)
+                                            : 2 * std::size_t(nE));
     }
     if (op == Op::FF) {
+        // CSR rows or, in manifold patches, three slots per owned face
         a.f_off = c.take<std::uint32_t>(std::size_t(owned_faces) + 1);
-        a.f_val = c.take<std::uint16_t>(std::size_t(ff_entries));
+        a.f_val = c.take<std::uint16_t>(std::size_t(ff_entries) > 3 * std::size_t(owned_faces)
+                                            ? std::size_t(ff_entries)
+                                            : 3 * std::size_t(owned_faces));
     }
     return a;
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# One command that re-runs every benchmark on this machine's GPU and writes
+# benchmarks/results/<gpu>/: JSON per benchmark, the console tables (*.md),
+# a generated README.md (benchmarks/report.py) and, where gnuplot is
+# installed, PNG charts.
+#
+# usage: scripts/run_benchmarks.sh [STAGE...]
+#   stages (default: all, in this order): build reindex topology obj_parse
+#   build_store queries cpu normals report
+# environment: BUILD_DIR (default build-bench), RESULTS (default
+#   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
+#   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
+#
+# CPU baselines (OpenMesh, CGAL) run from .bench-bin/run.sh when present (a
+# self-contained bundle made by `ninja bench_cpu_baselines_bundle` on a
+# machine with the packages), else from the build when it found them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=${BUILD_DIR:-build-bench}
+RUNS=${RUNS:-15}
+CPU_RUNS=${CPU_RUNS:-3}
+CPU_THREADS=${CPU_THREADS:-$(nproc)}
+STAGES=("$@")
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals report)
+want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
+[ -n "$GPU" ] || { echo "run_benchmarks: no NVIDIA GPU visible (nvidia-smi)" >&2; exit 1; }
+SLUG=$(echo "$GPU" | awk '{print tolower($1 "-" $2)}')
+RESULTS=${RESULTS:-$ROOT/benchmarks/results/$SLUG}
+mkdir -p "$RESULTS/cpu"
+B=$BUILD_DIR/benchmarks
+M=$BUILD_DIR/tests/cgal-data/data/meshes
+DUMP=${TMPDIR:-/tmp}/rxmesh-orders
+echo "GPU: $GPU -> $RESULTS"
+
+if want build; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDAARCHS:-native}" ${CMAKE_EXTRA:-} > "$RESULTS/.configure.log"
+  cmake --build "$BUILD_DIR" > "$RESULTS/.build.log" || { tail -40 "$RESULTS/.build.log"; exit 1; }
+fi
+[ -d "$M" ] || { echo "run_benchmarks: $M missing (libcgal-demo's data.tar.gz not found at configure time)" >&2; exit 1; }
+
+want reindex && $B/bench_reindex --json "$RESULTS/reindex.json" | tee "$RESULTS/reindex.md"
+want topology && $B/bench_topology | tee "$RESULTS/topology.md"
+want obj_parse && [ -x $B/bench_obj_parse ] && $B/bench_obj_parse | tee "$RESULTS/obj_parse.md"
+want build_store && $B/bench_build --mesh $M/armadillo.off --json "$RESULTS/build.json" | tee "$RESULTS/build.md"
+
+if want queries; then
+  rm -rf "$DUMP" && mkdir -p "$DUMP"
+  # 20K to 22.8M faces: CGAL meshes and their 1-to-4 refinements
+  $B/bench_query_compare --runs "$RUNS" --sweep \
+    --mesh $M/ChineseDragon-10kv.off:0 \
+    --mesh $M/armadillo.off:0,1,2,3,4 \
+    --mesh $M/refined_elephant.off:3,4 \
+    --dump-orders "$DUMP" --dump-max-faces 14000000 \
+    --json "$RESULTS/queries.json" | tee "$RESULTS/queries.md"
+fi
+
+if want cpu; then
+  CPU=""
+  if [ -x .bench-bin/run.sh ]; then CPU=.bench-bin/run.sh
+  elif [ -x $B/bench_cpu_baselines ]; then CPU=$B/bench_cpu_baselines; fi
+  if [ -z "$CPU" ]; then
+    echo "run_benchmarks: no CPU baseline binary; skipping OpenMesh/CGAL" | tee "$RESULTS/cpu.md"
+  else
+    : > "$RESULTS/cpu.md"
+    # every order up to 832K faces; the 13.3M-face mesh sorted (the goals' order)
+    for f in "$DUMP"/*.ply; do
+      n=$(basename "$f" .ply)
+      case "$n" in
+        *x4_4.given|*x4_4.shuffled|*x4_3.given|*x4_3.shuffled|refined_elephant*) continue ;;
+      esac
+      echo "## $n" | tee -a "$RESULTS/cpu.md"
+      $CPU --mesh "$f" --runs "$CPU_RUNS" --threads "$CPU_THREADS" --json "$RESULTS/cpu/$n.json" \
+        | tee -a "$RESULTS/cpu.md" || echo "FAILED: $n" | tee -a "$RESULTS/cpu.md"
+    done
+  fi
+fi
+
+want normals && $B/bench_vertex_normals --mesh $M/armadillo.off --min-faces 13000000 \
+  --runs "$RUNS" --json "$RESULTS/vertex_normals.json" | tee "$RESULTS/vertex_normals.md"
+
+if want report; then
+  python3 benchmarks/report.py "$RESULTS"
+fi
