@@ -177,7 +177,9 @@ struct WriteRows
     }
 };
 
-//! RXMesh with the same interface as PdeMesh / CsrMesh.
+//! RXMesh with the same interface as PdeMesh / CsrMesh (BlockThreads: the
+//! query blocks' size).
+template <int BlockThreads = 256>
 class RXMeshQueries
 {
    public:
@@ -242,7 +244,7 @@ class RXMeshQueries
         } else {
             DeviceBuffer<std::uint32_t> counts(std::size_t(n) + 1);
             counts.memset(0);
-            m_mesh.for_each<op>(CountRows<op>{counts.data()});
+            m_mesh.for_each<op, BlockThreads>(CountRows<op>{counts.data()});
             RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
             std::uint32_t total = 0;
             out.offsets         = baselines::detail::offsets_from_counts(counts, total);
@@ -255,7 +257,7 @@ class RXMeshQueries
     template <Op op>
     void run_impl(QueryOutput& out) const
     {
-        m_mesh.for_each<op>(WriteRows<op>{out.offsets.data(), out.values.data()});
+        m_mesh.for_each<op, BlockThreads>(WriteRows<op>{out.offsets.data(), out.values.data()});
     }
 
     const RXMesh& m_mesh;
@@ -269,7 +271,7 @@ struct Record
     std::string   verified;  // "yes", "skipped", "n/a" or "MISMATCH"
     std::string   note;
     // capacity sweep only
-    std::uint32_t capacity = 0, patches = 0;
+    std::uint32_t capacity = 0, patches = 0, block = 256;
     double        bytes_per_face = 0;
 };
 
@@ -419,7 +421,7 @@ int main(int argc, char** argv)
     std::printf("GPU: %s, device copy %.0f GB/s (read + write); median of %d runs\n\n",
                 bench::gpu_name().c_str(), copy, opt.runs);
 
-    std::vector<Record>       records, sweep;
+    std::vector<Record>       records, sweep, block_sweep;
     std::vector<MemoryRecord> memory;
     IndexedMesh               largest_sorted;
     std::string               largest_name;
@@ -482,7 +484,7 @@ int main(int argc, char** argv)
                         rx_ref = std::make_unique<reference::Topology>(
                             reference::build_topology(rx.num_vertices(), g.faces));
                     }
-                    measure(RXMeshQueries(rx), "RXMesh", name, order, *mesh, edges,
+                    measure(RXMeshQueries<>(rx), "RXMesh", name, order, *mesh, edges,
                             rx_ref.get(), opt, copy, records);
                 }
                 {
@@ -520,8 +522,8 @@ int main(int argc, char** argv)
             const RXMesh rx(largest_sorted.soup(), build);
             const std::string name = largest_name + " capacity " + std::to_string(c);
             std::vector<Record> rs;
-            measure(RXMeshQueries(rx), "RXMesh", name, "sorted", largest_sorted, rx.num_edges(),
-                    nullptr, opt, copy, rs);
+            measure(RXMeshQueries<>(rx), "RXMesh", name, "sorted", largest_sorted,
+                    rx.num_edges(), nullptr, opt, copy, rs);
             for (auto& r : rs) {
                 r.capacity       = c;
                 r.patches        = rx.num_patches();
@@ -529,6 +531,28 @@ int main(int argc, char** argv)
                 sweep.push_back(r);
             }
         }
+    }
+
+    if (opt.sweep && !largest_sorted.faces.empty()) {
+        // block size of the query kernels, at the default capacity
+        BuildOptions build;
+        build.patcher.capacity = opt.capacity;
+        const RXMesh rx(largest_sorted.soup(), build);
+        auto         add = [&](auto&& queries, std::uint32_t block) {
+            std::vector<Record> rs;
+            measure(queries, "RXMesh", largest_name + " block " + std::to_string(block), "sorted",
+                    largest_sorted, rx.num_edges(), nullptr, opt, copy, rs);
+            for (auto& r : rs) {
+                r.capacity       = opt.capacity;
+                r.patches        = rx.num_patches();
+                r.bytes_per_face = rx.stats().store_bytes_per_face;
+                r.block          = block;
+                block_sweep.push_back(r);
+            }
+        };
+        add(RXMeshQueries<128>(rx), 128);
+        add(RXMeshQueries<256>(rx), 256);
+        add(RXMeshQueries<512>(rx), 512);
     }
 
     // ---- tables ----
@@ -565,6 +589,9 @@ int main(int argc, char** argv)
         for (const Record& r : sweep)
             std::printf("| %u | %u | %.1f | %s | %.3f |\n", r.capacity, r.patches,
                         r.bytes_per_face, r.op.c_str(), r.ms);
+        std::printf("\n| block threads | op | ms |\n|---|---|---|\n");
+        for (const Record& r : block_sweep)
+            std::printf("| %u | %s | %.3f |\n", r.block, r.op.c_str(), r.ms);
     }
 
     if (!opt.json.empty()) {
@@ -582,13 +609,13 @@ int main(int argc, char** argv)
                              "\"op\": \"%s\", \"faces\": %llu, \"vertices\": %llu, \"edges\": "
                              "%llu, \"ms\": %s, \"output_gbps\": %.1f, \"verified\": \"%s\", "
                              "\"note\": \"%s\", \"capacity\": %u, \"patches\": %u, "
-                             "\"store_bytes_per_face\": %.2f}%s\n",
+                             "\"block\": %u, \"store_bytes_per_face\": %.2f}%s\n",
                              json_escape(r.mesh).c_str(), r.order.c_str(), r.system.c_str(),
                              r.op.c_str(), (unsigned long long)r.faces,
                              (unsigned long long)r.vertices, (unsigned long long)r.edges,
                              r.ms < 0 ? "null" : std::to_string(r.ms).c_str(), r.gbps,
                              r.verified.c_str(), json_escape(r.note).c_str(), r.capacity,
-                             r.patches, r.bytes_per_face, i + 1 < rs.size() ? "," : "");
+                             r.patches, r.block, r.bytes_per_face, i + 1 < rs.size() ? "," : "");
             }
         };
         write_records(records);
@@ -602,6 +629,8 @@ int main(int argc, char** argv)
                          memory[i].csr, i + 1 < memory.size() ? "," : "");
         std::fprintf(f, "  ],\n  \"capacity_sweep\": [\n");
         write_records(sweep);
+        std::fprintf(f, "  ],\n  \"block_sweep\": [\n");
+        write_records(block_sweep);
         std::fprintf(f, "  ]\n}\n");
         std::fclose(f);
     }

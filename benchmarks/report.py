@@ -188,6 +188,16 @@ def main(results):
                        " | ".join(fmt(rs[o]["ms"]) if o in rs else "n/a" for o in OPS) + " |")
         out.append("")
 
+    blocks = q.get("block_sweep", [])
+    if blocks:
+        out.append("## Query block size (RXMesh, sorted, largest mesh, default capacity)\n")
+        out.append("| block threads | " + " | ".join(OPS) + " |")
+        out.append("|---|" + "---|" * len(OPS))
+        for b in sorted({r["block"] for r in blocks}):
+            rs = {r["op"]: r for r in blocks if r["block"] == b}
+            out.append(f"| {b} | " + " | ".join(fmt(rs[o]["ms"]) if o in rs else "n/a" for o in OPS) + " |")
+        out.append("")
+
     for name, title in [("vertex_normals.md", "Vertex normals"), ("build.md", "RXMesh build"),
                         ("reindex.md", "GPU re-indexing"), ("topology.md", "Topology construction"),
                         ("obj_parse.md", "OBJ parsing")]:

@@ -61,8 +61,8 @@ __global__ void __launch_bounds__(BlockThreads)
     std::uint16_t*  ev  = c.take<std::uint16_t>(2 * pi.nE);
     std::uint16_t*  fv  = c.take<std::uint16_t>(3 * pi.nF);
     float*          acc = c.take<float>(3 * pi.nV);
-    load_u16(ev, pi.m_ev, 2 * pi.nE);
-    load_u16(fv, pi.m_fe, 3 * pi.nF);
+    load_to_shared(ev, pi.m_ev, 2 * pi.nE, mesh.store.m_ev + mesh.store.m_ev_size);
+    load_to_shared(fv, pi.m_fe, 3 * pi.nF, mesh.store.m_fe + mesh.store.m_fe_size);
     for (std::uint32_t i = threadIdx.x; i < 3 * pi.nV; i += BlockThreads)
         acc[i] = 0.f;
     __syncthreads();

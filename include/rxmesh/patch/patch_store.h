@@ -47,6 +47,9 @@ struct PatchStoreView
     const std::uint32_t* ribbon_f = nullptr;
     const std::uint16_t* m_ev = nullptr;
     const std::uint16_t* m_fe = nullptr;
+    // array lengths, so that vectorised loads never read past an array
+    std::uint64_t num_ribbon_v = 0, num_ribbon_e = 0, num_ribbon_f = 0;
+    std::uint64_t m_ev_size = 0, m_fe_size = 0;
 };
 
 //! Host mirror of the store: plain vectors, same layout. Used by validate()
@@ -80,7 +83,9 @@ struct PatchStore
         return {num_patches,          vertex_offsets.data(),   edge_offsets.data(),
                 face_offsets.data(),  ribbon_v_offsets.data(), ribbon_e_offsets.data(),
                 ribbon_f_offsets.data(), ribbon_v.data(),      ribbon_e.data(),
-                ribbon_f.data(),      m_ev.data(),             m_fe.data()};
+                ribbon_f.data(),      m_ev.data(),             m_fe.data(),
+                ribbon_v.size(),      ribbon_e.size(),         ribbon_f.size(),
+                m_ev.size(),          m_fe.size()};
     }
 
     //! Bytes of device memory the store occupies.

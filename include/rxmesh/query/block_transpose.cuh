@@ -22,6 +22,9 @@ namespace rxmesh::detail {
 template <int BlockThreads>
 struct BlockArrayScan
 {
+    //! Items each thread scans per pass: one collective covers
+    //! BlockThreads * kItems entries (a patch's vertices in one pass).
+    static constexpr int kItems = 4;
     using Scan        = cub::BlockScan<std::uint32_t, BlockThreads>;
     using TempStorage = typename Scan::TempStorage;
 
@@ -31,15 +34,21 @@ struct BlockArrayScan
                                               TempStorage& tmp)
     {
         std::uint32_t carry = 0;
-        for (std::uint32_t base = 0; base < n; base += BlockThreads) {
-            const std::uint32_t i = base + threadIdx.x;
-            const std::uint32_t x = i < n ? data[i] : 0;
-            std::uint32_t       y, total;
-            Scan(tmp).ExclusiveSum(x, y, total);
-            if (i < n)
-                data[i] = y + carry;
+        for (std::uint32_t base = 0; base < n; base += BlockThreads * kItems) {
+            // blocked arrangement: thread t holds entries base + t * kItems + k
+            std::uint32_t x[kItems];
+            const std::uint32_t first = base + threadIdx.x * kItems;
+#pragma unroll
+            for (int k = 0; k < kItems; ++k)
+                x[k] = first + k < n ? data[first + k] : 0;
+            std::uint32_t total;
+            Scan(tmp).ExclusiveSum(x, x, total);
+#pragma unroll
+            for (int k = 0; k < kItems; ++k)
+                if (first + k < n)
+                    data[first + k] = x[k] + carry;
             carry += total;
-            __syncthreads();  // tmp is reused by the next chunk
+            __syncthreads();  // tmp is reused by the next pass; data is complete
         }
         return carry;
     }

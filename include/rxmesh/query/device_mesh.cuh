@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/query/block_transpose.cuh"
@@ -66,10 +67,38 @@ struct DeviceMesh
 
 namespace detail {
 
-__device__ inline void load_u16(std::uint16_t* dst, const std::uint16_t* src, std::uint32_t n)
+//! Block-wide copy of src[0, n) to shared dst[0, n) with 16-byte loads of
+//! the aligned window around src, clipped to the array [.., array_end) that
+//! src lies in (never reads past it). The store's arrays start 256-byte
+//! aligned (cudaMalloc), so the window never starts before them either.
+template <typename T>
+__device__ void load_to_shared(T* dst, const T* src, std::uint32_t n, const T* array_end)
 {
-    for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x)
-        dst[i] = src[i];
+    constexpr std::uint32_t per  = 16 / sizeof(T);
+    const T*                base = reinterpret_cast<const T*>(
+        reinterpret_cast<std::uintptr_t>(src) & ~std::uintptr_t(15));
+    const std::uint32_t head = static_cast<std::uint32_t>(src - base);
+    const std::uint32_t nvec = (head + n + per - 1) / per;
+    for (std::uint32_t w = threadIdx.x; w < nvec; w += blockDim.x) {
+        const T* chunk = base + std::size_t(w) * per;
+        if (chunk + per <= array_end) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(chunk));
+            T           vals[per];
+            memcpy(vals, &v, sizeof(v));
+#pragma unroll
+            for (std::uint32_t k = 0; k < per; ++k) {
+                const std::uint32_t i = w * per + k - head;  // wraps for k < head
+                if (i < n)
+                    dst[i] = vals[k];
+            }
+        } else {
+            for (std::uint32_t k = 0; k < per; ++k) {
+                const std::uint32_t i = w * per + k - head;
+                if (i < n)
+                    dst[i] = src[i];
+            }
+        }
+    }
 }
 
 //! FV in place: each M_FE entry (edge << 1 | flip) becomes the face's vertex
@@ -210,33 +239,70 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
 {
     using Source = typename OpTraits<op>::Source;
     using Output = typename OpTraits<op>::Output;
+    constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
+
+    if constexpr (is_direct_query(op)) {
+        // EV, FE, FV: an owned element's row is its own row of M_EV / M_FE
+        // (FV reads M_EV through it), so each thread reads what it needs from
+        // global memory; the patch's rows are contiguous, the reads coalesce,
+        // and ribbon rows are never touched.
+        for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
+            const PatchInfo      pi  = patch(p);
+            const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
+            const LocalToGlobal& out = op == Op::FE ? pi.emap : pi.vmap;
+            for (std::uint32_t i = threadIdx.x; i < src.num_owned; i += BlockThreads) {
+                const Source s(src.owned_offset + i);
+                if (!active(s))
+                    continue;
+                if constexpr (op == Op::EV)
+                    user(s, Iterator<Output>(pi.m_ev + 2 * i, 2, 0, out));
+                else if constexpr (op == Op::FE)
+                    user(s, Iterator<Output>(pi.m_fe + 3 * i, 3, 1, out));
+                else
+                    user(s, Iterator<Output>(pi.m_fe + 3 * i, 3, 0, out, pi.m_ev));
+            }
+        }
+        return;
+    }
+
     extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
     __shared__ typename detail::BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
+    const std::uint16_t* m_ev_end = store.m_ev + store.m_ev_size;
+    const std::uint16_t* m_fe_end = store.m_fe + store.m_fe_size;
 
     for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
     __syncthreads();  // the previous patch's arrays are reused
     const PatchInfo     pi = patch(p);
-    const LocalToGlobal& src = (op == Op::VV || op == Op::VE || op == Op::VF)   ? pi.vmap
-                               : (op == Op::EV || op == Op::EF)                 ? pi.emap
+    const LocalToGlobal& src = (op == Op::VV || op == Op::VE || op == Op::VF) ? pi.vmap
+                               : op == Op::EF                                  ? pi.emap
                                                                                : pi.fmap;
-    const LocalToGlobal& out = (op == Op::VV || op == Op::EV || op == Op::FV)   ? pi.vmap
-                               : (op == Op::VE || op == Op::FE)                 ? pi.emap
-                                                                               : pi.fmap;
+    LocalToGlobal out = op == Op::VV ? pi.vmap : (op == Op::VE ? pi.emap : pi.fmap);
     // patches without an active source element do no query work
-    bool any = false;
-    for (std::uint32_t i = threadIdx.x; i < src.num_owned && !any; i += BlockThreads)
-        any = active(Source(src.owned_offset + i));
-    if (!__syncthreads_or(any))
-        continue;
+    if constexpr (!all_active) {
+        bool any = false;
+        for (std::uint32_t i = threadIdx.x; i < src.num_owned && !any; i += BlockThreads)
+            any = active(Source(src.owned_offset + i));
+        if (!__syncthreads_or(any))
+            continue;
+    }
 
     const bool  orient = oriented && can_orient(op);
     SmemCarver  carver(scratch ? scratch + blockIdx.x * scratch_stride : rxmesh_query_smem);
     QueryArrays a = carve_query_arrays(carver, op, orient, pi.nV, pi.nE, pi.nF,
                                        pi.fmap.num_owned, limits.ff_entries);
     if (a.m_ev)
-        detail::load_u16(a.m_ev, pi.m_ev, 2 * pi.nE);
+        detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
     if (a.m_fe)
-        detail::load_u16(a.m_fe, pi.m_fe, 3 * pi.nF);
+        detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+    {
+        // the output's ribbon map, loaded alongside the matrices
+        const std::uint32_t  n_local = op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF);
+        const std::uint32_t* end     = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
+                                       : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
+                                                      : store.ribbon_f + store.num_ribbon_f;
+        detail::load_to_shared(a.out_ribbon, out.ribbon, n_local - out.num_owned, end);
+        out.ribbon = a.out_ribbon;
+    }
     __syncthreads();
 
     // one row per owned source element: where its output lives
@@ -245,21 +311,8 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     const std::uint32_t* row_off = nullptr;  // or CSR rows
     const std::uint16_t* row_val = nullptr;
     std::uint32_t        fixed   = 0;
-    int                  shift   = 0;
 
-    if constexpr (op == Op::EV) {
-        rows  = a.m_ev;
-        fixed = 2;
-    } else if constexpr (op == Op::FE) {
-        rows  = a.m_fe;
-        fixed = 3;
-        shift = 1;
-    } else if constexpr (op == Op::FV) {
-        detail::fe_to_fv(a.m_fe, a.m_ev, pi.nF);
-        __syncthreads();
-        rows  = a.m_fe;
-        fixed = 3;
-    } else if constexpr (op == Op::EF || op == Op::FF) {
+    if constexpr (op == Op::EF || op == Op::FF) {
         // Manifold patches (at most two faces per edge, nearly every patch of
         // a real mesh) take two fixed slots per edge: no scan, and FF needs no
         // counting pass. Otherwise the general CSR transpose.
@@ -331,7 +384,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         if (!active(s))
             continue;
         if (rows)
-            user(s, Iterator<Output>(rows + fixed * i, row_len ? row_len[i] : fixed, shift, out));
+            user(s, Iterator<Output>(rows + fixed * i, row_len ? row_len[i] : fixed, 0, out));
         else
             user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
     }

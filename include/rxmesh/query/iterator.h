@@ -29,9 +29,12 @@ class Iterator
 {
    public:
     Iterator() = default;
+    //! `local` holds the row's local ids (shifted left by `shift`). With
+    //! `edge_vertices` (FV), `local` holds M_FE entries (edge << 1 | flip) and
+    //! the output is the vertex where each edge starts in the face's winding.
     RXMESH_DEVICE Iterator(const std::uint16_t* local, std::uint32_t size, int shift,
-                           LocalToGlobal map)
-        : m_local(local), m_size(size), m_shift(shift), m_map(map)
+                           LocalToGlobal map, const std::uint16_t* edge_vertices = nullptr)
+        : m_local(local), m_edge_vertices(edge_vertices), m_size(size), m_shift(shift), m_map(map)
     {
     }
 
@@ -43,7 +46,14 @@ class Iterator
     RXMESH_DEVICE OutputId front() const { return (*this)[0]; }
     RXMESH_DEVICE OutputId back() const { return (*this)[m_size - 1]; }
     //! The i-th output in the patch's local numbering.
-    RXMESH_DEVICE std::uint32_t local(std::uint32_t i) const { return m_local[i] >> m_shift; }
+    RXMESH_DEVICE std::uint32_t local(std::uint32_t i) const
+    {
+        if (m_edge_vertices) {
+            const std::uint32_t e = m_local[i];
+            return m_edge_vertices[2 * (e >> 1) + (e & 1)];
+        }
+        return m_local[i] >> m_shift;
+    }
     //! FE only: whether the face walks edge i from its larger to its smaller vertex.
     RXMESH_DEVICE bool flipped(std::uint32_t i) const { return m_shift == 1 && (m_local[i] & 1u); }
 
@@ -67,8 +77,9 @@ class Iterator
     RXMESH_DEVICE const_iterator end() const { return const_iterator(this, m_size); }
 
    private:
-    const std::uint16_t* m_local = nullptr;
-    std::uint32_t        m_size  = 0;
+    const std::uint16_t* m_local         = nullptr;
+    const std::uint16_t* m_edge_vertices = nullptr;
+    std::uint32_t        m_size          = 0;
     int                  m_shift = 0;
     LocalToGlobal        m_map;
 };

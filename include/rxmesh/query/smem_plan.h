@@ -56,7 +56,15 @@ struct QueryArrays
     std::uint16_t* e_val = nullptr;
     std::uint32_t* f_off = nullptr;  // FF rows of owned faces, owned + 1
     std::uint16_t* f_val = nullptr;
+    std::uint32_t* out_ribbon = nullptr;  // global ids of the output kind's ribbon
 };
+
+//! Queries whose rows are read straight from the store in global memory
+//! (each owned row is independent): no shared memory, no barrier.
+constexpr bool is_direct_query(Op op)
+{
+    return op == Op::EV || op == Op::FE || op == Op::FV;
+}
 
 RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool oriented,
                                                 std::uint32_t nV, std::uint32_t nE,
@@ -64,9 +72,11 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
                                                 std::uint32_t ff_entries)
 {
     QueryArrays a;
-    const bool needs_ev = op == Op::EV || op == Op::FV || op == Op::VE || op == Op::VV ||
-                          op == Op::VF || (oriented && can_orient(op));
-    const bool needs_fe = op != Op::EV && op != Op::VE && op != Op::VV;
+    if (is_direct_query(op))
+        return a;
+    const bool needs_ev = op == Op::VE || op == Op::VV || op == Op::VF ||
+                          (oriented && can_orient(op));
+    const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF;
     if (needs_ev)
         a.m_ev = c.take<std::uint16_t>(2 * std::size_t(nE));
     if (needs_fe || (oriented && can_orient(op)))
@@ -93,6 +103,9 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
                                             ? std::size_t(ff_entries)
                                             : 3 * std::size_t(owned_faces));
     }
+    // the ribbon part of the output's local-to-global map (bounded by the
+    // local count), so the iterator maps ribbon ids without a global load
+    a.out_ribbon = c.take<std::uint32_t>(op == Op::VV ? nV : (op == Op::VE ? nE : nF));
     return a;
 }
 
