@@ -179,7 +179,7 @@ struct WriteRows
 
 //! RXMesh with the same interface as PdeMesh / CsrMesh (BlockThreads: the
 //! query blocks' size).
-template <int BlockThreads = 256>
+template <int BlockThreads = kQueryBlockThreads>
 class RXMeshQueries
 {
    public:
@@ -271,7 +271,7 @@ struct Record
     std::string   verified;  // "yes", "skipped", "n/a" or "MISMATCH"
     std::string   note;
     // capacity sweep only
-    std::uint32_t capacity = 0, patches = 0, block = 256;
+    std::uint32_t capacity = 0, patches = 0, block = kQueryBlockThreads;
     double        bytes_per_face = 0;
 };
 

@@ -32,6 +32,11 @@ def fmt(x, digits=3):
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
+def times(x, digits=2):
+    """'1.23x', or 'n/a'."""
+    return "n/a" if x is None else f"{x:.{digits}f}x"
+
+
 def ratio(a, b):
     """a / b, or None when either is missing."""
     if a is None or b is None or b <= 0:
@@ -120,9 +125,9 @@ def main(results):
 
         def mark(x, goal):
             return "n/a" if x is None else ("met" if x >= goal else "**missed**")
-        out.append(f"| {op} | {fmt(rx)} | {fmt(pde, 2)}x | >= {pde_goal:.1f}x {mark(pde, pde_goal)} | "
-                   f"{fmt(csr, 2)}x | >= 0.67x {mark(csr, 1 / 1.5)} | {fmt(oms, 0)}x | >= 500x "
-                   f"{mark(oms, 500)} | {fmt(omp, 0)}x | >= 50x {mark(omp, 50)} |")
+        out.append(f"| {op} | {fmt(rx)} | {times(pde)} | >= {pde_goal:.1f}x {mark(pde, pde_goal)} | "
+                   f"{times(csr)} | >= 0.67x {mark(csr, 1 / 1.5)} | {times(oms, 0)} | >= 500x "
+                   f"{mark(oms, 500)} | {times(omp, 0)} | >= 50x {mark(omp, 50)} |")
     if goal_mesh in mem:
         m = mem[goal_mesh]
         out.append(f"\nMemory: RXMesh patch store {m['rxmesh_bytes'] / 1e6:.1f} MB, CSR of all "

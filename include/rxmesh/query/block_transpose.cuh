@@ -56,9 +56,11 @@ struct BlockArrayScan
 
 //! Transposes `num_rows` rows of K entries `in[r * K + k] >> shift` (column
 //! ids < num_cols) into CSR form: offsets[num_cols + 1] and values (row ids),
-//! num_rows * K of them. All threads of the block must call it; the result
-//! is visible to the whole block on return.
-template <int BlockThreads>
+//! num_rows * K of them. With `emit_partner` (K = 2 only: M_EV), the value
+//! is the row's other entry instead of the row id, i.e. VV straight from
+//! M_EV. All threads of the block must call it; the result is visible to
+//! the whole block on return.
+template <int BlockThreads, bool emit_partner = false>
 __device__ void block_transpose(const std::uint16_t* in,
                                 std::uint32_t        num_rows,
                                 int                  K,
@@ -81,7 +83,10 @@ __device__ void block_transpose(const std::uint16_t* in,
     // ... and the scatter advances it to the end of c, i.e. the start of c + 1.
     for (std::uint32_t j = threadIdx.x; j < n; j += BlockThreads) {
         const std::uint32_t pos = atomicAdd(offsets + (in[j] >> shift) + 1, 1u);
-        values[pos]             = static_cast<std::uint16_t>(j / K);
+        if constexpr (emit_partner)
+            values[pos] = static_cast<std::uint16_t>(in[j ^ 1u] >> shift);
+        else
+            values[pos] = static_cast<std::uint16_t>(j / K);
     }
     __syncthreads();
 }

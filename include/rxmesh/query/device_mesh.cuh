@@ -8,7 +8,7 @@
 //   my_kernel<<<cfg.grid, cfg.block, cfg.smem_bytes>>>(mesh.device(), lambda);
 //
 // Block size: the kernel's template argument BlockThreads must equal the
-// launch's block size (default 256).
+// launch's block size (default kQueryBlockThreads, 128).
 #pragma once
 
 #include <cstdint>
@@ -61,7 +61,7 @@ struct DeviceMesh
 
     //! Runs query `op` for patch blockIdx.x. Call from a kernel launched with
     //! launch_config<op>(oriented) (grid = patches, dynamic shared memory).
-    template <Op op, int BlockThreads = 256, typename Lambda, typename Active = AllActive>
+    template <Op op, int BlockThreads = kQueryBlockThreads, typename Lambda, typename Active = AllActive>
     __device__ void kernel(Lambda&& user, Active&& active = {}, bool oriented = false) const;
 };
 
@@ -244,22 +244,51 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     if constexpr (is_direct_query(op)) {
         // EV, FE, FV: an owned element's row is its own row of M_EV / M_FE
         // (FV reads M_EV through it), so each thread reads what it needs from
-        // global memory; the patch's rows are contiguous, the reads coalesce,
-        // and ribbon rows are never touched.
+        // global memory: the patch's rows are contiguous, the reads coalesce,
+        // ribbon rows are never touched, and no barrier is needed. Each thread
+        // first loads and maps the rows of kInFlight elements (independent
+        // loads, in flight together), then runs the lambdas.
+        constexpr int           kInFlight = 4;
+        constexpr std::uint32_t K         = op == Op::EV ? 2 : 3;
         for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
             const PatchInfo      pi  = patch(p);
             const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
             const LocalToGlobal& out = op == Op::FE ? pi.emap : pi.vmap;
-            for (std::uint32_t i = threadIdx.x; i < src.num_owned; i += BlockThreads) {
-                const Source s(src.owned_offset + i);
-                if (!active(s))
-                    continue;
-                if constexpr (op == Op::EV)
-                    user(s, Iterator<Output>(pi.m_ev + 2 * i, 2, 0, out));
-                else if constexpr (op == Op::FE)
-                    user(s, Iterator<Output>(pi.m_fe + 3 * i, 3, 1, out));
-                else
-                    user(s, Iterator<Output>(pi.m_fe + 3 * i, 3, 0, out, pi.m_ev));
+            for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
+                std::uint16_t raw[kInFlight][3];
+                std::uint32_t global[kInFlight][3];
+                bool          live[kInFlight];
+#pragma unroll
+                for (int j = 0; j < kInFlight; ++j) {
+                    const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
+                    live[j] = i < src.num_owned && active(Source(src.owned_offset + i));
+                    raw[j][0] = raw[j][1] = raw[j][2] = 0;
+                    if (!live[j])
+                        continue;
+                    if constexpr (op == Op::EV) {
+                        // a row of M_EV is 4-byte aligned: one load
+                        const std::uint32_t w =
+                            __ldg(reinterpret_cast<const unsigned int*>(pi.m_ev + 2 * i));
+                        raw[j][0] = static_cast<std::uint16_t>(w & 0xFFFFu);
+                        raw[j][1] = static_cast<std::uint16_t>(w >> 16);
+                    } else {
+#pragma unroll
+                        for (int k = 0; k < 3; ++k)
+                            raw[j][k] = __ldg(pi.m_fe + 3 * i + k);
+                    }
+                    if constexpr (op == Op::FV)  // the vertex each edge starts at
+#pragma unroll
+                        for (int k = 0; k < 3; ++k)
+                            raw[j][k] = __ldg(pi.m_ev + 2 * (raw[j][k] >> 1) + (raw[j][k] & 1));
+#pragma unroll
+                    for (int k = 0; k < 3; ++k)
+                        global[j][k] = k < int(K) ? out(raw[j][k] >> (op == Op::FE ? 1 : 0)) : 0;
+                }
+#pragma unroll
+                for (int j = 0; j < kInFlight; ++j)
+                    if (live[j])
+                        user(Source(src.owned_offset + base + j * BlockThreads + threadIdx.x),
+                             Iterator<Output>(raw[j], global[j], K, op == Op::FE ? 1 : 0));
             }
         }
         return;
@@ -360,7 +389,12 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
             detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 0, pi.nV, a.v2_off,
                                                   a.v2_val, scan_tmp);
         }
-        if (orient || op != Op::VF)
+        // VV (unoriented) takes each edge's other vertex right away; oriented
+        // VV needs the edges to order the ring first
+        if (op == Op::VV && !orient)
+            detail::block_transpose<BlockThreads, true>(a.m_ev, pi.nE, 2, 0, pi.nV, a.v_off,
+                                                        a.v_val, scan_tmp);
+        else if (orient || op != Op::VF)
             detail::block_transpose<BlockThreads>(a.m_ev, pi.nE, 2, 0, pi.nV, a.v_off,
                                                   a.v_val, scan_tmp);
         if (orient)
@@ -368,7 +402,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                 detail::orient_one_ring(static_cast<std::uint16_t>(v), a.m_fe, a.m_ev,
                                         a.v2_val + a.v2_off[v], a.v2_off[v + 1] - a.v2_off[v],
                                         a.v_val + a.v_off[v], a.v_off[v + 1] - a.v_off[v]);
-        if constexpr (op == Op::VV)
+        if (op == Op::VV && orient)
             for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads)
                 for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
                     const std::uint32_t e = a.v_val[j];

@@ -29,12 +29,23 @@ class Iterator
 {
    public:
     Iterator() = default;
-    //! `local` holds the row's local ids (shifted left by `shift`). With
-    //! `edge_vertices` (FV), `local` holds M_FE entries (edge << 1 | flip) and
-    //! the output is the vertex where each edge starts in the face's winding.
+    //! A row of local ids (each shifted left by `shift`) in shared memory,
+    //! mapped to global ids on access.
     RXMESH_DEVICE Iterator(const std::uint16_t* local, std::uint32_t size, int shift,
-                           LocalToGlobal map, const std::uint16_t* edge_vertices = nullptr)
-        : m_local(local), m_edge_vertices(edge_vertices), m_size(size), m_shift(shift), m_map(map)
+                           LocalToGlobal map)
+        : m_local(local), m_size(size), m_shift(shift), m_map(map)
+    {
+    }
+    //! A row of at most three entries held by value (EV, FE, FV): `raw` are
+    //! the local entries (shifted left by `shift`), `global` their global ids,
+    //! both already loaded, so access costs no memory traffic.
+    RXMESH_DEVICE Iterator(const std::uint16_t (&raw)[3], const std::uint32_t (&global)[3],
+                           std::uint32_t size, int shift)
+        : m_size(size),
+          m_shift(shift),
+          m_inline(true),
+          m_raw{raw[0], raw[1], raw[2]},
+          m_global{global[0], global[1], global[2]}
     {
     }
 
@@ -42,20 +53,16 @@ class Iterator
     RXMESH_DEVICE bool          empty() const { return m_size == 0; }
 
     //! The i-th output as a global id.
-    RXMESH_DEVICE OutputId operator[](std::uint32_t i) const { return OutputId(m_map(local(i))); }
+    RXMESH_DEVICE OutputId operator[](std::uint32_t i) const
+    {
+        return OutputId(m_inline ? pick(m_global, i) : m_map(local(i)));
+    }
     RXMESH_DEVICE OutputId front() const { return (*this)[0]; }
     RXMESH_DEVICE OutputId back() const { return (*this)[m_size - 1]; }
     //! The i-th output in the patch's local numbering.
-    RXMESH_DEVICE std::uint32_t local(std::uint32_t i) const
-    {
-        if (m_edge_vertices) {
-            const std::uint32_t e = m_local[i];
-            return m_edge_vertices[2 * (e >> 1) + (e & 1)];
-        }
-        return m_local[i] >> m_shift;
-    }
+    RXMESH_DEVICE std::uint32_t local(std::uint32_t i) const { return raw(i) >> m_shift; }
     //! FE only: whether the face walks edge i from its larger to its smaller vertex.
-    RXMESH_DEVICE bool flipped(std::uint32_t i) const { return m_shift == 1 && (m_local[i] & 1u); }
+    RXMESH_DEVICE bool flipped(std::uint32_t i) const { return m_shift == 1 && (raw(i) & 1u); }
 
     class const_iterator
     {
@@ -77,11 +84,24 @@ class Iterator
     RXMESH_DEVICE const_iterator end() const { return const_iterator(this, m_size); }
 
    private:
-    const std::uint16_t* m_local         = nullptr;
-    const std::uint16_t* m_edge_vertices = nullptr;
-    std::uint32_t        m_size          = 0;
+    //! a[i] for i < 3 without dynamic indexing (keeps a[] in registers)
+    template <typename T>
+    RXMESH_DEVICE static T pick(const T (&a)[3], std::uint32_t i)
+    {
+        return i == 0 ? a[0] : (i == 1 ? a[1] : a[2]);
+    }
+    RXMESH_DEVICE std::uint32_t raw(std::uint32_t i) const
+    {
+        return m_inline ? pick(m_raw, i) : m_local[i];
+    }
+
+    const std::uint16_t* m_local = nullptr;
+    std::uint32_t        m_size  = 0;
     int                  m_shift = 0;
     LocalToGlobal        m_map;
+    bool                 m_inline = false;
+    std::uint16_t        m_raw[3]    = {0, 0, 0};
+    std::uint32_t        m_global[3] = {0, 0, 0};
 };
 
 }  // namespace rxmesh

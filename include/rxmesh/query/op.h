@@ -37,6 +37,12 @@ RXMESH_OP_TRAITS(FE, FaceId, EdgeId)
 RXMESH_OP_TRAITS(FF, FaceId, FaceId)
 #undef RXMESH_OP_TRAITS
 
+//! Default threads per query block (one block per patch). Measured on an H100
+//! over the eight queries (benchmarks/results): 128 beats 256 and 512, since
+//! more, smaller blocks per SM overlap one patch's load latency with
+//! another's work.
+inline constexpr int kQueryBlockThreads = 128;
+
 //! Queries that can return the one-ring in counter-clockwise order.
 constexpr bool can_orient(Op op)
 {
