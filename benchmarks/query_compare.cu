@@ -550,6 +550,7 @@ int main(int argc, char** argv)
                 block_sweep.push_back(r);
             }
         };
+        add(RXMeshQueries<64>(rx), 64);
         add(RXMeshQueries<128>(rx), 128);
         add(RXMeshQueries<256>(rx), 256);
         add(RXMeshQueries<512>(rx), 512);
