@@ -179,7 +179,7 @@ struct WriteRows
 
 //! RXMesh with the same interface as PdeMesh / CsrMesh (BlockThreads: the
 //! query blocks' size).
-template <int BlockThreads = kQueryBlockThreads>
+template <int BlockThreads = 0>
 class RXMeshQueries
 {
    public:
@@ -234,6 +234,12 @@ class RXMeshQueries
 
    private:
     template <Op op>
+    static constexpr int threads()
+    {
+        return BlockThreads != 0 ? BlockThreads : default_query_threads(op);
+    }
+
+    template <Op op>
     QueryOutput allocate_impl() const
     {
         const std::uint32_t n = num_sources(op);
@@ -244,7 +250,7 @@ class RXMeshQueries
         } else {
             DeviceBuffer<std::uint32_t> counts(std::size_t(n) + 1);
             counts.memset(0);
-            m_mesh.for_each<op, BlockThreads>(CountRows<op>{counts.data()});
+            m_mesh.for_each<op, threads<op>()>(CountRows<op>{counts.data()});
             RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
             std::uint32_t total = 0;
             out.offsets         = baselines::detail::offsets_from_counts(counts, total);
@@ -257,7 +263,7 @@ class RXMeshQueries
     template <Op op>
     void run_impl(QueryOutput& out) const
     {
-        m_mesh.for_each<op, BlockThreads>(WriteRows<op>{out.offsets.data(), out.values.data()});
+        m_mesh.for_each<op, threads<op>()>(WriteRows<op>{out.offsets.data(), out.values.data()});
     }
 
     const RXMesh& m_mesh;
@@ -271,7 +277,7 @@ struct Record
     std::string   verified;  // "yes", "skipped", "n/a" or "MISMATCH"
     std::string   note;
     // capacity sweep only
-    std::uint32_t capacity = 0, patches = 0, block = kQueryBlockThreads;
+    std::uint32_t capacity = 0, patches = 0, block = 0;  // 0: the default per op
     double        bytes_per_face = 0;
 };
 

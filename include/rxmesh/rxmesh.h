@@ -151,7 +151,7 @@ class RXMesh
         std::size_t smem_bytes = 0;
     };
     template <Op op>
-    LaunchConfig launch_config(bool oriented = false, unsigned block_threads = kQueryBlockThreads) const;
+    LaunchConfig launch_config(bool oriented = false, unsigned block_threads = default_query_threads(op)) const;
 
     //! The device-side view passed to user kernels (see query/device_mesh.cuh).
     struct DeviceMesh device() const;
@@ -160,7 +160,7 @@ class RXMesh
     //! which `active(source_id)` holds, in a kernel of one block per patch.
     //! With `oriented`, VV/VE/VF rows are counter-clockwise around manifold
     //! vertices, starting at the boundary edge on boundary vertices.
-    template <Op op, int BlockThreads = kQueryBlockThreads, typename F, typename Active = AllActive>
+    template <Op op, int BlockThreads = default_query_threads(op), typename F, typename Active = AllActive>
     void for_each(F f, Active active = {}, bool oriented = false, cudaStream_t stream = 0) const;
 
    private:

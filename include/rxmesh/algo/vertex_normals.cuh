@@ -56,29 +56,39 @@ __global__ void __launch_bounds__(BlockThreads)
                           float* __restrict__ normals)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    const PatchInfo pi  = mesh.patch(blockIdx.x);
+    const PatchInfo pi = mesh.patch(blockIdx.x);
+    const auto&     st = mesh.store;
     SmemCarver      c(smem);
-    std::uint16_t*  ev  = c.take<std::uint16_t>(2 * pi.nE);
-    std::uint16_t*  fv  = c.take<std::uint16_t>(3 * pi.nF);
-    float*          acc = c.take<float>(3 * pi.nV);
-    load_to_shared(ev, pi.m_ev, 2 * pi.nE, mesh.store.m_ev + mesh.store.m_ev_size);
-    load_to_shared(fv, pi.m_fe, 3 * pi.nF, mesh.store.m_fe + mesh.store.m_fe_size);
-    for (std::uint32_t i = threadIdx.x; i < 3 * pi.nV; i += BlockThreads)
+    std::uint16_t*  ev     = c.take<std::uint16_t>(2 * pi.nE);
+    std::uint16_t*  fv     = c.take<std::uint16_t>(3 * pi.nF);
+    float*          acc    = c.take<float>(3 * pi.vmap.num_owned);
+    std::uint32_t*  ribbon = c.take<std::uint32_t>(pi.nV - pi.vmap.num_owned);
+    load_to_shared(ev, pi.m_ev, 2 * pi.nE, st.m_ev + st.m_ev_size);
+    load_to_shared(fv, pi.m_fe, 3 * pi.nF, st.m_fe + st.m_fe_size);
+    load_to_shared(ribbon, pi.vmap.ribbon, pi.nV - pi.vmap.num_owned,
+                   st.ribbon_v + st.num_ribbon_v);
+    for (std::uint32_t i = threadIdx.x; i < 3 * pi.vmap.num_owned; i += BlockThreads)
         acc[i] = 0.f;
     __syncthreads();
     fe_to_fv(fv, ev, pi.nF);
     __syncthreads();
+    LocalToGlobal vmap = pi.vmap;
+    vmap.ribbon        = ribbon;
     for (std::uint32_t f = threadIdx.x; f < pi.nF; f += BlockThreads) {
-        std::uint32_t l[3], g[3];
-        float         p[3][3];
-        for (int k = 0; k < 3; ++k) {
+        std::uint32_t l[3];
+        for (int k = 0; k < 3; ++k)
             l[k] = fv[3 * f + k];
-            g[k] = pi.vmap(l[k]);
+        const std::uint32_t owned = vmap.num_owned;
+        if (l[0] >= owned && l[1] >= owned && l[2] >= owned)
+            continue;  // a ribbon face of no owned vertex adds nothing here
+        float p[3][3];
+        for (int k = 0; k < 3; ++k) {
+            const std::uint64_t g = vmap(l[k]);
             for (int d = 0; d < 3; ++d)
-                p[k][d] = positions[3 * std::uint64_t(g[k]) + d];
+                p[k][d] = positions[3 * g + d];
         }
         for (int k = 0; k < 3; ++k) {
-            if (l[k] >= pi.vmap.num_owned)
+            if (l[k] >= owned)
                 continue;  // only owned vertices are written: skip the rest
             float n[3];
             max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
@@ -104,7 +114,8 @@ inline std::size_t vertex_normals_smem_bytes(const PatchLimits& l)
     SmemCarver c;
     c.take<std::uint16_t>(2 * std::size_t(l.edges));
     c.take<std::uint16_t>(3 * std::size_t(l.faces));
-    c.take<float>(3 * std::size_t(l.vertices));
+    c.take<float>(3 * std::size_t(l.vertices));         // owned vertices' sums
+    c.take<std::uint32_t>(std::size_t(l.vertices));     // ribbon vertices' global ids
     return c.used();
 }
 
@@ -112,7 +123,7 @@ inline std::size_t vertex_normals_smem_bytes(const PatchLimits& l)
 inline void vertex_normals(const RXMesh& mesh, const float* positions, float* normals,
                            cudaStream_t stream = 0)
 {
-    constexpr int     kThreads = 256;
+    constexpr int     kThreads = 128;  // as the queries: more patches in flight per SM
     const std::size_t smem     = vertex_normals_smem_bytes(mesh.store().limits);
     auto              kernel   = detail::vertex_normals_kernel<kThreads>;
     RXMESH_CHECK_CUDA(

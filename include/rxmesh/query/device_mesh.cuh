@@ -8,9 +8,10 @@
 //   my_kernel<<<cfg.grid, cfg.block, cfg.smem_bytes>>>(mesh.device(), lambda);
 //
 // Block size: the kernel's template argument BlockThreads must equal the
-// launch's block size (default kQueryBlockThreads, 128).
+// launch's block size (default default_query_threads(op): 64 or 128).
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <type_traits>
 
@@ -61,7 +62,7 @@ struct DeviceMesh
 
     //! Runs query `op` for patch blockIdx.x. Call from a kernel launched with
     //! launch_config<op>(oriented) (grid = patches, dynamic shared memory).
-    template <Op op, int BlockThreads = kQueryBlockThreads, typename Lambda, typename Active = AllActive>
+    template <Op op, int BlockThreads = default_query_threads(op), typename Lambda, typename Active = AllActive>
     __device__ void kernel(Lambda&& user, Active&& active = {}, bool oriented = false) const;
 };
 
@@ -239,6 +240,8 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
 {
     using Source = typename OpTraits<op>::Source;
     using Output = typename OpTraits<op>::Output;
+    // launch_config<op>() and kernel<op>() must agree on the block size
+    assert(blockDim.x == BlockThreads);
     constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
 
     if constexpr (is_direct_query(op)) {

@@ -37,11 +37,16 @@ RXMESH_OP_TRAITS(FE, FaceId, EdgeId)
 RXMESH_OP_TRAITS(FF, FaceId, FaceId)
 #undef RXMESH_OP_TRAITS
 
-//! Default threads per query block (one block per patch). Measured on an H100
-//! over the eight queries (benchmarks/results): 128 beats 256 and 512, since
-//! more, smaller blocks per SM overlap one patch's load latency with
-//! another's work.
-inline constexpr int kQueryBlockThreads = 128;
+//! Default threads per query block (one block per patch), per query.
+//! Measured on an H100 (benchmarks/results, block sweep): smaller blocks
+//! win because more patches per SM overlap one patch's load latency with
+//! another's work; VV and VE (little shared memory) are fastest at 64, the
+//! others at 128, where 64-thread blocks would be limited by shared memory
+//! or by their per-face loops.
+constexpr int default_query_threads(Op op)
+{
+    return op == Op::VV || op == Op::VE ? 64 : 128;
+}
 
 //! Queries that can return the one-ring in counter-clockwise order.
 constexpr bool can_orient(Op op)
