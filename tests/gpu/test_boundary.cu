@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_faces.h"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"
@@ -23,10 +24,8 @@ using namespace rxmesh;
 void check_boundary(const RXMesh& m, const std::string& name)
 {
     SCOPED_TRACE(name);
-    std::vector<Triangle> faces(m.num_faces());
-    const auto            flat = m.faces().to_host();
-    std::memcpy(faces.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
-    const auto t = reference::build_topology(m.num_vertices(), faces);
+    const std::vector<Triangle> faces = rxmesh::test::faces_of(m);
+    const auto                  t     = reference::build_topology(m.num_vertices(), faces);
     ASSERT_EQ(t.ev.size(), m.num_edges());
 
     // expected flags, from the definition

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_faces.h"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"
@@ -155,10 +156,8 @@ bool manifold_vertex(std::uint32_t v, const reference::Topology& t,
 void check_mesh(const RXMesh& m, const std::string& name)
 {
     SCOPED_TRACE(name);
-    std::vector<Triangle> faces(m.num_faces());
-    const auto            flat = m.faces().to_host();
-    std::memcpy(faces.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
-    const auto t = reference::build_topology(m.num_vertices(), faces);
+    const std::vector<Triangle> faces = rxmesh::test::faces_of(m);
+    const auto                  t     = reference::build_topology(m.num_vertices(), faces);
     ASSERT_EQ(t.ev.size(), m.num_edges());
     const std::uint32_t V = m.num_vertices(), E = m.num_edges(), F = m.num_faces();
 

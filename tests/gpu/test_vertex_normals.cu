@@ -31,18 +31,8 @@ std::vector<double> normalisation_condition(const std::vector<Vec3f>&    pos,
     std::vector<double>                magnitude(pos.size(), 0.0);
     for (const Triangle& t : faces)
         for (int k = 0; k < 3; ++k) {
-            const Vec3f& v = pos[t[k]];
-            const Vec3f& a = pos[t[(k + 1) % 3]];
-            const Vec3f& b = pos[t[(k + 2) % 3]];
-            const double e1[3] = {double(a[0]) - v[0], double(a[1]) - v[1], double(a[2]) - v[2]};
-            const double e2[3] = {double(b[0]) - v[0], double(b[1]) - v[1], double(b[2]) - v[2]};
-            const double l1 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
-            const double l2 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
-            if (l1 == 0.0 || l2 == 0.0)
-                continue;
-            const double c[3] = {(e1[1] * e2[2] - e1[2] * e2[1]) / (l1 * l2),
-                                 (e1[2] * e2[0] - e1[0] * e2[2]) / (l1 * l2),
-                                 (e1[0] * e2[1] - e1[1] * e2[0]) / (l1 * l2)};
+            const auto c = reference::max_weight_contribution(pos[t[k]], pos[t[(k + 1) % 3]],
+                                                              pos[t[(k + 2) % 3]]);
             for (int d = 0; d < 3; ++d)
                 sum[t[k]][d] += c[d];
             magnitude[t[k]] += std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
