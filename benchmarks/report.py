@@ -74,6 +74,9 @@ def main(results):
         f"was checked against the CPU reference topology on meshes up to 1M faces "
         f"(`verified` column of queries.json).\n")
 
+    if os.path.exists(os.path.join(results, "ANALYSIS.md")):
+        out.append("What limits each query and which goals cannot be met: [ANALYSIS.md](ANALYSIS.md).\n")
+
     # ---- Table 2 ----
     out.append("## Speedup of RXMesh over PDE (the paper's Table 2)\n")
     out.append("Workload of the paper: each source element writes its output ids to a "

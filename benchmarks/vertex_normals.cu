@@ -94,6 +94,15 @@ __global__ void normalize_all(float* normals, std::uint32_t V)
     RXMESH_FOR_EACH_ITEM(v, V) { detail::normalize3(normals + 3 * v); }
 }
 
+//! A JSON number with 4 significant digits (std::to_string's fixed six
+//! decimals would print a 1.8e-07 error as 0.000000).
+std::string number(double x)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g", x);
+    return b;
+}
+
 double max_error(const std::vector<float>& n, const std::vector<Vec3f>& ref)
 {
     double worst = 0;
@@ -253,8 +262,8 @@ int main(int argc, char** argv)
                      "\"hardwired_patch_order\": %.3g, \"pde\": %s}\n}\n",
                      bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
                      mesh.num_patches(), runs, t_rx, t_at, t_hw, t_hwi,
-                     t_pde > 0 ? std::to_string(t_pde).c_str() : "null", cpu_ms, e_rx, e_at,
-                     e_hw, e_pde >= 0 ? std::to_string(e_pde).c_str() : "null");
+                     t_pde > 0 ? number(t_pde).c_str() : "null", cpu_ms, e_rx, e_at, e_hw,
+                     e_pde >= 0 ? number(e_pde).c_str() : "null");
         std::fclose(f);
     }
     return 0;
