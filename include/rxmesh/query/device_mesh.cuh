@@ -1,6 +1,17 @@
 // DeviceMesh::kernel<Op>: one block per patch computes a first-order query
-// for the patch in shared memory and calls the user's lambda once per owned
-// (and active) source element with an Iterator over the output.
+// and calls the user's lambda once per owned (and active) source element
+// with an Iterator over the output.
+//
+// Two paths (RXMesh paper, appendix B, with measured changes):
+// - EV, FE, FV: an owned element's row is its own row of M_EV / M_FE, so each
+//   thread loads and maps its rows straight from global memory, four
+//   elements in flight, with no shared memory and no barrier.
+// - VV, VE, VF, EF, FF: the patch's M_EV and/or M_FE and the output's ribbon
+//   map go to shared memory (16-byte loads), then block-level transposes
+//   (multisplit with cub::BlockScan; two fixed slots per edge for EF/FF in
+//   manifold patches) build the rows; oriented VV/VE/VF walk each fan.
+// Patches whose query does not fit shared memory run the same code over a
+// global scratch buffer (see RXMesh::for_each).
 //
 //   template <typename F>
 //   __global__ void my_kernel(rxmesh::DeviceMesh m, F f) { m.kernel<rxmesh::Op::VV>(f); }
