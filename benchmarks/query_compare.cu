@@ -23,9 +23,6 @@
 //            [--dump-orders DIR] [--dump-max-faces N] [--sweep]
 //            [--capacities 256,512,...]
 // (levels: how many times the mesh is refined 1-to-4; default 0)
-#include <thrust/execution_policy.h>
-#include <thrust/scan.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -64,7 +61,9 @@ struct IndexedMesh
     }
 };
 
-//! The file's mesh in the file's order: vertices with bit-identical
+//! The file's mesh in the file's order (reference::reindex would renumber
+//! vertices by first use, which is already a reordering): vertices with
+//! bit-identical
 //! positions merged (first copy kept), faces that repeat a vertex dropped,
 //! unused vertices dropped; the survivors keep their relative order.
 IndexedMesh compact_in_input_order(const TriangleSoup& soup)
@@ -306,8 +305,7 @@ int g_failures = 0;
 template <typename System>
 void measure(const System& sys, const char* system, const std::string& mesh_name,
              const std::string& order, const IndexedMesh& m, std::uint64_t edges,
-             const reference::Topology* ref, const Options& opt, double copy_gbps,
-             std::vector<Record>& records)
+             const reference::Topology* ref, const Options& opt, std::vector<Record>& records)
 {
     const EdgeVertices ev = ref ? sys.edge_vertices() : EdgeVertices{};
     for (const Op op : kAllOps) {
@@ -340,7 +338,6 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
         const double bytes =
             4.0 * out.values.size() + (fixed_row_size(op) ? 0.0 : 4.0 * sys.num_sources(op));
         r.gbps = bytes / (r.ms * 1e6);
-        (void)copy_gbps;
         records.push_back(r);
     }
 }
@@ -491,19 +488,17 @@ int main(int argc, char** argv)
                             reference::build_topology(rx.num_vertices(), g.faces));
                     }
                     measure(RXMeshQueries<>(rx), "RXMesh", name, order, *mesh, edges,
-                            rx_ref.get(), opt, copy, records);
+                            rx_ref.get(), opt, records);
                 }
                 {
                     const CsrMesh csr(mesh->faces, nv);
                     mem.csr = csr.bytes();
-                    measure(csr, "CSR", name, order, *mesh, edges, ref.get(), opt, copy,
-                            records);
+                    measure(csr, "CSR", name, order, *mesh, edges, ref.get(), opt, records);
                 }
                 try {
                     const PdeMesh pde(mesh->faces, nv);
                     mem.pde = pde.bytes();
-                    measure(pde, "PDE", name, order, *mesh, edges, ref.get(), opt, copy,
-                            records);
+                    measure(pde, "PDE", name, order, *mesh, edges, ref.get(), opt, records);
                 } catch (const InvalidInputError& e) {
                     // PDE cannot represent non-manifold or inconsistently oriented meshes
                     for (const Op op : kAllOps) {
@@ -529,7 +524,7 @@ int main(int argc, char** argv)
             const std::string name = largest_name + " capacity " + std::to_string(c);
             std::vector<Record> rs;
             measure(RXMeshQueries<>(rx), "RXMesh", name, "sorted", largest_sorted,
-                    rx.num_edges(), nullptr, opt, copy, rs);
+                    rx.num_edges(), nullptr, opt, rs);
             for (auto& r : rs) {
                 r.capacity       = c;
                 r.patches        = rx.num_patches();
@@ -547,7 +542,7 @@ int main(int argc, char** argv)
         auto         add = [&](auto&& queries, std::uint32_t block) {
             std::vector<Record> rs;
             measure(queries, "RXMesh", largest_name + " block " + std::to_string(block), "sorted",
-                    largest_sorted, rx.num_edges(), nullptr, opt, copy, rs);
+                    largest_sorted, rx.num_edges(), nullptr, opt, rs);
             for (auto& r : rs) {
                 r.capacity       = opt.capacity;
                 r.patches        = rx.num_patches();

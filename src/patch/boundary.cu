@@ -1,6 +1,7 @@
 // Boundary flags of a built mesh: two passes of the query engine itself.
 #include "rxmesh/patch/boundary.h"
 
+#include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/query/for_each.cuh"
 
 namespace rxmesh::detail {
@@ -42,8 +43,9 @@ void compute_boundary_flags(const RXMesh&                 mesh,
                             FaceAttribute<std::uint8_t>   face,
                             cudaStream_t                  stream)
 {
-    fill_zero(vertex, stream);
-    fill_zero(face, stream);
+    // the EF pass writes every edge flag; vertex and face flags are only set
+    fill(vertex, 0);
+    fill(face, 0);
     mesh.for_each<Op::EF>(MarkBoundaryEdgesAndFaces{edge, face}, AllActive{}, false, stream);
     mesh.for_each<Op::EV>(MarkBoundaryVertices{edge, vertex}, AllActive{}, false, stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));

@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "rxmesh/attribute/attribute.h"
-#include "rxmesh/core/cuda_check.h"
 
 namespace rxmesh {
 
@@ -18,15 +17,8 @@ class RXMesh;
 
 namespace detail {
 
-template <typename T, int N, typename Id>
-void fill_zero(const Attribute<T, N, Id>& a, cudaStream_t stream)
-{
-    if (a.num_values() != 0)
-        RXMESH_CHECK_CUDA(cudaMemsetAsync(a.device_data(), 0, a.num_bytes(), stream));
-}
-
 //! Writes the three flags (device data; 1 = boundary) with an EF and an EV
-//! pass of the query engine. Synchronous.
+//! pass of the query engine, on the attributes' stream. Synchronous.
 void compute_boundary_flags(const RXMesh&                 mesh,
                             VertexAttribute<std::uint8_t> vertex,
                             EdgeAttribute<std::uint8_t>   edge,
