@@ -194,6 +194,7 @@ Reference make_reference(u32 nv, std::vector<rxmesh::Triangle> faces)
 
 struct LibResults
 {
+    explicit LibResults(const char* library) : name(library) {}
     const char*   name;
     bool          built = false;
     std::uint64_t skipped = 0;
@@ -455,7 +456,7 @@ int main(int argc, char** argv)
                 "after 1 warm-up), OpenMP threads %d\n",
                 file.c_str(), refine, full.nv, full.ne, full.nf, runs, threads);
 
-    LibResults om{"OpenMesh"}, cg{"CGAL"};
+    LibResults om("OpenMesh"), cg("CGAL");
 #ifdef RXMESH_HAVE_OPENMESH
     bench_openmesh(pos, faces, full, runs, threads, om);
 #endif
