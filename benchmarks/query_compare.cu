@@ -21,7 +21,7 @@
 // usage: bench_query_compare --mesh FILE[:L0,L1,...] [--mesh ...] [--runs R]
 //            [--capacity C] [--verify-max-faces N] [--json OUT]
 //            [--dump-orders DIR] [--dump-max-faces N] [--sweep]
-//            [--capacities 256,512,...]
+//            [--capacities 256,512,...] [--orders given,sorted,shuffled]
 // (levels: how many times the mesh is refined 1-to-4; default 0)
 #include <algorithm>
 #include <cctype>
@@ -170,7 +170,9 @@ struct WriteRows
                                const Iterator<typename OpTraits<op>::Output>& it) const
     {
         constexpr std::uint32_t k = fixed_row_size(op);
-        const std::uint32_t     o = k ? k * s.id() : offsets[s.id()];
+        // read-only load, as the baselines' __restrict__ / __ldg offsets: it
+        // does not wait for the previous element's stores
+        const std::uint32_t     o = k ? k * s.id() : __ldg(offsets + s.id());
         for (std::uint32_t i = 0; i < it.size(); ++i)
             values[o + i] = it[i].id();
     }
@@ -297,6 +299,7 @@ struct Options
     std::uint64_t                                         dump_max_faces = 20'000'000;
     bool                                                  sweep          = false;
     std::vector<std::uint32_t> capacities{256, 384, 512, 768, 1024, 1536, 2048};
+    std::vector<std::string>   orders{"given", "sorted", "shuffled"};  // which to time
 };
 
 int g_failures = 0;
@@ -407,12 +410,21 @@ int main(int argc, char** argv)
             opt.sweep = true;
         } else if (a == "--capacities") {
             opt.capacities = parse_list(value());
+        } else if (a == "--orders") {
+            opt.orders.clear();
+            std::stringstream list(value());
+            for (std::string o; std::getline(list, o, ',');) {
+                if (o != "given" && o != "sorted" && o != "shuffled")
+                    throw Error("bench_query_compare: unknown order '" + o +
+                                "' (given, sorted or shuffled)");
+                opt.orders.push_back(o);
+            }
         } else {
             std::fprintf(stderr,
                          "usage: bench_query_compare --mesh FILE[:L0,L1,...] [--runs R] "
                          "[--capacity C] [--verify-max-faces N] [--json OUT] "
                          "[--dump-orders DIR] [--dump-max-faces N] [--sweep] "
-                         "[--capacities 256,512,...]\n");
+                         "[--capacities 256,512,...] [--orders given,sorted,shuffled]\n");
             return 2;
         }
     }
@@ -462,6 +474,8 @@ int main(int argc, char** argv)
                         base.faces.size());
             std::fflush(stdout);
             for (const auto& [order, mesh] : orders) {
+                if (std::find(opt.orders.begin(), opt.orders.end(), order) == opt.orders.end())
+                    continue;
                 const auto nv = static_cast<std::uint32_t>(mesh->positions.size());
                 if (!opt.dump_dir.empty() && mesh->faces.size() <= opt.dump_max_faces)
                     io::write_ply(opt.dump_dir + "/" + stem + ".x4_" + std::to_string(level) +

@@ -7,6 +7,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <string>
 
 #include "detail/csr_rows.cuh"
@@ -422,6 +423,47 @@ void ribbon_from_keys(DeviceBuffer<std::uint64_t>& keys,
                         stream);
 }
 
+//! oriented_manifold[p]: whether no two local faces of patch p walk a local
+//! edge in the same direction. An M_FE entry (edge << 1 | flip) is the bit
+//! of one edge direction, so the check is one shared-memory bit set per
+//! entry that must not have been set before. One block per patch; counts the
+//! patches that fail in *irregular.
+__global__ void classify_patches(std::uint32_t        num_patches,
+                                 const std::uint32_t* face_offsets,
+                                 const std::uint32_t* ribbon_f_offsets,
+                                 const std::uint32_t* edge_offsets,
+                                 const std::uint32_t* ribbon_e_offsets,
+                                 const std::uint16_t* m_fe,
+                                 std::uint8_t*        oriented_manifold,
+                                 std::uint32_t*       irregular)
+{
+    extern __shared__ std::uint32_t direction_bits[];
+    for (std::uint32_t p = blockIdx.x; p < num_patches; p += gridDim.x) {
+        const std::uint32_t nE = edge_offsets[p + 1] - edge_offsets[p] + ribbon_e_offsets[p + 1] -
+                                 ribbon_e_offsets[p];
+        const std::uint32_t nF = face_offsets[p + 1] - face_offsets[p] + ribbon_f_offsets[p + 1] -
+                                 ribbon_f_offsets[p];
+        const std::uint16_t* fe = m_fe + 3 * std::uint64_t(face_offsets[p] + ribbon_f_offsets[p]);
+        const std::uint32_t words = (2 * nE + 31) / 32;
+        __syncthreads();  // the previous patch's bits are no longer read
+        for (std::uint32_t w = threadIdx.x; w < words; w += blockDim.x)
+            direction_bits[w] = 0;
+        __syncthreads();
+        bool repeated = false;
+        for (std::uint32_t j = threadIdx.x; j < 3 * nF; j += blockDim.x) {
+            const std::uint32_t bit = fe[j];
+            const std::uint32_t old = atomicOr(direction_bits + bit / 32, 1u << (bit % 32));
+            repeated                = repeated || (old >> (bit % 32)) & 1u;
+        }
+        repeated = __syncthreads_or(repeated);
+        if (threadIdx.x == 0) {
+            oriented_manifold[p] = repeated ? 0 : 1;
+            if (repeated)
+                atomicAdd(irregular, 1u);
+        }
+    }
+}
+
 std::uint32_t max_local(const DeviceBuffer<std::uint32_t>& offsets,
                         const DeviceBuffer<std::uint32_t>& ribbon_offsets,
                         std::uint32_t                      num_patches,
@@ -430,6 +472,20 @@ std::uint32_t max_local(const DeviceBuffer<std::uint32_t>& offsets,
     DeviceBuffer<std::uint32_t> out(1, stream);
     auto counts = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
                                                   LocalCount{offsets.data(), ribbon_offsets.data()});
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(tmp, bytes, counts, out.data(), num_patches, stream);
+    });
+    return read_back(out.data(), stream);
+}
+
+//! Largest row of a CSR offsets array (P + 1 entries): a patch's owned
+//! elements or its ribbon.
+std::uint32_t max_owned(const DeviceBuffer<std::uint32_t>& offsets, std::uint32_t num_patches,
+                        cudaStream_t stream)
+{
+    DeviceBuffer<std::uint32_t> out(1, stream);
+    auto counts = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                  OwnedCount{offsets.data()});
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::Max(tmp, bytes, counts, out.data(), num_patches, stream);
     });
@@ -574,14 +630,12 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
     st.limits.vertices = max_v;
     st.limits.edges    = max_e;
     st.limits.faces    = max_f;
+    st.limits.ribbon_vertices = max_owned(st.ribbon_v_offsets, P, stream);
+    st.limits.ribbon_edges    = max_owned(st.ribbon_e_offsets, P, stream);
+    st.limits.ribbon_faces    = max_owned(st.ribbon_f_offsets, P, stream);
     {
         DeviceBuffer<std::uint32_t> out1(1, stream);
-        auto owned = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                     OwnedCount{st.face_offsets.data()});
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceReduce::Max(tmp, bytes, owned, out1.data(), P, stream);
-        });
-        st.limits.owned_faces = read_back(out1.data(), stream);
+        st.limits.owned_faces = max_owned(st.face_offsets, P, stream);
         if (topo.ff.offsets.size() == std::uint64_t(F) + 1) {
             DeviceBuffer<std::uint32_t> per_patch(P, stream);
             ff_entries_per_patch<<<flat_grid(P), kThreads, 0, stream>>>(
@@ -614,6 +668,20 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
             st.vertex_offsets.data(), st.ribbon_v_offsets.data(), st.ribbon_v.data(),
             st.m_ev.data());
         RXMESH_CHECK_LAUNCH();
+    }
+
+    // ---- the EF / FF hint: which patches are oriented-manifold ----
+    st.oriented_manifold = DeviceBuffer<std::uint8_t>(P, stream);
+    {
+        DeviceBuffer<std::uint32_t> irregular(1, stream);
+        irregular.memset(0);
+        const std::size_t smem = ((2 * std::size_t(max_e) + 31) / 32) * sizeof(std::uint32_t);
+        classify_patches<<<std::min<std::uint32_t>(P, 65535u), 128, smem, stream>>>(
+            P, st.face_offsets.data(), st.ribbon_f_offsets.data(), st.edge_offsets.data(),
+            st.ribbon_e_offsets.data(), st.m_fe.data(), st.oriented_manifold.data(),
+            irregular.data());
+        RXMESH_CHECK_LAUNCH();
+        st.limits.irregular_patches = read_back(irregular.data(), stream);
     }
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return out;

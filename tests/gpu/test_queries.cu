@@ -245,10 +245,21 @@ void check_mesh(const RXMesh& m, const std::string& name)
     }
 }
 
+//! `soup` with the winding of every k-th face reversed: still manifold, but
+//! not consistently oriented, so the patches holding a flipped face take
+//! the general EF / FF transpose.
+TriangleSoup with_flipped_faces(TriangleSoup soup, std::size_t every)
+{
+    for (std::size_t f = 0; f < soup.faces.size(); f += every)
+        std::swap(soup.faces[f][1], soup.faces[f][2]);
+    return soup;
+}
+
 std::vector<std::pair<std::string, TriangleSoup>> generated()
 {
     namespace g = rxmesh::generate;
     return {
+        {"torus_flipped", with_flipped_faces(g::torus(64, 40), 97)},
         {"icosphere4", g::icosphere(4)},
         {"torus", g::torus(64, 40)},
         {"grid", g::grid(70, 45)},
@@ -374,9 +385,55 @@ TEST(GpuQuery, SmallMeshesForSanitizers)
          std::vector<std::pair<std::string, TriangleSoup>>{{"torus", g::torus(16, 10)},
                                                            {"fan", g::fan(300)},
                                                            {"fin", g::fin(3)},
-                                                           {"grid", g::grid(9, 7)}}) {
+                                                           {"grid", g::grid(9, 7)},
+                                                           {"flipped", with_flipped_faces(
+                                                                           g::torus(16, 10), 13)}}) {
         BuildOptions options;
         options.patcher.capacity = 64;
         check_mesh(RXMesh(soup, options), name);
+    }
+}
+
+TEST(GpuQuery, OrientedManifoldFlagsMatchCpu)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // the EF / FF fast path trusts these flags: recompute them on the CPU
+    // from the store's M_FE (a patch is oriented-manifold when no local edge
+    // is walked twice in the same direction by its local faces)
+    namespace g = rxmesh::generate;
+    struct Case
+    {
+        std::string  name;
+        TriangleSoup soup;
+        bool         has_irregular;  // known from how the mesh is made
+    };
+    for (const auto& [name, soup, has_irregular] : std::vector<Case>{
+             {"torus", g::torus(64, 40), false},
+             {"torus_flipped", with_flipped_faces(g::torus(64, 40), 97), true},
+             {"fin5", g::fin(5), true},      // five faces on one edge
+             {"bowtie", g::bowtie(), false}  // non-manifold vertex only: edges are fine
+         }) {
+        SCOPED_TRACE(name);
+        BuildOptions options;
+        options.weld             = true;
+        options.patcher.capacity = 64;
+        const RXMesh mesh(soup, options);
+        const HostPatchStore h     = mesh.store().to_host();
+        const auto           flags = mesh.store().oriented_manifold.to_host();
+        ASSERT_EQ(flags.size(), h.num_patches);
+        std::uint32_t irregular = 0;
+        for (std::uint32_t p = 0; p < h.num_patches; ++p) {
+            const std::uint32_t nF = h.face_offsets[p + 1] - h.face_offsets[p] +
+                                     h.ribbon_f_offsets[p + 1] - h.ribbon_f_offsets[p];
+            const std::uint16_t* fe =
+                h.m_fe.data() + 3 * std::size_t(h.face_offsets[p] + h.ribbon_f_offsets[p]);
+            std::vector<std::uint16_t> dirs(fe, fe + 3 * nF);
+            std::sort(dirs.begin(), dirs.end());
+            const bool expected = std::adjacent_find(dirs.begin(), dirs.end()) == dirs.end();
+            ASSERT_EQ(flags[p] != 0, expected) << "patch " << p;
+            irregular += expected ? 0 : 1;
+        }
+        ASSERT_EQ(mesh.store().limits.irregular_patches, irregular);
+        ASSERT_EQ(irregular > 0, has_irregular);
     }
 }

@@ -12,6 +12,11 @@
 //         3 * (face_offsets[p] + ribbon_f_offsets[p]);
 //   M_EV: 2 x u16 per local edge (local vertices, smaller global id first),
 //         flat from 2 * (edge_offsets[p] + ribbon_e_offsets[p]).
+// Derived from M_FE (a query hint, not part of the validated contract):
+//   oriented_manifold[p] = 1 when no two local faces of p walk a local edge
+//         in the same direction (every edge has at most one face on each
+//         side, consistently oriented): EF and FF of such a patch put an
+//         edge's faces in two fixed slots, no counting or scan.
 // The owner of any global element is the patch whose owned range holds it
 // (a binary search over X_offsets), so no owner arrays are stored.
 //
@@ -47,6 +52,7 @@ struct PatchStoreView
     const std::uint32_t* ribbon_f = nullptr;
     const std::uint16_t* m_ev = nullptr;
     const std::uint16_t* m_fe = nullptr;
+    const std::uint8_t*  oriented_manifold = nullptr;  // P flags (null: none known)
     // array lengths, so that vectorised loads never read past an array
     std::uint64_t num_ribbon_v = 0, num_ribbon_e = 0, num_ribbon_f = 0;
     std::uint64_t m_ev_size = 0, m_fe_size = 0;
@@ -77,6 +83,7 @@ struct PatchStore
     DeviceBuffer<std::uint32_t> ribbon_v_offsets, ribbon_e_offsets, ribbon_f_offsets;
     DeviceBuffer<std::uint32_t> ribbon_v, ribbon_e, ribbon_f;
     DeviceBuffer<std::uint16_t> m_ev, m_fe;
+    DeviceBuffer<std::uint8_t>  oriented_manifold;  // per patch, see the header comment
 
     PatchStoreView view() const
     {
@@ -84,6 +91,7 @@ struct PatchStore
                 face_offsets.data(),  ribbon_v_offsets.data(), ribbon_e_offsets.data(),
                 ribbon_f_offsets.data(), ribbon_v.data(),      ribbon_e.data(),
                 ribbon_f.data(),      m_ev.data(),             m_fe.data(),
+                oriented_manifold.empty() ? nullptr : oriented_manifold.data(),
                 ribbon_v.size(),      ribbon_e.size(),         ribbon_f.size(),
                 m_ev.size(),          m_fe.size()};
     }
@@ -94,7 +102,7 @@ struct PatchStore
         return vertex_offsets.bytes() + edge_offsets.bytes() + face_offsets.bytes() +
                ribbon_v_offsets.bytes() + ribbon_e_offsets.bytes() + ribbon_f_offsets.bytes() +
                ribbon_v.bytes() + ribbon_e.bytes() + ribbon_f.bytes() + m_ev.bytes() +
-               m_fe.bytes();
+               m_fe.bytes() + oriented_manifold.bytes();
     }
 
     HostPatchStore to_host() const

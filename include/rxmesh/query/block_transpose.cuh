@@ -91,34 +91,4 @@ __device__ void block_transpose(const std::uint16_t* in,
     __syncthreads();
 }
 
-//! The transpose for the common case of at most `Slots` entries per column
-//! (an edge of a manifold patch has at most two faces): column c's rows land
-//! in values[c * Slots, c * Slots + counts[c]), with no scan. Returns false,
-//! for the whole block, when some column has more than Slots entries; the
-//! caller then falls back to block_transpose. All threads must call it.
-template <int Slots>
-__device__ bool block_transpose_bounded(const std::uint16_t* in,
-                                        std::uint32_t        num_rows,
-                                        int                  K,
-                                        int                  shift,
-                                        std::uint32_t        num_cols,
-                                        std::uint32_t*       counts,
-                                        std::uint16_t*       values)
-{
-    const std::uint32_t n = num_rows * K;
-    for (std::uint32_t i = threadIdx.x; i < num_cols; i += blockDim.x)
-        counts[i] = 0;
-    __syncthreads();
-    bool overflow = false;
-    for (std::uint32_t j = threadIdx.x; j < n; j += blockDim.x) {
-        const std::uint32_t c   = in[j] >> shift;
-        const std::uint32_t pos = atomicAdd(counts + c, 1u);
-        if (pos < Slots)
-            values[c * Slots + pos] = static_cast<std::uint16_t>(j / K);
-        else
-            overflow = true;
-    }
-    return !__syncthreads_or(overflow);
-}
-
 }  // namespace rxmesh::detail

@@ -8,8 +8,10 @@
 //   elements in flight, with no shared memory and no barrier.
 // - VV, VE, VF, EF, FF: the patch's M_EV and/or M_FE and the output's ribbon
 //   map go to shared memory (16-byte loads), then block-level transposes
-//   (multisplit with cub::BlockScan; two fixed slots per edge for EF/FF in
-//   manifold patches) build the rows; oriented VV/VE/VF walk each fan.
+//   (multisplit with cub::BlockScan) build the rows; oriented VV/VE/VF walk
+//   each fan. EF/FF of an oriented-manifold patch (flagged at build) skip
+//   the transpose: each face writes itself into its edges' direction slots,
+//   and the rows (at most three entries) are handed over in registers.
 // Patches whose query does not fit shared memory run the same code over a
 // global scratch buffer (see RXMesh::for_each).
 //
@@ -220,28 +222,37 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
     return n;
 }
 
-//! FF of owned face f in a manifold patch (edge e's faces in ef[2e], ef[2e +
-//! 1], counts in ef_count): the face across each edge, without repeats (two
-//! faces can share two edges when they repeat vertices). Writes out[0, n).
-__device__ inline std::uint32_t face_neighbours_manifold(std::uint32_t        f,
-                                                         const std::uint16_t* fe,
-                                                         const std::uint32_t* ef_count,
-                                                         const std::uint16_t* ef,
-                                                         std::uint16_t*       out)
+//! Calls user(source, iterator) for the owned, active source elements of a
+//! patch whose rows hold at most three entries, kInFlight elements per thread
+//! at a time: row(i, raw) puts element i's local entries in raw[0, n) and
+//! returns n. All rows of a step are read and mapped to global ids first
+//! (their loads in flight together), then the lambdas run on registers.
+template <typename Source, typename Output, int BlockThreads, int kInFlight, typename Row,
+          typename Lambda, typename Active>
+__device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& out, int shift,
+                                Row&& row, Lambda& user, Active& active)
 {
-    std::uint32_t n = 0;
-    for (int k = 0; k < 3; ++k) {
-        const std::uint32_t e = fe[3 * f + k] >> 1;
-        if (ef_count[e] != 2)
-            continue;
-        const std::uint16_t g = ef[2 * e] == f ? ef[2 * e + 1] : ef[2 * e];
-        bool                seen = false;
-        for (std::uint32_t i = 0; i < n; ++i)
-            seen = seen || out[i] == g;
-        if (!seen)
-            out[n++] = g;
+    for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
+        std::uint16_t raw[kInFlight][3];
+        std::uint32_t global[kInFlight][3];
+        std::uint32_t size[kInFlight];
+        bool          live[kInFlight];
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) {
+            const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
+            live[j]   = i < src.num_owned && active(Source(src.owned_offset + i));
+            raw[j][0] = raw[j][1] = raw[j][2] = 0;
+            size[j]   = live[j] ? row(i, raw[j]) : 0;
+#pragma unroll
+            for (int k = 0; k < 3; ++k)
+                global[j][k] = std::uint32_t(k) < size[j] ? out(raw[j][k] >> shift) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j)
+            if (live[j])
+                user(Source(src.owned_offset + base + j * BlockThreads + threadIdx.x),
+                     Iterator<Output>(raw[j], global[j], size[j], shift));
     }
-    return n;
 }
 
 }  // namespace detail
@@ -254,6 +265,9 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     // launch_config<op>() and kernel<op>() must agree on the block size
     assert(blockDim.x == BlockThreads);
     constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
+    // elements each thread handles per step of the lambda phase: their rows
+    // (or the user's independent loads) are in flight together
+    constexpr int kInFlight = 4;
 
     if constexpr (is_direct_query(op)) {
         // EV, FE, FV: an owned element's row is its own row of M_EV / M_FE
@@ -262,48 +276,31 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         // ribbon rows are never touched, and no barrier is needed. Each thread
         // first loads and maps the rows of kInFlight elements (independent
         // loads, in flight together), then runs the lambdas.
-        constexpr int           kInFlight = 4;
-        constexpr std::uint32_t K         = op == Op::EV ? 2 : 3;
+        constexpr std::uint32_t K = op == Op::EV ? 2 : 3;
         for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
             const PatchInfo      pi  = patch(p);
             const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
             const LocalToGlobal& out = op == Op::FE ? pi.emap : pi.vmap;
-            for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
-                std::uint16_t raw[kInFlight][3];
-                std::uint32_t global[kInFlight][3];
-                bool          live[kInFlight];
-#pragma unroll
-                for (int j = 0; j < kInFlight; ++j) {
-                    const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
-                    live[j] = i < src.num_owned && active(Source(src.owned_offset + i));
-                    raw[j][0] = raw[j][1] = raw[j][2] = 0;
-                    if (!live[j])
-                        continue;
-                    if constexpr (op == Op::EV) {
-                        // a row of M_EV is 4-byte aligned: one load
-                        const std::uint32_t w =
-                            __ldg(reinterpret_cast<const unsigned int*>(pi.m_ev + 2 * i));
-                        raw[j][0] = static_cast<std::uint16_t>(w & 0xFFFFu);
-                        raw[j][1] = static_cast<std::uint16_t>(w >> 16);
-                    } else {
-#pragma unroll
-                        for (int k = 0; k < 3; ++k)
-                            raw[j][k] = __ldg(pi.m_fe + 3 * i + k);
-                    }
-                    if constexpr (op == Op::FV)  // the vertex each edge starts at
-#pragma unroll
-                        for (int k = 0; k < 3; ++k)
-                            raw[j][k] = __ldg(pi.m_ev + 2 * (raw[j][k] >> 1) + (raw[j][k] & 1));
+            auto row = [&](std::uint32_t i, std::uint16_t (&raw)[3]) {
+                if constexpr (op == Op::EV) {
+                    // a row of M_EV is 4-byte aligned: one load
+                    const std::uint32_t w =
+                        __ldg(reinterpret_cast<const unsigned int*>(pi.m_ev + 2 * i));
+                    raw[0] = static_cast<std::uint16_t>(w & 0xFFFFu);
+                    raw[1] = static_cast<std::uint16_t>(w >> 16);
+                } else {
 #pragma unroll
                     for (int k = 0; k < 3; ++k)
-                        global[j][k] = k < int(K) ? out(raw[j][k] >> (op == Op::FE ? 1 : 0)) : 0;
+                        raw[k] = __ldg(pi.m_fe + 3 * i + k);
                 }
+                if constexpr (op == Op::FV)  // the vertex each edge starts at
 #pragma unroll
-                for (int j = 0; j < kInFlight; ++j)
-                    if (live[j])
-                        user(Source(src.owned_offset + base + j * BlockThreads + threadIdx.x),
-                             Iterator<Output>(raw[j], global[j], K, op == Op::FE ? 1 : 0));
-            }
+                    for (int k = 0; k < 3; ++k)
+                        raw[k] = __ldg(pi.m_ev + 2 * (raw[k] >> 1) + (raw[k] & 1));
+                return K;
+            };
+            detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(
+                src, out, op == Op::FE ? 1 : 0, row, user, active);
         }
         return;
     }
@@ -329,59 +326,102 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
             continue;
     }
 
-    const bool  orient = oriented && can_orient(op);
+    const bool orient = oriented && can_orient(op);
+    // EF / FF of an oriented-manifold patch: edge e's faces go to slots 2e
+    // (the face walking e from its first M_EV vertex) and 2e + 1 (the other
+    // way), so a face's M_FE entry (e << 1 | flip) is its own slot's index
+    const bool two_slots = (op == Op::EF || op == Op::FF) && store.oriented_manifold &&
+                           store.oriented_manifold[p];
+    QuerySizes sizes;
+    sizes.nV          = pi.nV;
+    sizes.nE          = pi.nE;
+    sizes.nF          = pi.nF;
+    sizes.owned_faces = pi.fmap.num_owned;
+    sizes.ff_entries  = limits.ff_entries;
+    sizes.out_ribbon  = (op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF)) - out.num_owned;
+    sizes.general_ef  = !two_slots;
     SmemCarver  carver(scratch ? scratch + blockIdx.x * scratch_stride : rxmesh_query_smem);
-    QueryArrays a = carve_query_arrays(carver, op, orient, pi.nV, pi.nE, pi.nF,
-                                       pi.fmap.num_owned, limits.ff_entries);
+    QueryArrays a = carve_query_arrays(carver, op, orient, sizes);
     if (a.m_ev)
         detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
     if (a.m_fe)
         detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
     {
         // the output's ribbon map, loaded alongside the matrices
-        const std::uint32_t  n_local = op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF);
-        const std::uint32_t* end     = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
-                                       : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
-                                                      : store.ribbon_f + store.num_ribbon_f;
-        detail::load_to_shared(a.out_ribbon, out.ribbon, n_local - out.num_owned, end);
+        const std::uint32_t* end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
+                                   : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
+                                                  : store.ribbon_f + store.num_ribbon_f;
+        detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, end);
         out.ribbon = a.out_ribbon;
+    }
+    if (two_slots) {
+        // empty slots (0xFFFF: never a local id), while the loads land
+        std::uint32_t* words = reinterpret_cast<std::uint32_t*>(a.e_val);
+        for (std::uint32_t e = threadIdx.x; e < pi.nE; e += BlockThreads)
+            words[e] = 0xFFFFFFFFu;
     }
     __syncthreads();
 
-    // one row per owned source element: where its output lives
-    const std::uint16_t* rows    = nullptr;  // fixed-size rows (row i at rows + fixed * i)
-    const std::uint32_t* row_len = nullptr;  // ... of at most `fixed` entries, if set
-    const std::uint32_t* row_off = nullptr;  // or CSR rows
+    if constexpr (op == Op::EF || op == Op::FF) {
+        if (two_slots) {
+            for (std::uint32_t j = threadIdx.x; j < 3 * pi.nF; j += BlockThreads)
+                a.e_val[a.m_fe[j]] = static_cast<std::uint16_t>(j / 3);
+            __syncthreads();
+            const std::uint16_t* slot = a.e_val;
+            if constexpr (op == Op::EF) {
+                // [face walking e forward, face walking it backward], either may be absent
+                auto row = [&](std::uint32_t e, std::uint16_t (&raw)[3]) {
+                    const std::uint32_t w  = reinterpret_cast<const std::uint32_t*>(slot)[e];
+                    const auto          lo = static_cast<std::uint16_t>(w & 0xFFFFu),
+                               hi = static_cast<std::uint16_t>(w >> 16);
+                    // fixed indices only: raw[] stays in registers
+                    raw[0] = lo != 0xFFFFu ? lo : hi;
+                    raw[1] = hi;
+                    return std::uint32_t(lo != 0xFFFFu) + std::uint32_t(hi != 0xFFFFu);
+                };
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(src, out, 0, row,
+                                                                                user, active);
+            } else {
+                // the face across each edge is in the edge's other slot; two
+                // faces may share two edges (repeated vertices): listed once
+                auto row = [&](std::uint32_t f, std::uint16_t (&raw)[3]) {
+                    std::uint32_t n = 0;
+#pragma unroll
+                    for (int k = 0; k < 3; ++k) {
+                        const std::uint16_t g = slot[a.m_fe[3 * f + k] ^ 1u];
+                        const bool seen = (n > 0 && raw[0] == g) || (n > 1 && raw[1] == g);
+                        if (g != 0xFFFFu && g != f && !seen) {
+                            // fixed indices only: raw[] stays in registers
+                            if (n == 0)
+                                raw[0] = g;
+                            else if (n == 1)
+                                raw[1] = g;
+                            else
+                                raw[2] = g;
+                            ++n;
+                        }
+                    }
+                    return n;
+                };
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(src, out, 0, row,
+                                                                                user, active);
+            }
+            continue;
+        }
+    }
+
+    // one CSR row per owned source element: where its output lives
+    const std::uint32_t* row_off = nullptr;
     const std::uint16_t* row_val = nullptr;
-    std::uint32_t        fixed   = 0;
 
     if constexpr (op == Op::EF || op == Op::FF) {
-        // Manifold patches (at most two faces per edge, nearly every patch of
-        // a real mesh) take two fixed slots per edge: no scan, and FF needs no
-        // counting pass. Otherwise the general CSR transpose.
-        const bool manifold = detail::block_transpose_bounded<2>(a.m_fe, pi.nF, 3, 1, pi.nE,
-                                                                 a.e_off, a.e_val);
-        if (!manifold)
-            detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 1, pi.nE, a.e_off, a.e_val,
-                                                  scan_tmp);
+        // general patches (non-manifold edges, inconsistent orientation):
+        // the CSR transpose of M_FE
+        detail::block_transpose<BlockThreads>(a.m_fe, pi.nF, 3, 1, pi.nE, a.e_off, a.e_val,
+                                              scan_tmp);
         if constexpr (op == Op::EF) {
-            if (manifold) {
-                rows    = a.e_val;
-                row_len = a.e_off;
-                fixed   = 2;
-            } else {
-                row_off = a.e_off;
-                row_val = a.e_val;
-            }
-        } else if (manifold) {
-            const std::uint32_t owned = pi.fmap.num_owned;
-            for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
-                a.f_off[f] = detail::face_neighbours_manifold(f, a.m_fe, a.e_off, a.e_val,
-                                                              a.f_val + 3 * f);
-            __syncthreads();
-            rows    = a.f_val;
-            row_len = a.f_off;
-            fixed   = 3;
+            row_off = a.e_off;
+            row_val = a.e_val;
         } else {
             const std::uint32_t owned = pi.fmap.num_owned;
             for (std::uint32_t f = threadIdx.x; f < owned; f += BlockThreads)
@@ -427,14 +467,18 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         row_val = op == Op::VF ? a.v2_val : a.v_val;
     }
 
-    for (std::uint32_t i = threadIdx.x; i < src.num_owned; i += BlockThreads) {
-        const Source s(src.owned_offset + i);
-        if (!active(s))
-            continue;
-        if (rows)
-            user(s, Iterator<Output>(rows + fixed * i, row_len ? row_len[i] : fixed, 0, out));
-        else
-            user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
+    // the lambdas, kInFlight elements per thread per step (unrolled, so
+    // independent user code, e.g. read-only loads, overlaps across them)
+    for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) {
+            const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
+            if (i >= src.num_owned)
+                break;
+            const Source s(src.owned_offset + i);
+            if (active(s))
+                user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
+        }
     }
     }
 }

@@ -19,6 +19,12 @@ struct PatchLimits
     std::uint32_t faces     = 0;
     std::uint32_t owned_faces = 0;
     std::uint32_t ff_entries  = 0;  // FF outputs of a patch's owned faces
+    std::uint32_t ribbon_vertices = 0;  // ribbon (not owned) elements of one patch
+    std::uint32_t ribbon_edges    = 0;
+    std::uint32_t ribbon_faces    = 0;
+    //! Patches that are not oriented-manifold (see PatchStore): only when
+    //! some exist must EF / FF blocks carve the general transpose's arrays.
+    std::uint32_t irregular_patches = 0;
 };
 
 //! Bump allocator over a byte buffer, 16-byte aligned pieces. With a null
@@ -52,11 +58,24 @@ struct QueryArrays
     std::uint16_t* v_val = nullptr;
     std::uint32_t* v2_off = nullptr;  // second vertex rows (VF when oriented), nV + 1
     std::uint16_t* v2_val = nullptr;
-    std::uint32_t* e_off = nullptr;  // EF rows, nE + 1
-    std::uint16_t* e_val = nullptr;
-    std::uint32_t* f_off = nullptr;  // FF rows of owned faces, owned + 1
+    std::uint32_t* e_off = nullptr;  // EF rows, nE + 1 (general patches only)
+    std::uint16_t* e_val = nullptr;  // EF values, or two face slots per edge
+    std::uint32_t* f_off = nullptr;  // FF rows of owned faces, owned + 1 (general only)
     std::uint16_t* f_val = nullptr;
     std::uint32_t* out_ribbon = nullptr;  // global ids of the output kind's ribbon
+};
+
+//! What a block's arrays are sized by: one patch's counts on the device,
+//! the largest patch's (PatchLimits) on the host.
+struct QuerySizes
+{
+    std::uint32_t nV = 0, nE = 0, nF = 0;  // local (owned + ribbon)
+    std::uint32_t owned_faces = 0;
+    std::uint32_t ff_entries  = 0;
+    std::uint32_t out_ribbon  = 0;  // ribbon elements of the output kind
+    //! EF / FF through the general CSR transpose (a patch that is not
+    //! oriented-manifold); otherwise two face slots per edge suffice.
+    bool general_ef = true;
 };
 
 //! Queries whose rows are read straight from the store in global memory
@@ -66,10 +85,16 @@ constexpr bool is_direct_query(Op op)
     return op == Op::EV || op == Op::FE || op == Op::FV;
 }
 
+//! The kind of element a query outputs.
+constexpr char output_kind(Op op)
+{
+    return (op == Op::VV || op == Op::EV || op == Op::FV) ? 'v'
+           : (op == Op::VE || op == Op::FE)               ? 'e'
+                                                          : 'f';
+}
+
 RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool oriented,
-                                                std::uint32_t nV, std::uint32_t nE,
-                                                std::uint32_t nF, std::uint32_t owned_faces,
-                                                std::uint32_t ff_entries)
+                                                const QuerySizes& n)
 {
     QueryArrays a;
     if (is_direct_query(op))
@@ -78,43 +103,52 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
                           (oriented && can_orient(op));
     const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF;
     if (needs_ev)
-        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(nE));
+        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE));
     if (needs_fe || (oriented && can_orient(op)))
-        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(nF));
+        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF));
     if (op == Op::VE || op == Op::VV || (oriented && can_orient(op))) {
-        a.v_off = c.take<std::uint32_t>(std::size_t(nV) + 1);
-        a.v_val = c.take<std::uint16_t>(2 * std::size_t(nE));
+        a.v_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
+        a.v_val = c.take<std::uint16_t>(2 * std::size_t(n.nE));
     }
     if (op == Op::VF || (oriented && can_orient(op))) {
-        a.v2_off = c.take<std::uint32_t>(std::size_t(nV) + 1);
-        a.v2_val = c.take<std::uint16_t>(3 * std::size_t(nF));
+        a.v2_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
+        a.v2_val = c.take<std::uint16_t>(3 * std::size_t(n.nF));
     }
     if (op == Op::EF || op == Op::FF) {
-        // CSR rows (3 nF values) or, in manifold patches, two slots per edge
-        a.e_off = c.take<std::uint32_t>(std::size_t(nE) + 1);
-        a.e_val = c.take<std::uint16_t>(3 * std::size_t(nF) > 2 * std::size_t(nE)
-                                            ? 3 * std::size_t(nF)
-                                            : 2 * std::size_t(nE));
+        // general: CSR rows (3 nF values); oriented-manifold: two face slots
+        // per edge in e_val, no offsets (FF then builds its rows in registers)
+        if (n.general_ef)
+            a.e_off = c.take<std::uint32_t>(std::size_t(n.nE) + 1);
+        a.e_val = c.take<std::uint16_t>(n.general_ef && 3 * std::size_t(n.nF) > 2 * std::size_t(n.nE)
+                                            ? 3 * std::size_t(n.nF)
+                                            : 2 * std::size_t(n.nE));
+        if (op == Op::FF && n.general_ef) {
+            a.f_off = c.take<std::uint32_t>(std::size_t(n.owned_faces) + 1);
+            a.f_val = c.take<std::uint16_t>(std::size_t(n.ff_entries) > 3 * std::size_t(n.owned_faces)
+                                                ? std::size_t(n.ff_entries)
+                                                : 3 * std::size_t(n.owned_faces));
+        }
     }
-    if (op == Op::FF) {
-        // CSR rows or, in manifold patches, three slots per owned face
-        a.f_off = c.take<std::uint32_t>(std::size_t(owned_faces) + 1);
-        a.f_val = c.take<std::uint16_t>(std::size_t(ff_entries) > 3 * std::size_t(owned_faces)
-                                            ? std::size_t(ff_entries)
-                                            : 3 * std::size_t(owned_faces));
-    }
-    // the ribbon part of the output's local-to-global map (bounded by the
-    // local count), so the iterator maps ribbon ids without a global load
-    a.out_ribbon = c.take<std::uint32_t>(op == Op::VV ? nV : (op == Op::VE ? nE : nF));
+    // the ribbon part of the output's local-to-global map, so the iterator
+    // maps ribbon ids without a global load
+    a.out_ribbon = c.take<std::uint32_t>(n.out_ribbon);
     return a;
 }
 
 //! Dynamic shared memory a query block needs for the largest patch.
 inline std::size_t query_smem_bytes(Op op, bool oriented, const PatchLimits& l)
 {
+    QuerySizes n;
+    n.nV          = l.vertices;
+    n.nE          = l.edges;
+    n.nF          = l.faces;
+    n.owned_faces = l.owned_faces;
+    n.ff_entries  = l.ff_entries;
+    const char kind = output_kind(op);
+    n.out_ribbon = kind == 'v' ? l.ribbon_vertices : (kind == 'e' ? l.ribbon_edges : l.ribbon_faces);
+    n.general_ef = l.irregular_patches > 0;
     SmemCarver c;
-    carve_query_arrays(c, op, oriented, l.vertices, l.edges, l.faces, l.owned_faces,
-                       l.ff_entries);
+    carve_query_arrays(c, op, oriented, n);
     return c.used();
 }
 
