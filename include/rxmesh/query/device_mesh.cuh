@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda_pipeline_primitives.h>
+
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/query/block_transpose.cuh"
 #include "rxmesh/query/iterator.h"
@@ -113,6 +115,44 @@ __device__ void load_to_shared(T* dst, const T* src, std::uint32_t n, const T* a
             }
         }
     }
+}
+
+//! Block-wide copy of src[0, n) into `window` (shared memory), started
+//! asynchronously with cp.async: 16 bytes per copy, straight to shared memory
+//! without passing through registers. The window mirrors src's 16-byte
+//! chunks, so src[0] lands at window + (src's offset in its chunk), the
+//! pointer returned; the window must hold n + 32 / sizeof(T) elements. The
+//! chunk that reaches past array_end (the store's array that src lies in) is
+//! copied element by element instead. Complete with finish_copies() and a
+//! barrier.
+template <typename T>
+__device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, const T* array_end)
+{
+    constexpr std::uint32_t per  = 16 / sizeof(T);
+    const T*                base = reinterpret_cast<const T*>(
+        reinterpret_cast<std::uintptr_t>(src) & ~std::uintptr_t(15));
+    const std::uint32_t head = static_cast<std::uint32_t>(src - base);
+    if (n == 0)
+        return window + head;
+    const std::uint32_t nvec = (head + n + per - 1) / per;
+    for (std::uint32_t w = threadIdx.x; w < nvec; w += blockDim.x) {
+        const T* chunk = base + std::size_t(w) * per;
+        if (chunk + per <= array_end) {
+            __pipeline_memcpy_async(window + w * per, chunk, 16);
+        } else {
+            for (std::uint32_t k = 0; k < per && chunk + k < array_end; ++k)
+                window[w * per + k] = chunk[k];
+        }
+    }
+    return window + head;
+}
+
+//! Waits for this thread's start_copy_to_shared copies (a barrier must
+//! follow before other threads read them).
+__device__ inline void finish_copies()
+{
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
 }
 
 //! FV in place: each M_FE entry (edge << 1 | flip) becomes the face's vertex
@@ -225,10 +265,12 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
 //! Calls user(source, iterator) for the owned, active source elements of a
 //! patch whose rows hold at most three entries, kInFlight elements per thread
 //! at a time: row(i, raw) puts element i's local entries in raw[0, n) and
-//! returns n. All rows of a step are read and mapped to global ids first
-//! (their loads in flight together), then the lambdas run on registers.
-template <typename Source, typename Output, int BlockThreads, int kInFlight, typename Row,
-          typename Lambda, typename Active>
+//! returns n (kFixed, when not 0: every row's size, known at compile time so
+//! that the user's loop over the row unrolls). All rows of a step are read
+//! and mapped to global ids first (their loads in flight together), then the
+//! lambdas run on registers.
+template <typename Source, typename Output, int BlockThreads, int kInFlight, std::uint32_t kFixed,
+          typename Row, typename Lambda, typename Active>
 __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& out, int shift,
                                 Row&& row, Lambda& user, Active& active)
 {
@@ -242,7 +284,12 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
             const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
             live[j]   = i < src.num_owned && active(Source(src.owned_offset + i));
             raw[j][0] = raw[j][1] = raw[j][2] = 0;
-            size[j]   = live[j] ? row(i, raw[j]) : 0;
+            size[j]   = kFixed;
+            if (!live[j])
+                continue;
+            const std::uint32_t n = row(i, raw[j]);
+            if constexpr (kFixed == 0)
+                size[j] = n;
 #pragma unroll
             for (int k = 0; k < 3; ++k)
                 global[j][k] = std::uint32_t(k) < size[j] ? out(raw[j][k] >> shift) : 0;
@@ -251,7 +298,7 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
         for (int j = 0; j < kInFlight; ++j)
             if (live[j])
                 user(Source(src.owned_offset + base + j * BlockThreads + threadIdx.x),
-                     Iterator<Output>(raw[j], global[j], size[j], shift));
+                     Iterator<Output>(raw[j], global[j], kFixed ? kFixed : size[j], shift));
     }
 }
 
@@ -299,7 +346,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                         raw[k] = __ldg(pi.m_ev + 2 * (raw[k] >> 1) + (raw[k] & 1));
                 return K;
             };
-            detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(
+            detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, K>(
                 src, out, op == Op::FE ? 1 : 0, row, user, active);
         }
         return;
@@ -342,24 +389,34 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     sizes.general_ef  = !two_slots;
     SmemCarver  carver(scratch ? scratch + blockIdx.x * scratch_stride : rxmesh_query_smem);
     QueryArrays a = carve_query_arrays(carver, op, orient, sizes);
-    if (a.m_ev)
-        detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-    if (a.m_fe)
-        detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-    {
-        // the output's ribbon map, loaded alongside the matrices
-        const std::uint32_t* end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
-                                   : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
-                                                  : store.ribbon_f + store.num_ribbon_f;
-        detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, end);
-        out.ribbon = a.out_ribbon;
+    // the patch's matrices and the output's ribbon map: asynchronous copies
+    // into shared memory, or plain copies into the global scratch
+    const std::uint32_t* ribbon_end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
+                                      : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
+                                                     : store.ribbon_f + store.num_ribbon_f;
+    if (scratch) {
+        if (a.m_ev)
+            detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
+        if (a.m_fe)
+            detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+        detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
+    } else {
+        if (a.m_ev)
+            a.m_ev = detail::start_copy_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
+        if (a.m_fe)
+            a.m_fe = detail::start_copy_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+        a.out_ribbon =
+            detail::start_copy_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     }
+    out.ribbon = a.out_ribbon;
     if (two_slots) {
         // empty slots (0xFFFF: never a local id), while the loads land
         std::uint32_t* words = reinterpret_cast<std::uint32_t*>(a.e_val);
         for (std::uint32_t e = threadIdx.x; e < pi.nE; e += BlockThreads)
             words[e] = 0xFFFFFFFFu;
     }
+    if (!scratch)
+        detail::finish_copies();
     __syncthreads();
 
     if constexpr (op == Op::EF || op == Op::FF) {
@@ -379,7 +436,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                     raw[1] = hi;
                     return std::uint32_t(lo != 0xFFFFu) + std::uint32_t(hi != 0xFFFFu);
                 };
-                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(src, out, 0, row,
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0>(src, out, 0, row,
                                                                                 user, active);
             } else {
                 // the face across each edge is in the edge's other slot; two
@@ -403,7 +460,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                     }
                     return n;
                 };
-                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight>(src, out, 0, row,
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0>(src, out, 0, row,
                                                                                 user, active);
             }
             continue;

@@ -19,8 +19,17 @@ namespace detail {
 //! Devices whose launch limits for_each caches (others look them up each call).
 inline constexpr int kMaxCachedDevices = 16;
 
+#ifndef RXMESH_QUERY_MAX_REGISTERS
+#define RXMESH_QUERY_MAX_REGISTERS 0  // 0: the compiler's choice (experiments set it)
+#endif
+constexpr int query_min_blocks(int block_threads)
+{
+    return RXMESH_QUERY_MAX_REGISTERS > 0 ? 65536 / (block_threads * RXMESH_QUERY_MAX_REGISTERS)
+                                          : 1;
+}
+
 template <Op op, int BlockThreads, typename F, typename Active>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, query_min_blocks(BlockThreads))
     for_each_kernel(DeviceMesh mesh, F f, Active active, bool oriented)
 {
     mesh.kernel<op, BlockThreads>(f, active, oriented);

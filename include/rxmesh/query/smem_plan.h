@@ -102,10 +102,12 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
     const bool needs_ev = op == Op::VE || op == Op::VV || op == Op::VF ||
                           (oriented && can_orient(op));
     const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF;
+    // the staged inputs get 32 spare bytes: they are copied as whole 16-byte
+    // chunks of the store, so they start up to 15 bytes into their window
     if (needs_ev)
-        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE));
+        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE) + 16);
     if (needs_fe || (oriented && can_orient(op)))
-        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF));
+        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF) + 16);
     if (op == Op::VE || op == Op::VV || (oriented && can_orient(op))) {
         a.v_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
         a.v_val = c.take<std::uint16_t>(2 * std::size_t(n.nE));
@@ -131,7 +133,7 @@ RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool orien
     }
     // the ribbon part of the output's local-to-global map, so the iterator
     // maps ribbon ids without a global load
-    a.out_ribbon = c.take<std::uint32_t>(n.out_ribbon);
+    a.out_ribbon = c.take<std::uint32_t>(std::size_t(n.out_ribbon) + 8);
     return a;
 }
 
