@@ -79,6 +79,20 @@ struct DeviceMesh
     //! launch_config<op>(oriented) (grid = patches, dynamic shared memory).
     template <Op op, int BlockThreads = default_query_threads(op), typename Lambda, typename Active = AllActive>
     __device__ void kernel(Lambda&& user, Active&& active = {}, bool oriented = false) const;
+
+    //! The same over the global scratch (scratch set, any grid, no dynamic
+    //! shared memory): RXMesh::for_each's fallback for patches too large
+    //! for shared memory.
+    template <Op op, int BlockThreads = default_query_threads(op), typename Lambda, typename Active = AllActive>
+    __device__ void kernel_in_scratch(Lambda&& user, Active&& active = {}, bool oriented = false) const;
+
+   private:
+    //! The queries that stage the patch in shared memory (kShared) or in
+    //! the global scratch.
+    template <Op op, int BlockThreads, bool kShared, typename Lambda, typename Active>
+    __device__ void staged_query(Lambda& user, Active& active, bool oriented,
+                                 typename detail::BlockArrayScan<BlockThreads>::TempStorage&
+                                     scan_tmp) const;
 };
 
 namespace detail {
@@ -311,7 +325,6 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     using Output = typename OpTraits<op>::Output;
     // launch_config<op>() and kernel<op>() must agree on the block size
     assert(blockDim.x == BlockThreads);
-    constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
     // elements each thread handles per step of the lambda phase: their rows
     // (or the user's independent loads) are in flight together
     constexpr int kInFlight = 4;
@@ -352,8 +365,39 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         return;
     }
 
-    extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
+    // the staged queries, specialised for shared memory: its accesses compile
+    // to shared-memory instructions, not generic ones that the compiler must
+    // order against the user's global stores
+    // (the scratch fallback is a kernel of its own, kernel_in_scratch, so
+    // that its registers do not weigh on this one)
+    assert(scratch == nullptr);
     __shared__ typename detail::BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
+    staged_query<op, BlockThreads, true>(user, active, oriented, scan_tmp);
+}
+
+template <Op op, int BlockThreads, typename Lambda, typename Active>
+__device__ void DeviceMesh::kernel_in_scratch(Lambda&& user, Active&& active, bool oriented) const
+{
+    assert(blockDim.x == BlockThreads);
+    if constexpr (is_direct_query(op)) {
+        kernel<op, BlockThreads>(user, active, oriented);  // no staging to move
+    } else {
+        assert(scratch != nullptr);
+        __shared__ typename detail::BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
+        staged_query<op, BlockThreads, false>(user, active, oriented, scan_tmp);
+    }
+}
+
+template <Op op, int BlockThreads, bool kShared, typename Lambda, typename Active>
+__device__ void DeviceMesh::staged_query(
+    Lambda& user, Active& active, bool oriented,
+    typename detail::BlockArrayScan<BlockThreads>::TempStorage& scan_tmp) const
+{
+    using Source = typename OpTraits<op>::Source;
+    using Output = typename OpTraits<op>::Output;
+    constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
+    constexpr int  kInFlight  = 4;
+    extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
     const std::uint16_t* m_ev_end = store.m_ev + store.m_ev_size;
     const std::uint16_t* m_fe_end = store.m_fe + store.m_fe_size;
 
@@ -387,14 +431,14 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     sizes.ff_entries  = limits.ff_entries;
     sizes.out_ribbon  = (op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF)) - out.num_owned;
     sizes.general_ef  = !two_slots;
-    SmemCarver  carver(scratch ? scratch + blockIdx.x * scratch_stride : rxmesh_query_smem);
+    SmemCarver  carver(kShared ? rxmesh_query_smem : scratch + blockIdx.x * scratch_stride);
     QueryArrays a = carve_query_arrays(carver, op, orient, sizes);
     // the patch's matrices and the output's ribbon map: asynchronous copies
     // into shared memory, or plain copies into the global scratch
     const std::uint32_t* ribbon_end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
                                       : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
                                                      : store.ribbon_f + store.num_ribbon_f;
-    if (scratch) {
+    if constexpr (!kShared) {
         if (a.m_ev)
             detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
         if (a.m_fe)
@@ -415,7 +459,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
         for (std::uint32_t e = threadIdx.x; e < pi.nE; e += BlockThreads)
             words[e] = 0xFFFFFFFFu;
     }
-    if (!scratch)
+    if constexpr (kShared)
         detail::finish_copies();
     __syncthreads();
 

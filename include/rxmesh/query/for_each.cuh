@@ -20,19 +20,29 @@ namespace detail {
 inline constexpr int kMaxCachedDevices = 16;
 
 #ifndef RXMESH_QUERY_MAX_REGISTERS
-#define RXMESH_QUERY_MAX_REGISTERS 0  // 0: the compiler's choice (experiments set it)
+#define RXMESH_QUERY_MAX_REGISTERS 0  // staged queries; 0: the compiler's choice
 #endif
-constexpr int query_min_blocks(int block_threads)
+//! Blocks per SM that the query kernels must fit (a register cap): the
+//! direct queries (EV, FE, FV) hold four rows in flight and are fastest
+//! with 32 registers and full occupancy (H100, measured).
+constexpr int query_min_blocks(Op op, int block_threads)
 {
-    return RXMESH_QUERY_MAX_REGISTERS > 0 ? 65536 / (block_threads * RXMESH_QUERY_MAX_REGISTERS)
-                                          : 1;
+    const int max_registers = is_direct_query(op) ? 32 : RXMESH_QUERY_MAX_REGISTERS;
+    return max_registers > 0 ? 65536 / (block_threads * max_registers) : 1;
 }
 
 template <Op op, int BlockThreads, typename F, typename Active>
-__global__ void __launch_bounds__(BlockThreads, query_min_blocks(BlockThreads))
+__global__ void __launch_bounds__(BlockThreads, query_min_blocks(op, BlockThreads))
     for_each_kernel(DeviceMesh mesh, F f, Active active, bool oriented)
 {
     mesh.kernel<op, BlockThreads>(f, active, oriented);
+}
+
+template <Op op, int BlockThreads, typename F, typename Active>
+__global__ void __launch_bounds__(BlockThreads)
+    for_each_scratch_kernel(DeviceMesh mesh, F f, Active active, bool oriented)
+{
+    mesh.kernel_in_scratch<op, BlockThreads>(f, active, oriented);
 }
 
 }  // namespace detail
@@ -99,7 +109,8 @@ void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) co
     mesh.scratch_stride   = (cfg.smem_bytes + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
-    kernel<<<grid, BlockThreads, 0, stream>>>(mesh, f, active, oriented);
+    detail::for_each_scratch_kernel<op, BlockThreads, F, Active>
+        <<<grid, BlockThreads, 0, stream>>>(mesh, f, active, oriented);
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));  // before the scratch is freed
 }
