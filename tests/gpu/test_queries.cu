@@ -288,6 +288,46 @@ void launch_user_kernel(const DeviceMesh& m, const RXMesh::LaunchConfig& cfg, st
     RXMESH_CHECK_LAUNCH();
 }
 
+//! Every row of `op` written by a user kernel launched with `grid` blocks
+//! (fewer than patches: each block loops over patches, and the prefetching
+//! queries copy the next patch ahead), laid out as `like`'s rows.
+template <Op op>
+__global__ void rows_kernel(DeviceMesh m, const std::uint32_t* off, std::uint32_t* val,
+                            std::uint32_t* calls)
+{
+    using S = typename OpTraits<op>::Source;
+    using O = typename OpTraits<op>::Output;
+    m.kernel<op>([=](S s, const Iterator<O>& it) {
+        atomicAdd(calls + s.id(), 1u);
+        for (std::uint32_t i = 0; i < it.size(); ++i)
+            val[off[s.id()] + i] = it[i].id();
+    });
+}
+
+template <Op op>
+void expect_same_rows_with_small_grid(const RXMesh& m, unsigned grid)
+{
+    SCOPED_TRACE(std::string(to_string(op)) + " grid " + std::to_string(grid));
+    const Rows                  like = run<op>(m, false);
+    const std::uint32_t         n    = num_sources<op>(m);
+    auto                        off  = DeviceBuffer<std::uint32_t>::from_host(like.offsets);
+    DeviceBuffer<std::uint32_t> val(std::max<std::uint32_t>(1, like.offsets[n])), calls(n);
+    val.memset(0xFF);
+    calls.memset(0);
+    const auto cfg = m.launch_config<op>();
+    ASSERT_LT(grid, cfg.grid) << "the mesh must have more patches than blocks";
+    rows_kernel<op><<<grid, cfg.block, cfg.smem_bytes>>>(m.device(), off.data(), val.data(),
+                                                          calls.data());
+    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    const auto v = val.to_host(), c = calls.to_host();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        ASSERT_EQ(c[i], 1u) << "lambda calls of element " << i;
+        std::vector<std::uint32_t> row(v.begin() + like.offsets[i], v.begin() + like.offsets[i + 1]);
+        ASSERT_EQ(sorted(row), sorted(like.row(i))) << "element " << i;
+    }
+}
+
 }  // namespace query_test
 
 using namespace query_test;
@@ -435,5 +475,35 @@ TEST(GpuQuery, OrientedManifoldFlagsMatchCpu)
         }
         ASSERT_EQ(mesh.store().limits.irregular_patches, irregular);
         ASSERT_EQ(irregular > 0, has_irregular);
+    }
+}
+
+TEST(GpuQuery, FewBlocksLoopOverPatches)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // for_each launches one block per patch unless it prefetches (then as
+    // many as are resident, which small meshes do not exceed): a user grid
+    // of a few blocks makes every block walk many patches, through both the
+    // two-slot (oriented-manifold) and the general EF / FF patches
+    namespace g = rxmesh::generate;
+    for (const auto& [name, soup] : std::vector<std::pair<std::string, TriangleSoup>>{
+             {"torus", g::torus(64, 40)},
+             {"torus_flipped", with_flipped_faces(g::torus(64, 40), 97)}}) {
+        SCOPED_TRACE(name);
+        BuildOptions options;
+        options.weld             = true;
+        options.patcher.capacity = 64;
+        const RXMesh mesh(soup, options);
+        ASSERT_GE(mesh.num_patches(), 8u);
+        for (unsigned grid : {1u, 3u, 7u}) {
+            expect_same_rows_with_small_grid<Op::VV>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::VE>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::VF>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::EV>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::EF>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::FV>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::FE>(mesh, grid);
+            expect_same_rows_with_small_grid<Op::FF>(mesh, grid);
+        }
     }
 }
