@@ -289,8 +289,8 @@ void launch_user_kernel(const DeviceMesh& m, const RXMesh::LaunchConfig& cfg, st
 }
 
 //! Every row of `op` written by a user kernel launched with `grid` blocks
-//! (fewer than patches: each block loops over patches, and the prefetching
-//! queries copy the next patch ahead), laid out as `like`'s rows.
+//! (fewer than patches: each block loops over patches), laid out as the
+//! rows of for_each.
 template <Op op>
 __global__ void rows_kernel(DeviceMesh m, const std::uint32_t* off, std::uint32_t* val,
                             std::uint32_t* calls)
@@ -481,10 +481,9 @@ TEST(GpuQuery, OrientedManifoldFlagsMatchCpu)
 TEST(GpuQuery, FewBlocksLoopOverPatches)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    // for_each launches one block per patch unless it prefetches (then as
-    // many as are resident, which small meshes do not exceed): a user grid
-    // of a few blocks makes every block walk many patches, through both the
-    // two-slot (oriented-manifold) and the general EF / FF patches
+    // for_each launches one block per patch; a user grid of a few blocks
+    // makes every block walk many patches, reusing its shared memory across
+    // two-slot (oriented-manifold) and general EF / FF patches
     namespace g = rxmesh::generate;
     for (const auto& [name, soup] : std::vector<std::pair<std::string, TriangleSoup>>{
              {"torus", g::torus(64, 40)},

@@ -137,8 +137,8 @@ __device__ void load_to_shared(T* dst, const T* src, std::uint32_t n, const T* a
 //! chunks, so src[0] lands at window + (src's offset in its chunk), the
 //! pointer returned; the window must hold n + 32 / sizeof(T) elements. The
 //! chunk that reaches past array_end (the store's array that src lies in) is
-//! copied element by element instead. Complete with __pipeline_commit(),
-//! __pipeline_wait_prior() and a barrier.
+//! copied element by element instead. Complete with finish_copies() and a
+//! barrier.
 template <typename T>
 __device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, const T* array_end)
 {
@@ -159,6 +159,14 @@ __device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, con
         }
     }
     return window + head;
+}
+
+//! Waits for this thread's start_copy_to_shared copies (a barrier must
+//! follow before other threads read them).
+__device__ inline void finish_copies()
+{
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
 }
 
 //! FV in place: each M_FE entry (edge << 1 | flip) becomes the face's vertex
@@ -390,61 +398,8 @@ __device__ void DeviceMesh::staged_query(
     constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
     constexpr int  kInFlight  = 4;
     extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
-    const std::uint16_t* m_ev_end   = store.m_ev + store.m_ev_size;
-    const std::uint16_t* m_fe_end   = store.m_fe + store.m_fe_size;
-    const std::uint32_t* ribbon_end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
-                                      : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
-                                                     : store.ribbon_f + store.num_ribbon_f;
-    const bool orient = oriented && can_orient(op);
-    unsigned char* const arena = kShared ? rxmesh_query_smem : scratch + blockIdx.x * scratch_stride;
-    auto output_map = [](const PatchInfo& pi) {
-        return op == Op::VV ? pi.vmap : (op == Op::VE ? pi.emap : pi.fmap);
-    };
-    auto output_ribbon_size = [output_map](const PatchInfo& pi) {
-        return (op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF)) - output_map(pi).num_owned;
-    };
-    // starts the copies of patch pi's inputs into `in` (shared memory)
-    auto start_inputs = [&](const PatchInfo& pi, const QueryInputs& in) {
-        if (in.m_ev)
-            detail::start_copy_to_shared(in.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-        if (in.m_fe)
-            detail::start_copy_to_shared(in.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-        detail::start_copy_to_shared(in.out_ribbon, output_map(pi).ribbon, output_ribbon_size(pi),
-                                     ribbon_end);
-    };
-
-    // Prefetching (persistent blocks, all elements active): two buffers of
-    // inputs sized by the largest patch, then the working arrays; the next
-    // patch's inputs are copied while this one is worked on.
-    constexpr bool kPrefetch = kShared && all_active && prefetches_next_patch(op);
-    QueryInputs    buffer0;           // the second buffer is input_stride bytes further
-    std::size_t    input_stride = 0;  // (offsets, not an indexed array: that would
-    std::size_t    work_offset  = 0;  // live in local memory)
-    bool           current_is_1 = false;
-    auto in_buffer = [&](bool second) {
-        const std::size_t shift = second ? input_stride : 0;
-        QueryInputs       in;
-        in.m_ev       = buffer0.m_ev ? reinterpret_cast<std::uint16_t*>(
-                                     reinterpret_cast<unsigned char*>(buffer0.m_ev) + shift)
-                                     : nullptr;
-        in.m_fe       = buffer0.m_fe ? reinterpret_cast<std::uint16_t*>(
-                                     reinterpret_cast<unsigned char*>(buffer0.m_fe) + shift)
-                                     : nullptr;
-        in.out_ribbon = reinterpret_cast<std::uint32_t*>(
-            reinterpret_cast<unsigned char*>(buffer0.out_ribbon) + shift);
-        return in;
-    };
-    if constexpr (kPrefetch) {
-        SmemCarver       c(arena);
-        const QuerySizes largest = largest_query_sizes(op, limits);
-        buffer0                  = carve_query_inputs(c, op, orient, largest);
-        input_stride             = (c.used() + 15) & ~std::size_t(15);
-        carve_query_inputs(c, op, orient, largest);  // the second buffer
-        work_offset = c.used();
-        if (blockIdx.x < store.num_patches)
-            start_inputs(patch(blockIdx.x), buffer0);
-        __pipeline_commit();
-    }
+    const std::uint16_t* m_ev_end = store.m_ev + store.m_ev_size;
+    const std::uint16_t* m_fe_end = store.m_fe + store.m_fe_size;
 
     for (std::uint32_t p = blockIdx.x; p < store.num_patches; p += gridDim.x) {
     __syncthreads();  // the previous patch's arrays are reused
@@ -452,7 +407,7 @@ __device__ void DeviceMesh::staged_query(
     const LocalToGlobal& src = (op == Op::VV || op == Op::VE || op == Op::VF) ? pi.vmap
                                : op == Op::EF                                  ? pi.emap
                                                                                : pi.fmap;
-    LocalToGlobal out = output_map(pi);
+    LocalToGlobal out = op == Op::VV ? pi.vmap : (op == Op::VE ? pi.emap : pi.fmap);
     // patches without an active source element do no query work
     if constexpr (!all_active) {
         bool any = false;
@@ -462,6 +417,7 @@ __device__ void DeviceMesh::staged_query(
             continue;
     }
 
+    const bool orient = oriented && can_orient(op);
     // EF / FF of an oriented-manifold patch: edge e's faces go to slots 2e
     // (the face walking e from its first M_EV vertex) and 2e + 1 (the other
     // way), so a face's M_FE entry (e << 1 | flip) is its own slot's index
@@ -473,47 +429,28 @@ __device__ void DeviceMesh::staged_query(
     sizes.nF          = pi.nF;
     sizes.owned_faces = pi.fmap.num_owned;
     sizes.ff_entries  = limits.ff_entries;
-    sizes.out_ribbon  = output_ribbon_size(pi);
+    sizes.out_ribbon  = (op == Op::VV ? pi.nV : (op == Op::VE ? pi.nE : pi.nF)) - out.num_owned;
     sizes.general_ef  = !two_slots;
-    QueryArrays a;
-    if constexpr (kPrefetch) {
-        const std::uint32_t next = p + gridDim.x;
-        if (next < store.num_patches)
-            start_inputs(patch(next), in_buffer(!current_is_1));
-        __pipeline_commit();
-        // this patch's inputs, where start_copy_to_shared put them
-        const QueryInputs in = in_buffer(current_is_1);
-        auto at = [](auto* window, const auto* src) {
-            return window ? window + (reinterpret_cast<std::uintptr_t>(src) & 15) / sizeof(*src)
-                          : nullptr;
-        };
-        a.m_ev       = at(in.m_ev, pi.m_ev);
-        a.m_fe       = at(in.m_fe, pi.m_fe);
-        a.out_ribbon = at(in.out_ribbon, out.ribbon);
-        SmemCarver c(arena);
-        c.take<unsigned char>(work_offset);
-        carve_query_work(c, op, orient, sizes, a);
-        current_is_1 = !current_is_1;
+    SmemCarver  carver(kShared ? rxmesh_query_smem : scratch + blockIdx.x * scratch_stride);
+    QueryArrays a = carve_query_arrays(carver, op, orient, sizes);
+    // the patch's matrices and the output's ribbon map: asynchronous copies
+    // into shared memory, or plain copies into the global scratch
+    const std::uint32_t* ribbon_end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
+                                      : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
+                                                     : store.ribbon_f + store.num_ribbon_f;
+    if constexpr (!kShared) {
+        if (a.m_ev)
+            detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
+        if (a.m_fe)
+            detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+        detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     } else {
-        SmemCarver carver(arena);
-        a = carve_query_arrays(carver, op, orient, sizes);
-        // the patch's matrices and the output's ribbon map: asynchronous
-        // copies into shared memory, or plain copies into the global scratch
-        if constexpr (!kShared) {
-            if (a.m_ev)
-                detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-            if (a.m_fe)
-                detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-            detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
-        } else {
-            if (a.m_ev)
-                a.m_ev = detail::start_copy_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-            if (a.m_fe)
-                a.m_fe = detail::start_copy_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-            a.out_ribbon = detail::start_copy_to_shared(a.out_ribbon, out.ribbon,
-                                                        sizes.out_ribbon, ribbon_end);
-            __pipeline_commit();
-        }
+        if (a.m_ev)
+            a.m_ev = detail::start_copy_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
+        if (a.m_fe)
+            a.m_fe = detail::start_copy_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+        a.out_ribbon =
+            detail::start_copy_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     }
     out.ribbon = a.out_ribbon;
     if (two_slots) {
@@ -522,11 +459,8 @@ __device__ void DeviceMesh::staged_query(
         for (std::uint32_t e = threadIdx.x; e < pi.nE; e += BlockThreads)
             words[e] = 0xFFFFFFFFu;
     }
-    // this patch's copies (not the next one's) have landed
-    if constexpr (kPrefetch)
-        __pipeline_wait_prior(1);
-    else if constexpr (kShared)
-        __pipeline_wait_prior(0);
+    if constexpr (kShared)
+        detail::finish_copies();
     __syncthreads();
 
     if constexpr (op == Op::EF || op == Op::FF) {

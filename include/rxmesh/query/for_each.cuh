@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
 
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
@@ -59,9 +58,7 @@ RXMesh::LaunchConfig RXMesh::launch_config(bool oriented, unsigned block_threads
     LaunchConfig cfg;
     cfg.grid       = m_store.num_patches;
     cfg.block      = block_threads;
-    // prefetching queries keep a second buffer of inputs
-    cfg.smem_bytes = query_smem_bytes(op, oriented && can_orient(op), m_store.limits,
-                                      prefetches_next_patch(op) ? 2 : 1);
+    cfg.smem_bytes = query_smem_bytes(op, oriented && can_orient(op), m_store.limits);
     return cfg;
 }
 
@@ -78,8 +75,6 @@ void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) co
     {
         int         max_smem = -1, sms = 0;
         std::size_t static_smem = 0, opted_in = 0;
-        int         resident_blocks = 0;                   // per SM, for ...
-        std::size_t occupancy_smem  = ~std::size_t(0);     // ... this much shared memory
     };
     static Cache cache[detail::kMaxCachedDevices];
     int          dev = 0;
@@ -103,18 +98,7 @@ void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) co
                 kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(cfg.smem_bytes)));
             c.opted_in = cfg.smem_bytes;
         }
-        unsigned grid = cfg.grid;
-        if (prefetches_next_patch(op) && std::is_same_v<Active, AllActive>) {
-            // persistent blocks: as many as are resident at once, each loops
-            // over patches and copies the next one's inputs ahead
-            if (cfg.smem_bytes != c.occupancy_smem) {
-                RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                    &c.resident_blocks, kernel, BlockThreads, cfg.smem_bytes));
-                c.occupancy_smem = cfg.smem_bytes;
-            }
-            grid = std::min<unsigned>(grid, unsigned(std::max(1, c.resident_blocks) * sms));
-        }
-        kernel<<<grid, BlockThreads, cfg.smem_bytes, stream>>>(mesh, f, active, oriented);
+        kernel<<<cfg.grid, BlockThreads, cfg.smem_bytes, stream>>>(mesh, f, active, oriented);
         RXMESH_CHECK_LAUNCH();
         return;
     }

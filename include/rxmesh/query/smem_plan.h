@@ -93,54 +93,21 @@ constexpr char output_kind(Op op)
                                                           : 'f';
 }
 
-#ifndef RXMESH_QUERY_PREFETCH
-#define RXMESH_QUERY_PREFETCH 1  // experiments: 0 never, 1 per op (below), 2 every staged op
-#endif
-//! Whether the staged query `op` runs persistent blocks that copy the next
-//! patch's inputs into a second buffer while the current patch is worked on.
-constexpr bool prefetches_next_patch(Op op)
-{
-    return !is_direct_query(op) &&
-           (RXMESH_QUERY_PREFETCH == 2 ||
-            (RXMESH_QUERY_PREFETCH == 1 && (op == Op::EF || op == Op::FF)));
-}
-
-//! The staged inputs of one patch: its matrices and the output's ribbon map.
-struct QueryInputs
-{
-    std::uint16_t* m_ev       = nullptr;
-    std::uint16_t* m_fe       = nullptr;
-    std::uint32_t* out_ribbon = nullptr;
-};
-
-//! Carves one buffer of staged inputs. They get 32 spare bytes each: they
-//! are copied as whole 16-byte chunks of the store, so they start up to 15
-//! bytes into their window.
-RXMESH_HD inline QueryInputs carve_query_inputs(SmemCarver& c, Op op, bool oriented,
+RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool oriented,
                                                 const QuerySizes& n)
 {
-    QueryInputs in;
+    QueryArrays a;
     if (is_direct_query(op))
-        return in;
+        return a;
     const bool needs_ev = op == Op::VE || op == Op::VV || op == Op::VF ||
                           (oriented && can_orient(op));
-    const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF ||
-                          (oriented && can_orient(op));
+    const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF;
+    // the staged inputs get 32 spare bytes: they are copied as whole 16-byte
+    // chunks of the store, so they start up to 15 bytes into their window
     if (needs_ev)
-        in.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE) + 16);
-    if (needs_fe)
-        in.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF) + 16);
-    in.out_ribbon = c.take<std::uint32_t>(std::size_t(n.out_ribbon) + 8);
-    return in;
-}
-
-//! Carves the working arrays of the query (after its inputs); a's inputs
-//! are left as they are.
-RXMESH_HD inline void carve_query_work(SmemCarver& c, Op op, bool oriented, const QuerySizes& n,
-                                       QueryArrays& a)
-{
-    if (is_direct_query(op))
-        return;
+        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE) + 16);
+    if (needs_fe || (oriented && can_orient(op)))
+        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF) + 16);
     if (op == Op::VE || op == Op::VV || (oriented && can_orient(op))) {
         a.v_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
         a.v_val = c.take<std::uint16_t>(2 * std::size_t(n.nE));
@@ -164,23 +131,14 @@ RXMESH_HD inline void carve_query_work(SmemCarver& c, Op op, bool oriented, cons
                                                 : 3 * std::size_t(n.owned_faces));
         }
     }
-}
-
-//! Inputs then working arrays, one buffer of inputs.
-RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool oriented,
-                                                const QuerySizes& n)
-{
-    QueryArrays       a;
-    const QueryInputs in = carve_query_inputs(c, op, oriented, n);
-    a.m_ev       = in.m_ev;
-    a.m_fe       = in.m_fe;
-    a.out_ribbon = in.out_ribbon;
-    carve_query_work(c, op, oriented, n, a);
+    // the ribbon part of the output's local-to-global map, so the iterator
+    // maps ribbon ids without a global load
+    a.out_ribbon = c.take<std::uint32_t>(std::size_t(n.out_ribbon) + 8);
     return a;
 }
 
-//! The largest patch's sizes, as QuerySizes.
-RXMESH_HD inline QuerySizes largest_query_sizes(Op op, const PatchLimits& l)
+//! Dynamic shared memory a query block needs for the largest patch.
+inline std::size_t query_smem_bytes(Op op, bool oriented, const PatchLimits& l)
 {
     QuerySizes n;
     n.nV          = l.vertices;
@@ -191,20 +149,8 @@ RXMESH_HD inline QuerySizes largest_query_sizes(Op op, const PatchLimits& l)
     const char kind = output_kind(op);
     n.out_ribbon = kind == 'v' ? l.ribbon_vertices : (kind == 'e' ? l.ribbon_edges : l.ribbon_faces);
     n.general_ef = l.irregular_patches > 0;
-    return n;
-}
-
-//! Dynamic shared memory a query block needs for the largest patch, with
-//! `input_buffers` buffers of staged inputs (2 when prefetching).
-inline std::size_t query_smem_bytes(Op op, bool oriented, const PatchLimits& l,
-                                    int input_buffers = 1)
-{
-    const QuerySizes n = largest_query_sizes(op, l);
-    SmemCarver       c;
-    for (int b = 0; b < input_buffers; ++b)
-        carve_query_inputs(c, op, oriented, n);
-    QueryArrays a;
-    carve_query_work(c, op, oriented, n, a);
+    SmemCarver c;
+    carve_query_arrays(c, op, oriented, n);
     return c.used();
 }
 
