@@ -438,16 +438,17 @@ __device__ void DeviceMesh::staged_query(
     const std::uint32_t* ribbon_end = op == Op::VV   ? store.ribbon_v + store.num_ribbon_v
                                       : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
                                                      : store.ribbon_f + store.num_ribbon_f;
+    const bool stage_ev = stages_ev(op, orient), stage_fe = stages_fe(op, orient);
     if constexpr (!kShared) {
-        if (a.m_ev)
+        if (stage_ev)
             detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-        if (a.m_fe)
+        if (stage_fe)
             detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
         detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     } else {
-        if (a.m_ev)
+        if (stage_ev)
             a.m_ev = detail::start_copy_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-        if (a.m_fe)
+        if (stage_fe)
             a.m_fe = detail::start_copy_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
         a.out_ribbon =
             detail::start_copy_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);

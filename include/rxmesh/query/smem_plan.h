@@ -27,8 +27,10 @@ struct PatchLimits
     std::uint32_t irregular_patches = 0;
 };
 
-//! Bump allocator over a byte buffer, 16-byte aligned pieces. With a null
-//! base it only measures.
+//! Bump allocator over a byte buffer, 16-byte aligned pieces. On the host,
+//! with a null base, it only measures. On the device it always carves, with
+//! no null test: a pointer that may be null cannot be proven to point into
+//! shared memory, and its accesses would compile to slower generic ones.
 class SmemCarver
 {
    public:
@@ -37,9 +39,13 @@ class SmemCarver
     template <typename T>
     RXMESH_HD T* take(std::size_t count)
     {
-        m_used       = (m_used + 15) & ~std::size_t(15);
-        T* ptr       = m_base ? reinterpret_cast<T*>(m_base + m_used) : nullptr;
-        m_used      += count * sizeof(T);
+        m_used = (m_used + 15) & ~std::size_t(15);
+#if defined(__CUDA_ARCH__)
+        T* ptr = reinterpret_cast<T*>(m_base + m_used);
+#else
+        T* ptr = m_base ? reinterpret_cast<T*>(m_base + m_used) : nullptr;
+#endif
+        m_used += count * sizeof(T);
         return ptr;
     }
     RXMESH_HD std::size_t used() const { return m_used; }
@@ -54,6 +60,7 @@ struct QueryArrays
 {
     std::uint16_t* m_ev = nullptr;  // 2 per local edge
     std::uint16_t* m_fe = nullptr;  // 3 per local face (FV after conversion)
+    // (null only in a direct query, or on the host)
     std::uint32_t* v_off = nullptr;  // vertex rows (VE or VF), nV + 1
     std::uint16_t* v_val = nullptr;
     std::uint32_t* v2_off = nullptr;  // second vertex rows (VF when oriented), nV + 1
@@ -93,44 +100,49 @@ constexpr char output_kind(Op op)
                                                           : 'f';
 }
 
+//! Whether a query stages M_EV / M_FE in shared memory.
+RXMESH_HD constexpr bool stages_ev(Op op, bool oriented)
+{
+    return op == Op::VE || op == Op::VV || op == Op::VF || (oriented && can_orient(op));
+}
+RXMESH_HD constexpr bool stages_fe(Op op, bool oriented)
+{
+    return op == Op::VF || op == Op::EF || op == Op::FF || (oriented && can_orient(op));
+}
+
+//! Every array is carved, unused ones empty: on the device no pointer is
+//! ever null (see SmemCarver), so test the query, not the pointer.
 RXMESH_HD inline QueryArrays carve_query_arrays(SmemCarver& c, Op op, bool oriented,
                                                 const QuerySizes& n)
 {
     QueryArrays a;
     if (is_direct_query(op))
         return a;
-    const bool needs_ev = op == Op::VE || op == Op::VV || op == Op::VF ||
-                          (oriented && can_orient(op));
-    const bool needs_fe = op == Op::VF || op == Op::EF || op == Op::FF;
+    auto count = [](bool used, std::size_t k) { return used ? k : std::size_t(0); };
+    const bool vertex_rows  = op == Op::VE || op == Op::VV || (oriented && can_orient(op));
+    const bool vertex_rows2 = op == Op::VF || (oriented && can_orient(op));
+    const bool edge_faces   = op == Op::EF || op == Op::FF;
     // the staged inputs get 32 spare bytes: they are copied as whole 16-byte
     // chunks of the store, so they start up to 15 bytes into their window
-    if (needs_ev)
-        a.m_ev = c.take<std::uint16_t>(2 * std::size_t(n.nE) + 16);
-    if (needs_fe || (oriented && can_orient(op)))
-        a.m_fe = c.take<std::uint16_t>(3 * std::size_t(n.nF) + 16);
-    if (op == Op::VE || op == Op::VV || (oriented && can_orient(op))) {
-        a.v_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
-        a.v_val = c.take<std::uint16_t>(2 * std::size_t(n.nE));
-    }
-    if (op == Op::VF || (oriented && can_orient(op))) {
-        a.v2_off = c.take<std::uint32_t>(std::size_t(n.nV) + 1);
-        a.v2_val = c.take<std::uint16_t>(3 * std::size_t(n.nF));
-    }
-    if (op == Op::EF || op == Op::FF) {
-        // general: CSR rows (3 nF values); oriented-manifold: two face slots
-        // per edge in e_val, no offsets (FF then builds its rows in registers)
-        if (n.general_ef)
-            a.e_off = c.take<std::uint32_t>(std::size_t(n.nE) + 1);
-        a.e_val = c.take<std::uint16_t>(n.general_ef && 3 * std::size_t(n.nF) > 2 * std::size_t(n.nE)
-                                            ? 3 * std::size_t(n.nF)
-                                            : 2 * std::size_t(n.nE));
-        if (op == Op::FF && n.general_ef) {
-            a.f_off = c.take<std::uint32_t>(std::size_t(n.owned_faces) + 1);
-            a.f_val = c.take<std::uint16_t>(std::size_t(n.ff_entries) > 3 * std::size_t(n.owned_faces)
-                                                ? std::size_t(n.ff_entries)
-                                                : 3 * std::size_t(n.owned_faces));
-        }
-    }
+    a.m_ev   = c.take<std::uint16_t>(count(stages_ev(op, oriented), 2 * std::size_t(n.nE) + 16));
+    a.m_fe   = c.take<std::uint16_t>(count(stages_fe(op, oriented), 3 * std::size_t(n.nF) + 16));
+    a.v_off  = c.take<std::uint32_t>(count(vertex_rows, std::size_t(n.nV) + 1));
+    a.v_val  = c.take<std::uint16_t>(count(vertex_rows, 2 * std::size_t(n.nE)));
+    a.v2_off = c.take<std::uint32_t>(count(vertex_rows2, std::size_t(n.nV) + 1));
+    a.v2_val = c.take<std::uint16_t>(count(vertex_rows2, 3 * std::size_t(n.nF)));
+    // EF / FF, general: CSR rows (3 nF values); oriented-manifold: two face
+    // slots per edge in e_val, no offsets (FF then builds its rows in registers)
+    a.e_off = c.take<std::uint32_t>(count(edge_faces && n.general_ef, std::size_t(n.nE) + 1));
+    a.e_val = c.take<std::uint16_t>(count(
+        edge_faces, n.general_ef && 3 * std::size_t(n.nF) > 2 * std::size_t(n.nE)
+                        ? 3 * std::size_t(n.nF)
+                        : 2 * std::size_t(n.nE)));
+    const bool general_ff = op == Op::FF && n.general_ef;
+    a.f_off = c.take<std::uint32_t>(count(general_ff, std::size_t(n.owned_faces) + 1));
+    a.f_val = c.take<std::uint16_t>(
+        count(general_ff, std::size_t(n.ff_entries) > 3 * std::size_t(n.owned_faces)
+                              ? std::size_t(n.ff_entries)
+                              : 3 * std::size_t(n.owned_faces)));
     // the ribbon part of the output's local-to-global map, so the iterator
     // maps ribbon ids without a global load
     a.out_ribbon = c.take<std::uint32_t>(std::size_t(n.out_ribbon) + 8);
