@@ -19,16 +19,28 @@ namespace detail {
 //! Devices whose launch limits for_each caches (others look them up each call).
 inline constexpr int kMaxCachedDevices = 16;
 
+//! Register cap of each query's kernel (0: the compiler's choice), measured
+//! on the H100 (armadillo x4^4, sorted; ms at no cap / 40 / 32 registers):
+//! EV, FE, FV hold four rows in flight and EF, FF four short rows: they are
+//! fastest at full occupancy (EF 0.209 / 0.200 / 0.166, FF 0.205 / 0.195 /
+//! 0.189); VV, VE, VF lose when capped (VF 0.225 / 0.226 / 0.284).
 #ifndef RXMESH_QUERY_MAX_REGISTERS
-#define RXMESH_QUERY_MAX_REGISTERS 0  // staged queries; 0: the compiler's choice
+#define RXMESH_QUERY_MAX_REGISTERS -1  // experiments: >= 0 overrides the staged queries' cap
 #endif
-//! Blocks per SM that the query kernels must fit (a register cap): the
-//! direct queries (EV, FE, FV) hold four rows in flight and are fastest
-//! with 32 registers and full occupancy (H100, measured).
+constexpr int query_max_registers(Op op)
+{
+    if (is_direct_query(op))
+        return 32;
+    if (RXMESH_QUERY_MAX_REGISTERS >= 0)
+        return RXMESH_QUERY_MAX_REGISTERS;
+    return op == Op::EF || op == Op::FF ? 32 : 0;
+}
+
+//! Blocks per SM that a query kernel must fit: its register cap.
 constexpr int query_min_blocks(Op op, int block_threads)
 {
-    const int max_registers = is_direct_query(op) ? 32 : RXMESH_QUERY_MAX_REGISTERS;
-    return max_registers > 0 ? 65536 / (block_threads * max_registers) : 1;
+    const int cap = query_max_registers(op);
+    return cap > 0 ? std::max(1, 65536 / (block_threads * cap)) : 1;
 }
 
 template <Op op, int BlockThreads, typename F, typename Active>
