@@ -24,6 +24,8 @@ inline constexpr int kMaxCachedDevices = 16;
 //! EV, FE, FV hold four rows in flight and EF, FF four short rows: they are
 //! fastest at full occupancy (EF 0.209 / 0.200 / 0.166, FF 0.205 / 0.195 /
 //! 0.189); VV, VE, VF lose when capped (VF 0.225 / 0.226 / 0.284).
+//! A lambda that needs many registers spills under a cap: launch your own
+//! kernel with DeviceMesh::kernel<Op> and launch_config<Op>() (no cap) then.
 #ifndef RXMESH_QUERY_MAX_REGISTERS
 #define RXMESH_QUERY_MAX_REGISTERS -1  // experiments: >= 0 overrides the staged queries' cap
 #endif
