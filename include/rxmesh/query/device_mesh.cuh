@@ -97,6 +97,11 @@ struct DeviceMesh
 
 namespace detail {
 
+//! Elements each thread handles per step of a query's lambda phase: their
+//! rows (and the user's independent loads, where the compiler can tell) are
+//! in flight together.
+inline constexpr int kElementsInFlight = 4;
+
 //! Block-wide copy of src[0, n) to shared dst[0, n) with 16-byte loads of
 //! the aligned window around src, clipped to the array [.., array_end) that
 //! src lies in (never reads past it). The store's arrays start 256-byte
@@ -325,9 +330,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
     using Output = typename OpTraits<op>::Output;
     // launch_config<op>() and kernel<op>() must agree on the block size
     assert(blockDim.x == BlockThreads);
-    // elements each thread handles per step of the lambda phase: their rows
-    // (or the user's independent loads) are in flight together
-    constexpr int kInFlight = 4;
+    constexpr int kInFlight = detail::kElementsInFlight;
 
     if constexpr (is_direct_query(op)) {
         // EV, FE, FV: an owned element's row is its own row of M_EV / M_FE
@@ -396,7 +399,7 @@ __device__ void DeviceMesh::staged_query(
     using Source = typename OpTraits<op>::Source;
     using Output = typename OpTraits<op>::Output;
     constexpr bool all_active = std::is_same_v<std::decay_t<Active>, AllActive>;
-    constexpr int  kInFlight  = 4;
+    constexpr int  kInFlight  = detail::kElementsInFlight;
     extern __shared__ __align__(16) unsigned char rxmesh_query_smem[];
     const std::uint16_t* m_ev_end = store.m_ev + store.m_ev_size;
     const std::uint16_t* m_fe_end = store.m_fe + store.m_fe_size;
