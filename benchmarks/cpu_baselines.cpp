@@ -202,29 +202,48 @@ struct LibResults
     Result        serial[kOps], par[kOps];
 };
 
-#ifdef RXMESH_HAVE_OPENMESH
-void bench_openmesh(const std::vector<rxmesh::Vec3f>& pos, const std::vector<rxmesh::Triangle>& faces,
-                    const Reference& full, int runs, int threads, LibResults& lr)
+//! Builds a library's mesh, timed into lr.build_ms: reserve(), then
+//! add_vertex(i) for every position and add_face(f) -> accepted? for every
+//! face. Faces the library refuses (non-manifold for a halfedge mesh) are
+//! counted in lr.skipped; then the reference of the faces it kept is
+//! returned, else an empty one (use `full`).
+template <typename Reserve, typename AddVertex, typename AddFace>
+Reference build_library_mesh(const std::vector<rxmesh::Vec3f>&    pos,
+                             const std::vector<rxmesh::Triangle>& faces,
+                             LibResults&                          lr,
+                             Reserve                              reserve,
+                             AddVertex                            add_vertex,
+                             AddFace                              add_face)
 {
-    using Mesh = OpenMesh::TriMesh_ArrayKernelT<>;
-    Mesh       m;
     const auto t0 = std::chrono::steady_clock::now();
-    m.reserve(pos.size(), full.ne, faces.size());
-    std::vector<Mesh::VertexHandle> vh(pos.size());
+    reserve();
     for (std::size_t i = 0; i < pos.size(); ++i)
-        vh[i] = m.add_vertex(Mesh::Point(pos[i][0], pos[i][1], pos[i][2]));
+        add_vertex(i);
     std::vector<rxmesh::Triangle> kept;
     kept.reserve(faces.size());
     for (const auto& f : faces) {
-        if (m.add_face(vh[f[0]], vh[f[1]], vh[f[2]]).is_valid())
+        if (add_face(f))
             kept.push_back(f);
         else
             ++lr.skipped;
     }
     lr.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     lr.built    = true;
-    const bool      all = lr.skipped == 0;
-    const Reference own = all ? Reference{} : make_reference(static_cast<u32>(pos.size()), kept);
+    return lr.skipped == 0 ? Reference{} : make_reference(static_cast<u32>(pos.size()), kept);
+}
+
+#ifdef RXMESH_HAVE_OPENMESH
+void bench_openmesh(const std::vector<rxmesh::Vec3f>& pos, const std::vector<rxmesh::Triangle>& faces,
+                    const Reference& full, int runs, int threads, LibResults& lr)
+{
+    using Mesh = OpenMesh::TriMesh_ArrayKernelT<>;
+    Mesh                            m;
+    std::vector<Mesh::VertexHandle> vh(pos.size());
+    const Reference                 own = build_library_mesh(
+        pos, faces, lr, [&] { m.reserve(pos.size(), full.ne, faces.size()); },
+        [&](std::size_t i) { vh[i] = m.add_vertex(Mesh::Point(pos[i][0], pos[i][1], pos[i][2])); },
+        [&](const rxmesh::Triangle& f) { return m.add_face(vh[f[0]], vh[f[1]], vh[f[2]]).is_valid(); });
+    const bool       all = lr.skipped == 0;  // ids match the input's
     const Reference& ref = all ? full : own;
 
     const u32 nv = u32(m.n_vertices()), ne = u32(m.n_edges()), nf = u32(m.n_faces());
@@ -286,24 +305,19 @@ void bench_cgal(const std::vector<rxmesh::Vec3f>& pos, const std::vector<rxmesh:
     using EI = Mesh::Edge_index;
     using FI = Mesh::Face_index;
     using HI = Mesh::Halfedge_index;
-    Mesh       m;
-    const auto t0 = std::chrono::steady_clock::now();
-    m.reserve(Mesh::size_type(pos.size()), Mesh::size_type(full.ne), Mesh::size_type(faces.size()));
+    Mesh            m;
     std::vector<VI> vi(pos.size());
-    for (std::size_t i = 0; i < pos.size(); ++i)
-        vi[i] = m.add_vertex(K::Point_3(pos[i][0], pos[i][1], pos[i][2]));
-    std::vector<rxmesh::Triangle> kept;
-    kept.reserve(faces.size());
-    for (const auto& f : faces) {
-        if (m.add_face(vi[f[0]], vi[f[1]], vi[f[2]]) != Mesh::null_face())
-            kept.push_back(f);
-        else
-            ++lr.skipped;
-    }
-    lr.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    lr.built    = true;
-    const bool      all = lr.skipped == 0;
-    const Reference own = all ? Reference{} : make_reference(static_cast<u32>(pos.size()), kept);
+    const Reference own = build_library_mesh(
+        pos, faces, lr,
+        [&] {
+            m.reserve(Mesh::size_type(pos.size()), Mesh::size_type(full.ne),
+                      Mesh::size_type(faces.size()));
+        },
+        [&](std::size_t i) { vi[i] = m.add_vertex(K::Point_3(pos[i][0], pos[i][1], pos[i][2])); },
+        [&](const rxmesh::Triangle& f) {
+            return m.add_face(vi[f[0]], vi[f[1]], vi[f[2]]) != Mesh::null_face();
+        });
+    const bool       all = lr.skipped == 0;  // ids match the input's
     const Reference& ref = all ? full : own;
 
     const u32 nv = u32(m.number_of_vertices()), ne = u32(m.number_of_edges()),

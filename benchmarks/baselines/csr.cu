@@ -135,10 +135,7 @@ void CsrMesh::run(Op op, QueryOutput& out, cudaStream_t stream) const
     const std::uint32_t n = num_sources(op);
     if (n == 0)
         return;
-    if (out.rows() != n)
-        throw rxmesh::Error(std::string("CsrMesh::run: output for ") + rxmesh::to_string(op) +
-                            " has " + std::to_string(out.rows()) + " rows, expected " +
-                            std::to_string(n) + " (use allocate(op))");
+    detail::check_output_rows("CsrMesh::run", op, out, n);
     const unsigned grid = rxmesh::detail::flat_grid(n);
     std::uint32_t* val  = out.values.data();
     switch (op) {

@@ -392,10 +392,7 @@ void PdeMesh::run(Op op, QueryOutput& out, cudaStream_t stream) const
     const std::uint32_t n = num_sources(op);
     if (n == 0)
         return;
-    if (out.rows() != n)
-        throw rxmesh::Error(std::string("PdeMesh::run: output for ") + rxmesh::to_string(op) +
-                            " has " + std::to_string(out.rows()) + " rows, expected " +
-                            std::to_string(n) + " (use allocate(op))");
+    detail::check_output_rows("PdeMesh::run", op, out, n);
     const Arrays a{m_target.data(), m_face.data(), m_next.data(), m_vertex_he.data(),
                    m_face_he.data()};
     const std::uint32_t* off  = out.offsets.data();

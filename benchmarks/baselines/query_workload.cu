@@ -3,22 +3,24 @@
 #include "query_workload.h"
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
 
 #include "rxmesh/core/cub_call.cuh"
-#include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/error.h"
 
 namespace rxmesh::baselines {
 
 namespace {
 
-__global__ void fixed_offsets_kernel(std::uint32_t rows, std::uint32_t k,
-                                     std::uint32_t* __restrict__ offsets)
+struct TimesK
 {
-    RXMESH_FOR_EACH_ITEM(i, std::uint64_t(rows) + 1)
-    offsets[i] = static_cast<std::uint32_t>(i) * k;
-}
+    std::uint32_t k;
+    __device__ std::uint32_t operator()(std::uint32_t i) const { return i * k; }
+};
 
 constexpr std::uint32_t kNone = ~0u;
 
@@ -52,11 +54,18 @@ rxmesh::DeviceBuffer<std::uint32_t> fixed_offsets(std::uint32_t rows, std::uint3
                                                   cudaStream_t stream)
 {
     rxmesh::DeviceBuffer<std::uint32_t> offsets(std::size_t(rows) + 1, stream);
-    fixed_offsets_kernel<<<rxmesh::detail::flat_grid(std::size_t(rows) + 1),
-                           rxmesh::detail::kFlatBlockThreads, 0, stream>>>(
-        rows, k, offsets.data());
-    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cub::DeviceTransform::Transform(thrust::counting_iterator<std::uint32_t>(0),
+                                                      offsets.data(), std::size_t(rows) + 1,
+                                                      TimesK{k}, stream));
     return offsets;
+}
+
+void check_output_rows(const char* who, rxmesh::Op op, const QueryOutput& out, std::uint32_t rows)
+{
+    if (out.rows() != rows)
+        throw rxmesh::Error(std::string(who) + ": output for " + rxmesh::to_string(op) + " has " +
+                            std::to_string(out.rows()) + " rows, expected " +
+                            std::to_string(rows) + " (use allocate(op))");
 }
 
 rxmesh::DeviceBuffer<std::uint32_t> offsets_from_counts(

@@ -105,6 +105,10 @@ namespace detail {
 rxmesh::DeviceBuffer<std::uint32_t> fixed_offsets(std::uint32_t rows, std::uint32_t k,
                                                   cudaStream_t stream = 0);
 
+//! Throws rxmesh::Error when `out` does not have `rows` rows (an output
+//! allocated for another op or mesh); `who` names the caller.
+void check_output_rows(const char* who, rxmesh::Op op, const QueryOutput& out, std::uint32_t rows);
+
 //! Exclusive prefix sum of `counts` (rows + 1 entries, counts[rows] unused)
 //! into a new buffer of rows + 1 entries; returns it and sets `total`
 //! (synchronous read-back of offsets[rows]).

@@ -1,7 +1,6 @@
 // Boundary flags of a built mesh: two passes of the query engine itself.
 #include "rxmesh/patch/boundary.h"
 
-#include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/query/for_each.cuh"
 
 namespace rxmesh::detail {
@@ -44,8 +43,7 @@ void compute_boundary_flags(const RXMesh&                 mesh,
                             cudaStream_t                  stream)
 {
     // the EF pass writes every edge flag; vertex and face flags are only set
-    fill(vertex, 0);
-    fill(face, 0);
+    // (they start at 0: see the precondition)
     mesh.for_each<Op::EF>(MarkBoundaryEdgesAndFaces{edge, face}, AllActive{}, false, stream);
     mesh.for_each<Op::EV>(MarkBoundaryVertices{edge, vertex}, AllActive{}, false, stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));

@@ -480,7 +480,7 @@ std::uint32_t max_local(const DeviceBuffer<std::uint32_t>& offsets,
 
 //! Largest row of a CSR offsets array (P + 1 entries): a patch's owned
 //! elements or its ribbon.
-std::uint32_t max_owned(const DeviceBuffer<std::uint32_t>& offsets, std::uint32_t num_patches,
+std::uint32_t max_row(const DeviceBuffer<std::uint32_t>& offsets, std::uint32_t num_patches,
                         cudaStream_t stream)
 {
     DeviceBuffer<std::uint32_t> out(1, stream);
@@ -630,12 +630,12 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
     st.limits.vertices = max_v;
     st.limits.edges    = max_e;
     st.limits.faces    = max_f;
-    st.limits.ribbon_vertices = max_owned(st.ribbon_v_offsets, P, stream);
-    st.limits.ribbon_edges    = max_owned(st.ribbon_e_offsets, P, stream);
-    st.limits.ribbon_faces    = max_owned(st.ribbon_f_offsets, P, stream);
+    st.limits.ribbon_vertices = max_row(st.ribbon_v_offsets, P, stream);
+    st.limits.ribbon_edges    = max_row(st.ribbon_e_offsets, P, stream);
+    st.limits.ribbon_faces    = max_row(st.ribbon_f_offsets, P, stream);
     {
         DeviceBuffer<std::uint32_t> out1(1, stream);
-        st.limits.owned_faces = max_owned(st.face_offsets, P, stream);
+        st.limits.owned_faces = max_row(st.face_offsets, P, stream);
         if (topo.ff.offsets.size() == std::uint64_t(F) + 1) {
             DeviceBuffer<std::uint32_t> per_patch(P, stream);
             ff_entries_per_patch<<<flat_grid(P), kThreads, 0, stream>>>(

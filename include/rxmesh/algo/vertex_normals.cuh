@@ -59,16 +59,18 @@ __global__ void __launch_bounds__(BlockThreads)
     const PatchInfo pi = mesh.patch(blockIdx.x);
     const auto&     st = mesh.store;
     SmemCarver      c(smem);
-    std::uint16_t*  ev     = c.take<std::uint16_t>(2 * pi.nE);
-    std::uint16_t*  fv     = c.take<std::uint16_t>(3 * pi.nF);
-    float*          acc    = c.take<float>(3 * pi.vmap.num_owned);
-    std::uint32_t*  ribbon = c.take<std::uint32_t>(pi.nV - pi.vmap.num_owned);
-    load_to_shared(ev, pi.m_ev, 2 * pi.nE, st.m_ev + st.m_ev_size);
-    load_to_shared(fv, pi.m_fe, 3 * pi.nF, st.m_fe + st.m_fe_size);
-    load_to_shared(ribbon, pi.vmap.ribbon, pi.nV - pi.vmap.num_owned,
-                   st.ribbon_v + st.num_ribbon_v);
+    const std::uint32_t num_ribbon = pi.nV - pi.vmap.num_owned;
+    // copy windows: 32 spare bytes each (see copy_to_window)
+    std::uint16_t* ev     = c.take<std::uint16_t>(2 * pi.nE + 16);
+    std::uint16_t* fv     = c.take<std::uint16_t>(3 * pi.nF + 16);
+    std::uint32_t* ribbon = c.take<std::uint32_t>(num_ribbon + 8);
+    float*         acc    = c.take<float>(3 * pi.vmap.num_owned);
+    ev     = copy_to_window<true>(ev, pi.m_ev, 2 * pi.nE, st.m_ev + st.m_ev_size);
+    fv     = copy_to_window<true>(fv, pi.m_fe, 3 * pi.nF, st.m_fe + st.m_fe_size);
+    ribbon = copy_to_window<true>(ribbon, pi.vmap.ribbon, num_ribbon, st.ribbon_v + st.num_ribbon_v);
     for (std::uint32_t i = threadIdx.x; i < 3 * pi.vmap.num_owned; i += BlockThreads)
         acc[i] = 0.f;
+    finish_copies();
     __syncthreads();
     fe_to_fv(fv, ev, pi.nF);
     __syncthreads();
@@ -111,11 +113,11 @@ __global__ void __launch_bounds__(BlockThreads)
 //! Shared-memory bytes vertex_normals needs per block.
 inline std::size_t vertex_normals_smem_bytes(const PatchLimits& l)
 {
-    SmemCarver c;
-    c.take<std::uint16_t>(2 * std::size_t(l.edges));
-    c.take<std::uint16_t>(3 * std::size_t(l.faces));
-    c.take<float>(3 * std::size_t(l.vertices));         // owned vertices' sums
-    c.take<std::uint32_t>(std::size_t(l.vertices));     // ribbon vertices' global ids
+    SmemCarver c;  // as vertex_normals_kernel carves
+    c.take<std::uint16_t>(2 * std::size_t(l.edges) + 16);
+    c.take<std::uint16_t>(3 * std::size_t(l.faces) + 16);
+    c.take<std::uint32_t>(std::size_t(l.ribbon_vertices) + 8);  // ribbon vertices' global ids
+    c.take<float>(3 * std::size_t(l.vertices));                 // owned vertices' sums
     return c.used();
 }
 

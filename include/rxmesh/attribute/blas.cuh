@@ -1,6 +1,6 @@
 // BLAS-like operations on attributes, over all num_values() = elements * N
 // values of an attribute (the components are not told apart). Include from
-// .cu files only (kernels and CUB inside).
+// .cu files only (CUB inside).
 //
 //   fill(x, v)          x = v
 //   copy(dst, src)      dst = src          (device to device)
@@ -17,7 +17,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/device/device_for.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_transform.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -31,7 +33,6 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
-#include "rxmesh/core/launch.cuh"
 
 namespace rxmesh {
 
@@ -51,23 +52,25 @@ using NonDeduced = typename NonDeducedT<T>::type;
 template <typename T>
 using BlasAccumulator = std::conditional_t<std::is_same_v<T, float>, double, T>;
 
+//! The element-wise operations, for cub::DeviceFor / cub::DeviceTransform.
 template <typename T>
-__global__ void blas_fill_kernel(T* x, std::uint64_t n, T value)
+struct BlasSet
 {
-    RXMESH_FOR_EACH_ITEM(i, n) { x[i] = value; }
-}
-
+    T value;
+    __device__ void operator()(T& v) const { v = value; }
+};
 template <typename T>
-__global__ void blas_axpy_kernel(T alpha, const T* x, T* y, std::uint64_t n)
+struct BlasScale
 {
-    RXMESH_FOR_EACH_ITEM(i, n) { y[i] += alpha * x[i]; }
-}
-
+    T alpha;
+    __device__ void operator()(T& v) const { v *= alpha; }
+};
 template <typename T>
-__global__ void blas_scale_kernel(T* x, std::uint64_t n, T alpha)
+struct BlasAxpy
 {
-    RXMESH_FOR_EACH_ITEM(i, n) { x[i] *= alpha; }
-}
+    T alpha;
+    __device__ T operator()(T x, T y) const { return y + alpha * x; }
+};
 
 //! i -> Acc(x[i]) * Acc(y[i]), the input of dot()'s reduction.
 template <typename T, typename Acc>
@@ -105,9 +108,8 @@ void fill(const Attribute<T, N, Id>& x, detail::NonDeduced<T> value)
     const std::uint64_t n = x.num_values();
     if (n == 0)
         return;
-    detail::blas_fill_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, x.stream()>>>(
-        x.device_data(), n, value);
-    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(
+        cub::DeviceFor::ForEachN(x.device_data(), n, detail::BlasSet<T>{value}, x.stream()));
     detail::blas_sync(x);
 }
 
@@ -131,9 +133,10 @@ void axpy(detail::NonDeduced<T> alpha, const Attribute<T, N, Id>& x, const Attri
     const std::uint64_t n = y.num_values();
     if (n == 0)
         return;
-    detail::blas_axpy_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, y.stream()>>>(
-        alpha, x.device_data(), y.device_data(), n);
-    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cub::DeviceTransform::Transform(
+        ::cuda::std::make_tuple(static_cast<const T*>(x.device_data()),
+                                static_cast<const T*>(y.device_data())),
+        y.device_data(), n, detail::BlasAxpy<T>{alpha}, y.stream()));
     detail::blas_sync(y);
 }
 
@@ -144,9 +147,8 @@ void scale(const Attribute<T, N, Id>& x, detail::NonDeduced<T> alpha)
     const std::uint64_t n = x.num_values();
     if (n == 0)
         return;
-    detail::blas_scale_kernel<<<detail::flat_grid(n), detail::kFlatBlockThreads, 0, x.stream()>>>(
-        x.device_data(), n, alpha);
-    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(
+        cub::DeviceFor::ForEachN(x.device_data(), n, detail::BlasScale<T>{alpha}, x.stream()));
     detail::blas_sync(x);
 }
 

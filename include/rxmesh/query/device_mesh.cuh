@@ -102,50 +102,18 @@ namespace detail {
 //! in flight together.
 inline constexpr int kElementsInFlight = 4;
 
-//! Block-wide copy of src[0, n) to shared dst[0, n) with 16-byte loads of
-//! the aligned window around src, clipped to the array [.., array_end) that
-//! src lies in (never reads past it). The store's arrays start 256-byte
-//! aligned (cudaMalloc), so the window never starts before them either.
-template <typename T>
-__device__ void load_to_shared(T* dst, const T* src, std::uint32_t n, const T* array_end)
-{
-    constexpr std::uint32_t per  = 16 / sizeof(T);
-    const T*                base = reinterpret_cast<const T*>(
-        reinterpret_cast<std::uintptr_t>(src) & ~std::uintptr_t(15));
-    const std::uint32_t head = static_cast<std::uint32_t>(src - base);
-    const std::uint32_t nvec = (head + n + per - 1) / per;
-    for (std::uint32_t w = threadIdx.x; w < nvec; w += blockDim.x) {
-        const T* chunk = base + std::size_t(w) * per;
-        if (chunk + per <= array_end) {
-            const uint4 v = __ldg(reinterpret_cast<const uint4*>(chunk));
-            T           vals[per];
-            memcpy(vals, &v, sizeof(v));
-#pragma unroll
-            for (std::uint32_t k = 0; k < per; ++k) {
-                const std::uint32_t i = w * per + k - head;  // wraps for k < head
-                if (i < n)
-                    dst[i] = vals[k];
-            }
-        } else {
-            for (std::uint32_t k = 0; k < per; ++k) {
-                const std::uint32_t i = w * per + k - head;
-                if (i < n)
-                    dst[i] = src[i];
-            }
-        }
-    }
-}
-
-//! Block-wide copy of src[0, n) into `window` (shared memory), started
-//! asynchronously with cp.async: 16 bytes per copy, straight to shared memory
-//! without passing through registers. The window mirrors src's 16-byte
-//! chunks, so src[0] lands at window + (src's offset in its chunk), the
-//! pointer returned; the window must hold n + 32 / sizeof(T) elements. The
+//! Block-wide copy of src[0, n) into `window`, in whole 16-byte chunks of
+//! the store: the window mirrors src's chunks, so src[0] lands at window +
+//! (src's offset in its chunk), the pointer returned; the window must be
+//! 16-byte aligned and hold n + 32 / sizeof(T) elements. In shared memory
+//! (kAsync) the chunks go by cp.async, straight from global to shared memory
+//! without passing through registers (complete with finish_copies() and a
+//! barrier); in the global scratch by plain 16-byte loads and stores. The
 //! chunk that reaches past array_end (the store's array that src lies in) is
-//! copied element by element instead. Complete with finish_copies() and a
-//! barrier.
-template <typename T>
-__device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, const T* array_end)
+//! copied element by element. The store's arrays start 256-byte aligned
+//! (cudaMalloc), so no chunk starts before its array either.
+template <bool kAsync, typename T>
+__device__ T* copy_to_window(T* window, const T* src, std::uint32_t n, const T* array_end)
 {
     constexpr std::uint32_t per  = 16 / sizeof(T);
     const T*                base = reinterpret_cast<const T*>(
@@ -157,7 +125,11 @@ __device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, con
     for (std::uint32_t w = threadIdx.x; w < nvec; w += blockDim.x) {
         const T* chunk = base + std::size_t(w) * per;
         if (chunk + per <= array_end) {
-            __pipeline_memcpy_async(window + w * per, chunk, 16);
+            if constexpr (kAsync)
+                __pipeline_memcpy_async(window + w * per, chunk, 16);
+            else
+                *reinterpret_cast<uint4*>(window + w * per) =
+                    __ldg(reinterpret_cast<const uint4*>(chunk));
         } else {
             for (std::uint32_t k = 0; k < per && chunk + k < array_end; ++k)
                 window[w * per + k] = chunk[k];
@@ -166,7 +138,7 @@ __device__ T* start_copy_to_shared(T* window, const T* src, std::uint32_t n, con
     return window + head;
 }
 
-//! Waits for this thread's start_copy_to_shared copies (a barrier must
+//! Waits for this thread's copy_to_window<true> copies (a barrier must
 //! follow before other threads read them).
 __device__ inline void finish_copies()
 {
@@ -442,20 +414,12 @@ __device__ void DeviceMesh::staged_query(
                                       : op == Op::VE ? store.ribbon_e + store.num_ribbon_e
                                                      : store.ribbon_f + store.num_ribbon_f;
     const bool stage_ev = stages_ev(op, orient), stage_fe = stages_fe(op, orient);
-    if constexpr (!kShared) {
-        if (stage_ev)
-            detail::load_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-        if (stage_fe)
-            detail::load_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-        detail::load_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
-    } else {
-        if (stage_ev)
-            a.m_ev = detail::start_copy_to_shared(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
-        if (stage_fe)
-            a.m_fe = detail::start_copy_to_shared(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
-        a.out_ribbon =
-            detail::start_copy_to_shared(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
-    }
+    if (stage_ev)
+        a.m_ev = detail::copy_to_window<kShared>(a.m_ev, pi.m_ev, 2 * pi.nE, m_ev_end);
+    if (stage_fe)
+        a.m_fe = detail::copy_to_window<kShared>(a.m_fe, pi.m_fe, 3 * pi.nF, m_fe_end);
+    a.out_ribbon =
+        detail::copy_to_window<kShared>(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     out.ribbon = a.out_ribbon;
     if (two_slots) {
         // empty slots (0xFFFF: never a local id), while the loads land

@@ -36,7 +36,8 @@ class Iterator
         : m_local(local), m_size(size), m_shift(shift), m_map(map)
     {
     }
-    //! A row of at most three entries held by value (EV, FE, FV): `raw` are
+    //! A row of at most three entries held by value (EV, FE, FV, and EF / FF
+    //! of oriented-manifold patches): `raw` are
     //! the local entries (shifted left by `shift`), `global` their global ids,
     //! both already loaded, so access costs no memory traffic.
     RXMESH_DEVICE Iterator(const std::uint16_t (&raw)[3], const std::uint32_t (&global)[3],

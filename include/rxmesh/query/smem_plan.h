@@ -92,13 +92,6 @@ constexpr bool is_direct_query(Op op)
     return op == Op::EV || op == Op::FE || op == Op::FV;
 }
 
-//! The kind of element a query outputs.
-constexpr char output_kind(Op op)
-{
-    return (op == Op::VV || op == Op::EV || op == Op::FV) ? 'v'
-           : (op == Op::VE || op == Op::FE)               ? 'e'
-                                                          : 'f';
-}
 
 //! Whether a query stages M_EV / M_FE in shared memory.
 RXMESH_HD constexpr bool stages_ev(Op op, bool oriented)
@@ -158,8 +151,8 @@ inline std::size_t query_smem_bytes(Op op, bool oriented, const PatchLimits& l)
     n.nF          = l.faces;
     n.owned_faces = l.owned_faces;
     n.ff_entries  = l.ff_entries;
-    const char kind = output_kind(op);
-    n.out_ribbon = kind == 'v' ? l.ribbon_vertices : (kind == 'e' ? l.ribbon_edges : l.ribbon_faces);
+    // the output kind's ribbon (of the staged queries: the direct ones carve nothing)
+    n.out_ribbon = op == Op::VV ? l.ribbon_vertices : (op == Op::VE ? l.ribbon_edges : l.ribbon_faces);
     n.general_ef = l.irregular_patches > 0;
     SmemCarver c;
     carve_query_arrays(c, op, oriented, n);
