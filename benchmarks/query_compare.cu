@@ -173,8 +173,9 @@ struct WriteRows
         // read-only load, as the baselines' __restrict__ / __ldg offsets: it
         // does not wait for the previous element's stores
         const std::uint32_t     o = k ? k * s.id() : __ldg(offsets + s.id());
-        for (std::uint32_t i = 0; i < it.size(); ++i)
-            values[o + i] = it[i].id();
+        // (Iterator::for_each: short rows unroll, so the next elements'
+        // offset loads need not wait for this row's stores)
+        it.for_each([&](std::uint32_t i, auto out) { values[o + i] = out.id(); });
     }
 };
 

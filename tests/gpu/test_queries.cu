@@ -290,7 +290,8 @@ void launch_user_kernel(const DeviceMesh& m, const RXMesh::LaunchConfig& cfg, st
 
 //! Every row of `op` written by a user kernel launched with `grid` blocks
 //! (fewer than patches: each block loops over patches), laid out as the
-//! rows of for_each.
+//! rows of for_each. The rows are visited with Iterator::for_each (the
+//! reference test indexes them), so both ways of reading a row are checked.
 template <Op op>
 __global__ void rows_kernel(DeviceMesh m, const std::uint32_t* off, std::uint32_t* val,
                             std::uint32_t* calls)
@@ -299,8 +300,13 @@ __global__ void rows_kernel(DeviceMesh m, const std::uint32_t* off, std::uint32_
     using O = typename OpTraits<op>::Output;
     m.kernel<op>([=](S s, const Iterator<O>& it) {
         atomicAdd(calls + s.id(), 1u);
-        for (std::uint32_t i = 0; i < it.size(); ++i)
-            val[off[s.id()] + i] = it[i].id();
+        std::uint32_t visits = 0;
+        it.for_each([&](std::uint32_t i, O out) {
+            val[off[s.id()] + i] = out.id();
+            visits += i == visits;  // in order, once each
+        });
+        if (visits != it.size())
+            atomicAdd(calls + s.id(), 100u);  // fails the call-count check
     });
 }
 
@@ -488,21 +494,25 @@ TEST(GpuQuery, FewBlocksLoopOverPatches)
     for (const auto& [name, soup] : std::vector<std::pair<std::string, TriangleSoup>>{
              {"torus", g::torus(64, 40)},
              {"torus_flipped", with_flipped_faces(g::torus(64, 40), 97)}}) {
-        SCOPED_TRACE(name);
-        BuildOptions options;
-        options.weld             = true;
-        options.patcher.capacity = 64;
-        const RXMesh mesh(soup, options);
-        ASSERT_GE(mesh.num_patches(), 8u);
-        for (unsigned grid : {1u, 3u, 7u}) {
-            expect_same_rows_with_small_grid<Op::VV>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::VE>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::VF>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::EV>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::EF>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::FV>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::FE>(mesh, grid);
-            expect_same_rows_with_small_grid<Op::FF>(mesh, grid);
+        // capacity 512: patches large enough for the lambda phase's full
+        // steps (every thread has all its elements), 64: partial steps only
+        for (std::uint32_t capacity : {64u, 512u}) {
+            SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
+            BuildOptions options;
+            options.weld             = true;
+            options.patcher.capacity = capacity;
+            const RXMesh mesh(soup, options);
+            ASSERT_GE(mesh.num_patches(), 8u);
+            for (unsigned grid : {1u, 3u, 7u}) {
+                expect_same_rows_with_small_grid<Op::VV>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::VE>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::VF>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::EV>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::EF>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::FV>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::FE>(mesh, grid);
+                expect_same_rows_with_small_grid<Op::FF>(mesh, grid);
+            }
         }
     }
 }

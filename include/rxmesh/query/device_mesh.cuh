@@ -253,6 +253,25 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
     return n;
 }
 
+//! Runs step(base, full) for base = 0, BlockThreads * kInFlight, ... < n:
+//! each step covers elements base + j * BlockThreads + threadIdx.x, j <
+//! kInFlight. `full` (std::true_type) when every element of the step exists
+//! (true for all threads of the block), so that a step's lambda calls follow
+//! one another without a branch: the compiler can then start the user's
+//! loads for later elements (loads it may move, such as invariant_load)
+//! before the earlier elements' stores. The last, partial step checks each
+//! element (std::false_type).
+template <int BlockThreads, int kInFlight, typename Step>
+__device__ void for_each_step(std::uint32_t n, Step&& step)
+{
+    constexpr std::uint32_t kSpan = std::uint32_t(BlockThreads) * kInFlight;
+    std::uint32_t           base  = 0;
+    for (; base + kSpan <= n; base += kSpan)
+        step(base, std::true_type{});
+    if (base < n)
+        step(base, std::false_type{});
+}
+
 //! Calls user(source, iterator) for the owned, active source elements of a
 //! patch whose rows hold at most three entries, kInFlight elements per thread
 //! at a time: row(i, raw) puts element i's local entries in raw[0, n) and
@@ -265,7 +284,7 @@ template <typename Source, typename Output, int BlockThreads, int kInFlight, std
 __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& out, int shift,
                                 Row&& row, Lambda& user, Active& active)
 {
-    for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
+    auto step = [&](std::uint32_t base, auto full) {
         std::uint16_t raw[kInFlight][3];
         std::uint32_t global[kInFlight][3];
         std::uint32_t size[kInFlight];
@@ -273,7 +292,7 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j) {
             const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
-            live[j]   = i < src.num_owned && active(Source(src.owned_offset + i));
+            live[j]   = (full || i < src.num_owned) && active(Source(src.owned_offset + i));
             raw[j][0] = raw[j][1] = raw[j][2] = 0;
             size[j]   = kFixed;
             if (!live[j])
@@ -290,7 +309,8 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
             if (live[j])
                 user(Source(src.owned_offset + base + j * BlockThreads + threadIdx.x),
                      Iterator<Output>(raw[j], global[j], kFixed ? kFixed : size[j], shift));
-    }
+    };
+    for_each_step<BlockThreads, kInFlight>(src.num_owned, step);
 }
 
 }  // namespace detail
@@ -538,17 +558,18 @@ __device__ void DeviceMesh::staged_query(
 
     // the lambdas, kInFlight elements per thread per step (unrolled, so
     // independent user code, e.g. read-only loads, overlaps across them)
-    for (std::uint32_t base = 0; base < src.num_owned; base += BlockThreads * kInFlight) {
+    detail::for_each_step<BlockThreads, kInFlight>(src.num_owned, [&](std::uint32_t base,
+                                                                      auto full) {
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j) {
             const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
-            if (i >= src.num_owned)
+            if (!full && i >= src.num_owned)
                 break;
             const Source s(src.owned_offset + i);
             if (active(s))
                 user(s, Iterator<Output>(row_val + row_off[i], row_off[i + 1] - row_off[i], 0, out));
         }
-    }
+    });
     }
 }
 

@@ -65,6 +65,26 @@ class Iterator
     //! FE only: whether the face walks edge i from its larger to its smaller vertex.
     RXMESH_DEVICE bool flipped(std::uint32_t i) const { return m_shift == 1 && (raw(i) & 1u); }
 
+    //! Calls f(i, output i) for each output in order. Same as a loop over
+    //! size(), but a row held by value (at most three entries) unrolls
+    //! fully, with no branch around the calls: in for_each lambdas that
+    //! load something and then write the row, the compiler can then start the
+    //! next elements' loads before this row's stores (a loop up to size()
+    //! has an unknown trip count and stays a loop).
+    template <typename F>
+    RXMESH_DEVICE void for_each(F&& f) const
+    {
+        if (m_inline) {
+#pragma unroll
+            for (std::uint32_t i = 0; i < 3; ++i)
+                if (i < m_size)
+                    f(i, OutputId(m_global[i]));
+        } else {
+            for (std::uint32_t i = 0; i < m_size; ++i)
+                f(i, OutputId(m_map(local(i))));
+        }
+    }
+
     class const_iterator
     {
        public:
