@@ -257,10 +257,12 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
 //! each step covers elements base + j * BlockThreads + threadIdx.x, j <
 //! kInFlight. `full` (std::true_type) when every element of the step exists
 //! (true for all threads of the block), so that a step's lambda calls follow
-//! one another without a branch: the compiler can then start the user's
-//! loads for later elements (loads it may move, such as invariant_load)
-//! before the earlier elements' stores. The last, partial step checks each
-//! element (std::false_type).
+//! one another without a branch: the compiler then issues the user's
+//! read-only loads for later elements (an offset read with __ldg, say)
+//! before the earlier elements' stores (checked in the SASS). The last,
+//! partial step checks each element (std::false_type). (Measured on the
+//! H100 and dropped: a per-thread exact count for the last step, 4+3+2+1
+//! copies of the user's code, and a power-of-two tail; both slowed EF or FF.)
 template <int BlockThreads, int kInFlight, typename Step>
 __device__ void for_each_step(std::uint32_t n, Step&& step)
 {
@@ -276,11 +278,12 @@ __device__ void for_each_step(std::uint32_t n, Step&& step)
 //! patch whose rows hold at most three entries, kInFlight elements per thread
 //! at a time: row(i, raw) puts element i's local entries in raw[0, n) and
 //! returns n (kFixed, when not 0: every row's size, known at compile time so
-//! that the user's loop over the row unrolls). All rows of a step are read
-//! and mapped to global ids first (their loads in flight together), then the
-//! lambdas run on registers.
+//! that the user's loop over the row unrolls; kMaxRow: the largest n, so
+//! that no code is spent on entries that cannot exist). All rows of a step
+//! are read and mapped to global ids first (their loads in flight
+//! together), then the lambdas run on registers.
 template <typename Source, typename Output, int BlockThreads, int kInFlight, std::uint32_t kFixed,
-          typename Row, typename Lambda, typename Active>
+          std::uint32_t kMaxRow, typename Row, typename Lambda, typename Active>
 __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& out, int shift,
                                 Row&& row, Lambda& user, Active& active)
 {
@@ -299,10 +302,12 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
                 continue;
             const std::uint32_t n = row(i, raw[j]);
             if constexpr (kFixed == 0)
-                size[j] = n;
+                size[j] = min(n, kMaxRow);  // (no-op: tells the compiler the bound)
 #pragma unroll
             for (int k = 0; k < 3; ++k)
-                global[j][k] = std::uint32_t(k) < size[j] ? out(raw[j][k] >> shift) : 0;
+                global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
+                                   ? out(raw[j][k] >> shift)
+                                   : 0;
         }
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j)
@@ -354,7 +359,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                         raw[k] = __ldg(pi.m_ev + 2 * (raw[k] >> 1) + (raw[k] & 1));
                 return K;
             };
-            detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, K>(
+            detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, K, K>(
                 src, out, op == Op::FE ? 1 : 0, row, user, active);
         }
         return;
@@ -442,9 +447,14 @@ __device__ void DeviceMesh::staged_query(
         detail::copy_to_window<kShared>(a.out_ribbon, out.ribbon, sizes.out_ribbon, ribbon_end);
     out.ribbon = a.out_ribbon;
     if (two_slots) {
-        // empty slots (0xFFFF: never a local id), while the loads land
+        // empty slots (0xFFFF: never a local id), while the loads land; 16
+        // bytes (four edges) per store, e_val is 16-byte aligned
+        const std::uint32_t nquads = pi.nE / 4;
+        uint4*              quads  = reinterpret_cast<uint4*>(a.e_val);
+        for (std::uint32_t q = threadIdx.x; q < nquads; q += BlockThreads)
+            quads[q] = make_uint4(~0u, ~0u, ~0u, ~0u);
         std::uint32_t* words = reinterpret_cast<std::uint32_t*>(a.e_val);
-        for (std::uint32_t e = threadIdx.x; e < pi.nE; e += BlockThreads)
+        for (std::uint32_t e = 4 * nquads + threadIdx.x; e < pi.nE; e += BlockThreads)
             words[e] = 0xFFFFFFFFu;
     }
     if constexpr (kShared)
@@ -453,8 +463,12 @@ __device__ void DeviceMesh::staged_query(
 
     if constexpr (op == Op::EF || op == Op::FF) {
         if (two_slots) {
-            for (std::uint32_t j = threadIdx.x; j < 3 * pi.nF; j += BlockThreads)
-                a.e_val[a.m_fe[j]] = static_cast<std::uint16_t>(j / 3);
+            // one face per thread: its three entries are its slots
+            for (std::uint32_t f = threadIdx.x; f < pi.nF; f += BlockThreads) {
+                const std::uint16_t* fe = a.m_fe + 3 * f;
+                const std::uint16_t  e0 = fe[0], e1 = fe[1], e2 = fe[2];
+                a.e_val[e0] = a.e_val[e1] = a.e_val[e2] = static_cast<std::uint16_t>(f);
+            }
             __syncthreads();
             const std::uint16_t* slot = a.e_val;
             if constexpr (op == Op::EF) {
@@ -468,8 +482,8 @@ __device__ void DeviceMesh::staged_query(
                     raw[1] = hi;
                     return std::uint32_t(lo != 0xFFFFu) + std::uint32_t(hi != 0xFFFFu);
                 };
-                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0>(src, out, 0, row,
-                                                                                user, active);
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0, 2>(
+                    src, out, 0, row, user, active);
             } else {
                 // the face across each edge is in the edge's other slot; two
                 // faces may share two edges (repeated vertices): listed once
@@ -492,8 +506,8 @@ __device__ void DeviceMesh::staged_query(
                     }
                     return n;
                 };
-                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0>(src, out, 0, row,
-                                                                                user, active);
+                detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0, 3>(
+                    src, out, 0, row, user, active);
             }
             continue;
         }
