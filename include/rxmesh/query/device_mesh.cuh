@@ -253,6 +253,31 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
     return n;
 }
 
+//! The output map of a staged query, whose ribbon part was copied into a
+//! window of shared memory (copy_to_window: it always has room past its
+//! start): the ribbon entry is read whether or not the id is owned, then
+//! selected, so mapping costs no branch.
+struct SharedRibbonMap
+{
+    static constexpr bool kBranchFree = true;
+    LocalToGlobal         map;
+    __device__ std::uint32_t operator()(std::uint32_t local) const
+    {
+        const bool          owned = local < map.num_owned;
+        const std::uint32_t r     = map.ribbon[owned ? 0u : local - map.num_owned];
+        return owned ? map.owned_offset + local : r;
+    }
+};
+
+//! The direct queries' map (ribbon lists in global memory, only read for
+//! ribbon ids: an empty list may point past the store's array).
+struct GlobalRibbonMap
+{
+    static constexpr bool kBranchFree = false;
+    LocalToGlobal         map;
+    __device__ std::uint32_t operator()(std::uint32_t local) const { return map(local); }
+};
+
 //! Runs step(base, full) for base = 0, BlockThreads * kInFlight, ... < n:
 //! each step covers elements base + j * BlockThreads + threadIdx.x, j <
 //! kInFlight. `full` (std::true_type) when every element of the step exists
@@ -283,9 +308,9 @@ __device__ void for_each_step(std::uint32_t n, Step&& step)
 //! are read and mapped to global ids first (their loads in flight
 //! together), then the lambdas run on registers.
 template <typename Source, typename Output, int BlockThreads, int kInFlight, std::uint32_t kFixed,
-          std::uint32_t kMaxRow, typename Row, typename Lambda, typename Active>
-__device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& out, int shift,
-                                Row&& row, Lambda& user, Active& active)
+          std::uint32_t kMaxRow, typename Map, typename Row, typename Lambda, typename Active>
+__device__ void emit_short_rows(const LocalToGlobal& src, const Map& out, int shift, Row&& row,
+                                Lambda& user, Active& active)
 {
     auto step = [&](std::uint32_t base, auto full) {
         std::uint16_t raw[kInFlight][3];
@@ -304,10 +329,20 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const LocalToGlobal& o
             if constexpr (kFixed == 0)
                 size[j] = min(n, kMaxRow);  // (no-op: tells the compiler the bound)
 #pragma unroll
-            for (int k = 0; k < 3; ++k)
-                global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
-                                   ? out(raw[j][k] >> shift)
-                                   : 0;
+            for (int k = 0; k < 3; ++k) {
+                if constexpr (Map::kBranchFree) {
+                    // local 0 for absent entries (always a valid id to map)
+                    const std::uint32_t local =
+                        std::uint32_t(k) < size[j] ? std::uint32_t(raw[j][k] >> shift) : 0u;
+                    global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
+                                       ? out(local)
+                                       : 0;
+                } else {
+                    global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
+                                       ? out(raw[j][k] >> shift)
+                                       : 0;
+                }
+            }
         }
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j)
@@ -360,7 +395,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                 return K;
             };
             detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, K, K>(
-                src, out, op == Op::FE ? 1 : 0, row, user, active);
+                src, detail::GlobalRibbonMap{out}, op == Op::FE ? 1 : 0, row, user, active);
         }
         return;
     }
@@ -471,6 +506,7 @@ __device__ void DeviceMesh::staged_query(
             }
             __syncthreads();
             const std::uint16_t* slot = a.e_val;
+            const detail::SharedRibbonMap map{out};
             if constexpr (op == Op::EF) {
                 // [face walking e forward, face walking it backward], either may be absent
                 auto row = [&](std::uint32_t e, std::uint16_t (&raw)[3]) {
@@ -483,7 +519,7 @@ __device__ void DeviceMesh::staged_query(
                     return std::uint32_t(lo != 0xFFFFu) + std::uint32_t(hi != 0xFFFFu);
                 };
                 detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0, 2>(
-                    src, out, 0, row, user, active);
+                    src, map, 0, row, user, active);
             } else {
                 // the face across each edge is in the edge's other slot; two
                 // faces may share two edges (repeated vertices): listed once
@@ -507,7 +543,7 @@ __device__ void DeviceMesh::staged_query(
                     return n;
                 };
                 detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, 0, 3>(
-                    src, out, 0, row, user, active);
+                    src, map, 0, row, user, active);
             }
             continue;
         }
