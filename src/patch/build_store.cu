@@ -464,32 +464,17 @@ __global__ void classify_patches(std::uint32_t        num_patches,
     }
 }
 
-std::uint32_t max_local(const DeviceBuffer<std::uint32_t>& offsets,
-                        const DeviceBuffer<std::uint32_t>& ribbon_offsets,
-                        std::uint32_t                      num_patches,
-                        cudaStream_t                       stream)
+//! *out = the largest count(p) over patches p < num_patches, stream-ordered
+//! (no host round trip: the build reads all its maxima back at once).
+template <typename Count>
+void max_over_patches(Count count, std::uint32_t num_patches, std::uint32_t* out,
+                      cudaStream_t stream)
 {
-    DeviceBuffer<std::uint32_t> out(1, stream);
-    auto counts = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                  LocalCount{offsets.data(), ribbon_offsets.data()});
+    auto counts =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), count);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(tmp, bytes, counts, out.data(), num_patches, stream);
+        return cub::DeviceReduce::Max(tmp, bytes, counts, out, num_patches, stream);
     });
-    return read_back(out.data(), stream);
-}
-
-//! Largest row of a CSR offsets array (P + 1 entries): a patch's owned
-//! elements or its ribbon.
-std::uint32_t max_row(const DeviceBuffer<std::uint32_t>& offsets, std::uint32_t num_patches,
-                        cudaStream_t stream)
-{
-    DeviceBuffer<std::uint32_t> out(1, stream);
-    auto counts = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                  OwnedCount{offsets.data()});
-    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(tmp, bytes, counts, out.data(), num_patches, stream);
-    });
-    return read_back(out.data(), stream);
 }
 
 }  // namespace
@@ -615,39 +600,48 @@ PatchedDeviceMesh build_patch_store(const std::uint32_t*  d_faces,
     ribbon_of(true, ebits, st.ribbon_e, st.ribbon_e_offsets, re_unique, num_re);
     ribbon_of(false, vbits, st.ribbon_v, st.ribbon_v_offsets, rv_unique, num_rv);
 
-    // ---- 16-bit local ids must hold every patch ----
-    const std::uint32_t max_v = max_local(st.vertex_offsets, st.ribbon_v_offsets, P, stream);
-    const std::uint32_t max_e = max_local(st.edge_offsets, st.ribbon_e_offsets, P, stream);
-    const std::uint32_t max_f = max_local(st.face_offsets, st.ribbon_f_offsets, P, stream);
+    // ---- patch sizes: 16-bit local ids must hold every patch, and the
+    // largest query block must hold the largest patch (one read-back) ----
+    enum Max { kLocalV, kLocalE, kLocalF, kRibbonV, kRibbonE, kRibbonF, kOwnedF, kFF, kNumMax };
+    DeviceBuffer<std::uint32_t> maxima(kNumMax, stream);
+    maxima.memset(0);
+    std::uint32_t* m = maxima.data();
+    max_over_patches(LocalCount{st.vertex_offsets.data(), st.ribbon_v_offsets.data()}, P,
+                     m + kLocalV, stream);
+    max_over_patches(LocalCount{st.edge_offsets.data(), st.ribbon_e_offsets.data()}, P,
+                     m + kLocalE, stream);
+    max_over_patches(LocalCount{st.face_offsets.data(), st.ribbon_f_offsets.data()}, P,
+                     m + kLocalF, stream);
+    max_over_patches(OwnedCount{st.ribbon_v_offsets.data()}, P, m + kRibbonV, stream);
+    max_over_patches(OwnedCount{st.ribbon_e_offsets.data()}, P, m + kRibbonE, stream);
+    max_over_patches(OwnedCount{st.ribbon_f_offsets.data()}, P, m + kRibbonF, stream);
+    max_over_patches(OwnedCount{st.face_offsets.data()}, P, m + kOwnedF, stream);
+    if (topo.ff.offsets.size() == std::uint64_t(F) + 1) {
+        DeviceBuffer<std::uint32_t> per_patch(P, stream);
+        ff_entries_per_patch<<<flat_grid(P), kThreads, 0, stream>>>(
+            st.face_offsets.data(), out.face_new_to_old.data(), topo.ff.offsets.data(), P,
+            per_patch.data());
+        RXMESH_CHECK_LAUNCH();
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceReduce::Max(tmp, bytes, per_patch.data(), m + kFF, P, stream);
+        });
+    }
+    const std::vector<std::uint32_t> max = maxima.to_host();
+    const std::uint32_t max_v = max[kLocalV], max_e = max[kLocalE], max_f = max[kLocalF];
     if (max_v > kMaxLocal || max_e > kMaxLocalEdges || max_f > kMaxLocal)
         throw InvalidInputError(
             "build_patch_store: a patch needs " + std::to_string(max_v) + " vertices, " +
             std::to_string(max_e) + " edges, " + std::to_string(max_f) +
             " faces with its ribbon; 16-bit local ids hold at most 65535 vertices or faces and "
             "32767 edges (a vertex of very high valence, or too large a capacity)");
-
-    // ---- what the largest query block must hold ----
-    st.limits.vertices = max_v;
-    st.limits.edges    = max_e;
-    st.limits.faces    = max_f;
-    st.limits.ribbon_vertices = max_row(st.ribbon_v_offsets, P, stream);
-    st.limits.ribbon_edges    = max_row(st.ribbon_e_offsets, P, stream);
-    st.limits.ribbon_faces    = max_row(st.ribbon_f_offsets, P, stream);
-    {
-        DeviceBuffer<std::uint32_t> out1(1, stream);
-        st.limits.owned_faces = max_row(st.face_offsets, P, stream);
-        if (topo.ff.offsets.size() == std::uint64_t(F) + 1) {
-            DeviceBuffer<std::uint32_t> per_patch(P, stream);
-            ff_entries_per_patch<<<flat_grid(P), kThreads, 0, stream>>>(
-                st.face_offsets.data(), out.face_new_to_old.data(), topo.ff.offsets.data(), P,
-                per_patch.data());
-            RXMESH_CHECK_LAUNCH();
-            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-                return cub::DeviceReduce::Max(tmp, bytes, per_patch.data(), out1.data(), P, stream);
-            });
-            st.limits.ff_entries = read_back(out1.data(), stream);
-        }
-    }
+    st.limits.vertices        = max_v;
+    st.limits.edges           = max_e;
+    st.limits.faces           = max_f;
+    st.limits.ribbon_vertices = max[kRibbonV];
+    st.limits.ribbon_edges    = max[kRibbonE];
+    st.limits.ribbon_faces    = max[kRibbonF];
+    st.limits.owned_faces     = max[kOwnedF];
+    st.limits.ff_entries      = max[kFF];
 
     // ---- the LAR matrices ----
     st.m_fe = DeviceBuffer<std::uint16_t>(3 * local_faces, stream);

@@ -256,26 +256,18 @@ __device__ inline std::uint32_t face_neighbours(std::uint32_t f, const std::uint
 //! The output map of a staged query, whose ribbon part was copied into a
 //! window of shared memory (copy_to_window: it always has room past its
 //! start): the ribbon entry is read whether or not the id is owned, then
-//! selected, so mapping costs no branch.
+//! selected, so mapping costs no branch. (LocalToGlobal itself reads the
+//! ribbon only for ribbon ids: the direct queries' lists are in global
+//! memory, where an empty list may point past the store's array.)
 struct SharedRibbonMap
 {
-    static constexpr bool kBranchFree = true;
-    LocalToGlobal         map;
+    LocalToGlobal map;
     __device__ std::uint32_t operator()(std::uint32_t local) const
     {
         const bool          owned = local < map.num_owned;
         const std::uint32_t r     = map.ribbon[owned ? 0u : local - map.num_owned];
         return owned ? map.owned_offset + local : r;
     }
-};
-
-//! The direct queries' map (ribbon lists in global memory, only read for
-//! ribbon ids: an empty list may point past the store's array).
-struct GlobalRibbonMap
-{
-    static constexpr bool kBranchFree = false;
-    LocalToGlobal         map;
-    __device__ std::uint32_t operator()(std::uint32_t local) const { return map(local); }
 };
 
 //! Runs step(base, full) for base = 0, BlockThreads * kInFlight, ... < n:
@@ -301,12 +293,13 @@ __device__ void for_each_step(std::uint32_t n, Step&& step)
 
 //! Calls user(source, iterator) for the owned, active source elements of a
 //! patch whose rows hold at most three entries, kInFlight elements per thread
-//! at a time: row(i, raw) puts element i's local entries in raw[0, n) and
-//! returns n (kFixed, when not 0: every row's size, known at compile time so
-//! that the user's loop over the row unrolls; kMaxRow: the largest n, so
-//! that no code is spent on entries that cannot exist). All rows of a step
-//! are read and mapped to global ids first (their loads in flight
-//! together), then the lambdas run on registers.
+//! at a time (out: local -> global id of the output, e.g. LocalToGlobal):
+//! row(i, raw) puts element i's local entries in raw[0, n) and returns n
+//! (kFixed, when not 0: every row's size, known at compile time so that the
+//! user's loop over the row unrolls; kMaxRow: the largest n, so that no code
+//! is spent on entries that cannot exist). All rows of a step are read and
+//! mapped to global ids first (their loads in flight together), then the
+//! lambdas run on registers.
 template <typename Source, typename Output, int BlockThreads, int kInFlight, std::uint32_t kFixed,
           std::uint32_t kMaxRow, typename Map, typename Row, typename Lambda, typename Active>
 __device__ void emit_short_rows(const LocalToGlobal& src, const Map& out, int shift, Row&& row,
@@ -328,20 +321,13 @@ __device__ void emit_short_rows(const LocalToGlobal& src, const Map& out, int sh
             const std::uint32_t n = row(i, raw[j]);
             if constexpr (kFixed == 0)
                 size[j] = min(n, kMaxRow);  // (no-op: tells the compiler the bound)
+            // absent entries map local id 0 (always valid): a branch-free map
+            // (SharedRibbonMap) then costs no branch at all
 #pragma unroll
             for (int k = 0; k < 3; ++k) {
-                if constexpr (Map::kBranchFree) {
-                    // local 0 for absent entries (always a valid id to map)
-                    const std::uint32_t local =
-                        std::uint32_t(k) < size[j] ? std::uint32_t(raw[j][k] >> shift) : 0u;
-                    global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
-                                       ? out(local)
-                                       : 0;
-                } else {
-                    global[j][k] = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j]
-                                       ? out(raw[j][k] >> shift)
-                                       : 0;
-                }
+                const bool present = std::uint32_t(k) < kMaxRow && std::uint32_t(k) < size[j];
+                const std::uint32_t local = present ? std::uint32_t(raw[j][k] >> shift) : 0u;
+                global[j][k]              = present ? out(local) : 0;
             }
         }
 #pragma unroll
@@ -395,7 +381,7 @@ __device__ void DeviceMesh::kernel(Lambda&& user, Active&& active, bool oriented
                 return K;
             };
             detail::emit_short_rows<Source, Output, BlockThreads, kInFlight, K, K>(
-                src, detail::GlobalRibbonMap{out}, op == Op::FE ? 1 : 0, row, user, active);
+                src, out, op == Op::FE ? 1 : 0, row, user, active);
         }
         return;
     }

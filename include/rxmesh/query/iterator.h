@@ -78,10 +78,10 @@ class Iterator
 #pragma unroll
             for (std::uint32_t i = 0; i < 3; ++i)
                 if (i < m_size)
-                    f(i, OutputId(m_global[i]));
+                    f(i, (*this)[i]);
         } else {
             for (std::uint32_t i = 0; i < m_size; ++i)
-                f(i, OutputId(m_map(local(i))));
+                f(i, (*this)[i]);
         }
     }
 
