@@ -28,7 +28,7 @@ double time_op(const RXMesh& mesh, std::uint32_t* out, int runs, bool oriented =
     return bench::gpu_median_ms(
         [&] {
             mesh.for_each<op>(
-                [=] __device__(S s, const Iterator<O>& it) {
+                [=] __device__(S s, const RowView<O>& it) {
                     std::uint32_t sum = 0;
                     for (std::uint32_t i = 0; i < it.size(); ++i)
                         sum += it[i].id();

@@ -1,5 +1,7 @@
-// Vertex normals (Max 1999 weights): RXMesh's patch kernel (shared-memory
-// accumulation, no global atomics) and the paper's FV + global-atomics form,
+// Vertex normals (Max 1999 weights): RXMesh's public-API version
+// (RXMesh::accumulate<Op::FV>: shared-memory sums, no global atomics; block
+// sizes 64/128/256), the previous hand-written patch kernel
+// (baselines/patch_normals_kernel.cuh) and the paper's FV + global-atomics form,
 // against a hardwired indexed-triangle kernel (one thread per face, global
 // atomics, then a normalising pass) on the same and on the input order, and
 // the serial CPU reference. All GPU versions are checked against the
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "patch_normals_kernel.cuh"
 #include "pde.cuh"
 #include "rxmesh/algo/vertex_normals.cuh"
 #include "rxmesh/core/launch.cuh"
@@ -160,15 +163,7 @@ int main(int argc, char** argv)
     std::vector<std::uint32_t> input_faces(3 * std::size_t(F));
     std::vector<float>         input_pos(3 * std::size_t(V));
     {
-        const auto to_input = mesh.global_vertex_to_input().to_host();
-        std::vector<std::uint32_t> order(V);
-        for (std::uint32_t i = 0; i < V; ++i)
-            order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return to_input[a] < to_input[b]; });
-        std::vector<std::uint32_t> rank(V);
-        for (std::uint32_t i = 0; i < V; ++i)
-            rank[order[i]] = i;
+        const std::vector<std::uint32_t> rank = input_vertex_rank(input_vertex_order(mesh));
         // faces in input order are not kept by RXMesh: keep the patch order of
         // faces but input vertex ids, the usual "indexed triangles as loaded"
         for (std::size_t c = 0; c < input_faces.size(); ++c)
@@ -185,7 +180,12 @@ int main(int argc, char** argv)
     const std::uint32_t* FS = mesh.faces().data();
     const unsigned      grid = detail::flat_grid(F), vgrid = detail::flat_grid(V);
 
-    auto rx = [&] { vertex_normals(mesh, P, normals.data()); };
+    auto rx     = [&] { vertex_normals<128>(mesh, P, normals.data()); };
+    auto rx64   = [&] { vertex_normals<64>(mesh, P, normals.data()); };
+    auto rx256  = [&] { vertex_normals<256>(mesh, P, normals.data()); };
+    auto rx12   = [&] { vertex_normals<128, 12>(mesh, P, normals.data()); };
+    auto rx16   = [&] { vertex_normals<128, 16>(mesh, P, normals.data()); };
+    auto staged = [&] { baselines::staged_patch_normals(mesh, P, normals.data()); };
     auto rx_atomic = [&] {
         normals.memset(0);
         vertex_normals_atomic(mesh, P, normals.data());
@@ -206,7 +206,17 @@ int main(int argc, char** argv)
         return e;
     };
     rx();
-    const double e_rx = check("RXMesh patch kernel");
+    const double e_rx = check("RXMesh accumulate (public API)");
+    rx64();
+    check("RXMesh accumulate, 64 threads");
+    rx256();
+    check("RXMesh accumulate, 256 threads");
+    rx12();
+    check("RXMesh accumulate, 128 threads, 12 blocks/SM");
+    rx16();
+    check("RXMesh accumulate, 128 threads, 16 blocks/SM");
+    staged();
+    const double e_st = check("previous hand kernel");
     rx_atomic();
     const double e_at = check("RXMesh FV + atomics");
     hard(P, FS);
@@ -228,6 +238,11 @@ int main(int argc, char** argv)
     }
 
     const double t_rx  = bench::gpu_median_ms(rx, 3, runs);
+    const double t_64  = bench::gpu_median_ms(rx64, 3, runs);
+    const double t_256 = bench::gpu_median_ms(rx256, 3, runs);
+    const double t_12  = bench::gpu_median_ms(rx12, 3, runs);
+    const double t_16  = bench::gpu_median_ms(rx16, 3, runs);
+    const double t_st  = bench::gpu_median_ms(staged, 3, runs);
     const double t_at  = bench::gpu_median_ms(rx_atomic, 3, runs);
     const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, runs);
     const double t_hwi = bench::gpu_median_ms([&] { hard(d_in_pos.data(), d_in_faces.data()); }, 3,
@@ -237,8 +252,17 @@ int main(int argc, char** argv)
                 bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
                 mesh.num_patches());
     std::printf("| version | ms | vs hardwired (same order) | max error vs CPU |\n|---|---|---|---|\n");
-    std::printf("| RXMesh patch kernel (shared-memory sums) | %.3f | %.2fx | %.2g |\n", t_rx,
-                t_hw / t_rx, e_rx);
+    std::printf("| RXMesh accumulate<FV> (public API), 128 threads | %.3f | %.2fx | %.2g |\n",
+                t_rx, t_hw / t_rx, e_rx);
+    std::printf("| RXMesh accumulate<FV>, 64 threads | %.3f | %.2fx | - |\n", t_64, t_hw / t_64);
+    std::printf("| RXMesh accumulate<FV>, 256 threads | %.3f | %.2fx | - |\n", t_256,
+                t_hw / t_256);
+    std::printf("| RXMesh accumulate<FV>, 128 threads, >= 12 blocks/SM | %.3f | %.2fx | - |\n",
+                t_12, t_hw / t_12);
+    std::printf("| RXMesh accumulate<FV>, 128 threads, >= 16 blocks/SM | %.3f | %.2fx | - |\n",
+                t_16, t_hw / t_16);
+    std::printf("| previous hand kernel (staged patch, shared-memory sums) | %.3f | %.2fx | %.2g |\n",
+                t_st, t_hw / t_st, e_st);
     std::printf("| RXMesh FV + global atomics (paper) | %.3f | %.2fx | %.2g |\n", t_at, t_hw / t_at,
                 e_at);
     std::printf("| hardwired indexed triangles, patch order | %.3f | 1.00x | %.2g |\n", t_hw, e_hw);
@@ -255,13 +279,16 @@ int main(int argc, char** argv)
         std::fprintf(f,
                      "{\n  \"gpu\": \"%s\",\n  \"mesh\": \"%s\",\n  \"faces\": %u,\n"
                      "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n"
-                     "  \"ms\": {\"rxmesh_patch\": %.4f, \"rxmesh_fv_atomics\": %.4f, "
+                     "  \"ms\": {\"rxmesh_patch\": %.4f, \"rxmesh_accumulate_64\": %.4f, "
+                     "\"rxmesh_accumulate_256\": %.4f, \"rxmesh_accumulate_128_12\": %.4f, "
+                     "\"rxmesh_accumulate_128_16\": %.4f, \"previous_hand_kernel\": %.4f, "
+                     "\"rxmesh_fv_atomics\": %.4f, "
                      "\"hardwired_patch_order\": %.4f, \"hardwired_input_order\": %.4f, "
                      "\"pde\": %s, \"cpu_reference\": %.2f},\n"
                      "  \"max_error\": {\"rxmesh_patch\": %.3g, \"rxmesh_fv_atomics\": %.3g, "
                      "\"hardwired_patch_order\": %.3g, \"pde\": %s}\n}\n",
                      bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
-                     mesh.num_patches(), runs, t_rx, t_at, t_hw, t_hwi,
+                     mesh.num_patches(), runs, t_rx, t_64, t_256, t_12, t_16, t_st, t_at, t_hw, t_hwi,
                      t_pde > 0 ? number(t_pde).c_str() : "null", cpu_ms, e_rx, e_at, e_hw,
                      e_pde >= 0 ? number(e_pde).c_str() : "null");
         std::fclose(f);

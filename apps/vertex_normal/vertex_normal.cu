@@ -71,14 +71,8 @@ int main(int argc, char** argv)
                 worst = std::max(worst, std::abs(double(n[3 * v + k]) - ref[v][k]));
 
         // write in input order: vertices sorted by their input id
-        const auto to_input = mesh.global_vertex_to_input().to_host();
-        std::vector<std::uint32_t> order(mesh.num_vertices());
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return to_input[a] < to_input[b]; });
-        std::vector<std::uint32_t> rank(order.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i)
-            rank[order[i]] = i;
+        const std::vector<std::uint32_t> order = rxmesh::input_vertex_order(mesh);
+        const std::vector<std::uint32_t> rank  = rxmesh::input_vertex_rank(order);
         rxmesh::TriangleSoup result;
         std::vector<rxmesh::io::VertexScalar> props = {{"nx", {}}, {"ny", {}}, {"nz", {}}};
         for (std::uint32_t g : order) {

@@ -1,8 +1,10 @@
-// Everything a user of RXMesh needs: mesh I/O, the mesh and its patch store,
-// queries (for_each, kernel<Op>), attributes.
+// Everything a user of RXMesh needs, from a .cu file: mesh I/O and
+// generators, the mesh with its queries (for_each, accumulate, query<Op>),
+// attributes and their BLAS, export in input order.
 #pragma once
 
-#include "rxmesh/io/io.h"
+#include "rxmesh/attribute/blas.cuh"
+#include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"
-#include "rxmesh/query/for_each.cuh"
+#include "rxmesh/io/io.h"
 #include "rxmesh/rxmesh.h"

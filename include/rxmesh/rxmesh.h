@@ -22,10 +22,13 @@
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
+#include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/op.h"
-#include "rxmesh/query/smem_plan.h"
 
 namespace rxmesh {
+
+template <Op op, int BlockThreads>
+class PatchQuery;
 
 struct BuildOptions
 {
@@ -141,29 +144,40 @@ class RXMesh
         return m_attributes.get<std::uint8_t, 1, FaceId>("f:boundary");
     }
 
-    // ---- queries (definitions in rxmesh/query/for_each.cuh; include rxmesh.cuh) ----
+    // ---- queries (defined at the end of this header for CUDA translation units) ----
 
-    //! Grid, block and dynamic shared memory for kernel<op> on this mesh.
-    struct LaunchConfig
-    {
-        unsigned    grid       = 0;  // one block per patch
-        unsigned    block      = 0;
-        std::size_t smem_bytes = 0;
-    };
-    template <Op op>
-    LaunchConfig launch_config(bool oriented = false, unsigned block_threads = default_query_threads(op)) const;
-
-    //! The device-side view passed to user kernels (see query/device_mesh.cuh).
-    struct DeviceMesh device() const;
-
-    //! Calls `f(source_id, iterator)` once per source element of `op` for
-    //! which `active(source_id)` holds, in a kernel of one block per patch.
-    //! With `oriented`, VV/VE/VF rows are counter-clockwise around manifold
+    //! Calls `f(source_id, row)` (row: RowView, query/row_view.h) once per
+    //! source element of `op` for which `active(source_id)` holds, in a
+    //! kernel of one block per patch (query/block_query.cuh). With
+    //! `oriented`, VV/VE/VF rows are counter-clockwise around manifold
     //! vertices, starting at the boundary edge on boundary vertices.
-    template <Op op, int BlockThreads = default_query_threads(op), typename F, typename Active = AllActive>
+    template <Op op, int BlockThreads = default_query_threads(op), typename F,
+              typename Active = AllActive>
     void for_each(F f, Active active = {}, bool oriented = false, cudaStream_t stream = 0) const;
 
+    //! Sums contributions of faces (FV) or edges (EV) into their vertices in
+    //! shared memory, then calls `finalize(v, sum)` once per vertex: see
+    //! query/accumulate.cuh for the rules and an example. MinBlocks: the
+    //! kernel's __launch_bounds__ minimum of resident blocks per SM (1: the
+    //! compiler's choice of registers).
+    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+              typename Contribute, typename Finalize>
+    void accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream = 0) const;
+
+    //! The low-level form: a query prepared for the user's own kernel, with
+    //! its launch configuration (query/patch_query.cuh).
+    //! \throw Error when the largest patch's query does not fit the device's
+    //!        shared memory (for_each handles such meshes).
+    template <Op op, int BlockThreads = default_query_threads(op)>
+    PatchQuery<op, BlockThreads> query(bool oriented = false) const;
+
+    //! The store as query blocks see it (raw pointers; query/device_mesh.h).
+    DeviceMesh device() const { return DeviceMesh{m_store.view(), m_store.limits}; }
+
    private:
+    void fill_stats(const PatcherResult& patches);
+    void init_attributes(cudaStream_t stream);
+
     PatchStore                  m_store;
     DeviceBuffer<float>         m_positions;
     DeviceBuffer<std::uint32_t> m_faces;
@@ -173,3 +187,46 @@ class RXMesh
 };
 
 }  // namespace rxmesh
+
+// ---- the query members: device code, for CUDA translation units only ----
+#if defined(__CUDACC__)
+#include "rxmesh/query/accumulate.cuh"
+#include "rxmesh/query/launch.cuh"
+#include "rxmesh/query/patch_query.cuh"
+
+namespace rxmesh {
+
+template <Op op, int BlockThreads, typename F, typename Active>
+void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) const
+{
+    detail::launch_for_each<op, BlockThreads>(device(), f, active, oriented, stream);
+}
+
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Contribute,
+          typename Finalize>
+void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
+{
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), contribute, finalize,
+                                                                 stream);
+}
+
+template <Op op, int BlockThreads>
+PatchQuery<op, BlockThreads> RXMesh::query(bool oriented) const
+{
+    const bool        orient = oriented && can_orient(op);
+    const std::size_t smem   = query_smem_bytes(op, orient, m_store.limits);
+    int               dev = 0, max_smem = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
+    RXMESH_CHECK_CUDA(
+        cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (smem > std::size_t(max_smem))
+        throw Error(std::string("RXMesh::query<") + to_string(op) + ">: the largest patch needs " +
+                    std::to_string(smem) + " bytes of shared memory, the device allows " +
+                    std::to_string(max_smem) +
+                    "; use RXMesh::for_each (it falls back to global memory) or a smaller "
+                    "patch capacity");
+    return PatchQuery<op, BlockThreads>(device(), orient, smem);
+}
+
+}  // namespace rxmesh
+#endif

@@ -197,31 +197,20 @@ void throw_if_bad_vertex(unsigned long long bad)
                             " has a non-finite coordinate (NaN or inf)");
 }
 
-}  // namespace
+using detail::cub_call;
+using detail::flat_grid;
 
-template <int Dim, int Corners>
-ReindexResult reindex(const float*         d_positions,
-                      std::size_t          num_vertices,
-                      const std::uint32_t* d_indices,
-                      std::size_t          num_elements,
-                      ReindexOptions       options,
-                      cudaStream_t         stream)
+//! Steps 1-2: flags the vertices the elements use (throwing on a corner out
+//! of range), then compacts their ids into `used_ids`; returns how many.
+template <int Corners>
+std::uint32_t select_used_vertices(const std::uint32_t*              d_indices,
+                                   std::uint64_t                     num_corners,
+                                   std::size_t                       num_vertices,
+                                   DeviceBuffer<unsigned long long>& errors,
+                                   DeviceBuffer<std::uint32_t>&      used_ids,
+                                   cudaStream_t                      stream)
 {
-    using detail::cub_call;
-    using detail::flat_grid;
     constexpr int T = detail::kFlatBlockThreads;
-
-    if (num_vertices >= kUnused)
-        throw InvalidInputError("reindex: more than 2^32-2 vertices");
-
-    ReindexResult result;
-    const std::uint64_t num_corners = std::uint64_t(num_elements) * Corners;
-
-    // error slots: [0] first bad corner, [1] first bad vertex, [2] degenerate count
-    DeviceBuffer<unsigned long long> errors(3, stream);
-    const unsigned long long init[3] = {kNoError, kNoError, 0};
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(errors.data(), init, sizeof(init),
-                                      cudaMemcpyHostToDevice, stream));
 
     // 1. which vertices do the elements use?
     DeviceBuffer<std::uint8_t> used(num_vertices, stream);
@@ -234,7 +223,7 @@ ReindexResult reindex(const float*         d_positions,
     throw_if_bad_corner(read_back(errors.data(), stream), Corners, num_vertices);
 
     // 2. compact the used vertex ids (drops unused vertices before the sort)
-    DeviceBuffer<std::uint32_t> used_ids(num_vertices, stream);
+    used_ids = DeviceBuffer<std::uint32_t>(num_vertices, stream);
     DeviceBuffer<std::uint32_t> num_used_d(1, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceSelect::Flagged(tmp, bytes,
@@ -244,59 +233,94 @@ ReindexResult reindex(const float*         d_positions,
     });
     const std::uint32_t num_used = read_back(num_used_d.data(), stream);
     used = DeviceBuffer<std::uint8_t>();
+    return num_used;
+}
 
-    result.old_to_new = DeviceBuffer<std::uint32_t>(num_vertices, stream);
-    result.old_to_new.memset(0xFF);
+//! Without welding: new ids are the ranks among used vertices (input order
+//! kept); throws on a non-finite coordinate.
+template <int Dim>
+void number_ranked(const float*                       d_positions,
+                   const DeviceBuffer<std::uint32_t>& used_ids,
+                   std::uint32_t                      num_used,
+                   DeviceBuffer<unsigned long long>&  errors,
+                   ReindexResult&                     result,
+                   cudaStream_t                       stream)
+{
+    constexpr int T = detail::kFlatBlockThreads;
 
-    if (!options.weld) {
-        result.num_vertices = num_used;
-        result.positions    = DeviceBuffer<float>(std::size_t(num_used) * Dim, stream);
-        if (num_used > 0) {
-            scatter_ranked<Dim><<<flat_grid(num_used), T, 0, stream>>>(
-                d_positions, used_ids.data(), num_used, result.old_to_new.data(),
-                result.positions.data(), errors.data() + 1);
-            RXMESH_CHECK_LAUNCH();
-        }
-        throw_if_bad_vertex(read_back(errors.data() + 1, stream));
-    } else if (num_used > 0) {
-        // 3. sort positions as bit keys, carrying the vertex id
-        DeviceBuffer<BitKey<Dim>>   keys(num_used, stream), keys_alt(num_used, stream);
-        DeviceBuffer<std::uint32_t> ids_alt(num_used, stream);
-        gather_keys<Dim><<<flat_grid(num_used), T, 0, stream>>>(
-            d_positions, used_ids.data(), num_used, keys.data(), errors.data() + 1);
-        RXMESH_CHECK_LAUNCH();
-        throw_if_bad_vertex(read_back(errors.data() + 1, stream));
-
-        cub::DoubleBuffer<BitKey<Dim>>   key_buf(keys.data(), keys_alt.data());
-        cub::DoubleBuffer<std::uint32_t> id_buf(used_ids.data(), ids_alt.data());
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceRadixSort::SortPairs(tmp, bytes, key_buf, id_buf,
-                                                   num_used, BitKeyDecomposer<Dim>{},
-                                                   stream);
-        });
-
-        // 4. number the runs of equal keys: inclusive scan of first-of-run flags
-        DeviceBuffer<std::uint32_t> run_ids(num_used, stream);
-        auto first_of_run = thrust::make_transform_iterator(
-            thrust::counting_iterator<std::uint64_t>(0),
-            IsFirstOfRun<Dim>{key_buf.Current()});
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceScan::InclusiveSum(tmp, bytes, first_of_run,
-                                                 run_ids.data(), num_used, stream);
-        });
-        const std::uint32_t num_unique = read_back(run_ids.data() + num_used - 1, stream);
-
-        // 5. new positions and the old -> new map
-        result.num_vertices = num_unique;
-        result.positions = DeviceBuffer<float>(std::size_t(num_unique) * Dim, stream);
-        scatter_unique<Dim><<<flat_grid(num_used), T, 0, stream>>>(
-            key_buf.Current(), id_buf.Current(), run_ids.data(), num_used,
-            result.old_to_new.data(), result.positions.data());
+    result.num_vertices = num_used;
+    result.positions    = DeviceBuffer<float>(std::size_t(num_used) * Dim, stream);
+    if (num_used > 0) {
+        scatter_ranked<Dim><<<flat_grid(num_used), T, 0, stream>>>(
+            d_positions, used_ids.data(), num_used, result.old_to_new.data(),
+            result.positions.data(), errors.data() + 1);
         RXMESH_CHECK_LAUNCH();
     }
-    used_ids = DeviceBuffer<std::uint32_t>();
+    throw_if_bad_vertex(read_back(errors.data() + 1, stream));
+}
 
-    // 6. remap the elements, dropping those that became degenerate
+//! Steps 3-5, welding (num_used > 0): sorts the used positions as bit keys,
+//! then gives every run of equal keys one new id and one output position.
+//! The sort may leave its result in `used_ids`' storage.
+template <int Dim>
+void number_welded(const float*                      d_positions,
+                   DeviceBuffer<std::uint32_t>&      used_ids,
+                   std::uint32_t                     num_used,
+                   DeviceBuffer<unsigned long long>& errors,
+                   ReindexResult&                    result,
+                   cudaStream_t                      stream)
+{
+    constexpr int T = detail::kFlatBlockThreads;
+
+    // 3. sort positions as bit keys, carrying the vertex id
+    DeviceBuffer<BitKey<Dim>>   keys(num_used, stream), keys_alt(num_used, stream);
+    DeviceBuffer<std::uint32_t> ids_alt(num_used, stream);
+    gather_keys<Dim><<<flat_grid(num_used), T, 0, stream>>>(
+        d_positions, used_ids.data(), num_used, keys.data(), errors.data() + 1);
+    RXMESH_CHECK_LAUNCH();
+    throw_if_bad_vertex(read_back(errors.data() + 1, stream));
+
+    cub::DoubleBuffer<BitKey<Dim>>   key_buf(keys.data(), keys_alt.data());
+    cub::DoubleBuffer<std::uint32_t> id_buf(used_ids.data(), ids_alt.data());
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, key_buf, id_buf,
+                                               num_used, BitKeyDecomposer<Dim>{},
+                                               stream);
+    });
+
+    // 4. number the runs of equal keys: inclusive scan of first-of-run flags
+    DeviceBuffer<std::uint32_t> run_ids(num_used, stream);
+    auto first_of_run = thrust::make_transform_iterator(
+        thrust::counting_iterator<std::uint64_t>(0),
+        IsFirstOfRun<Dim>{key_buf.Current()});
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(tmp, bytes, first_of_run,
+                                             run_ids.data(), num_used, stream);
+    });
+    const std::uint32_t num_unique = read_back(run_ids.data() + num_used - 1, stream);
+
+    // 5. new positions and the old -> new map
+    result.num_vertices = num_unique;
+    result.positions = DeviceBuffer<float>(std::size_t(num_unique) * Dim, stream);
+    scatter_unique<Dim><<<flat_grid(num_used), T, 0, stream>>>(
+        key_buf.Current(), id_buf.Current(), run_ids.data(), num_used,
+        result.old_to_new.data(), result.positions.data());
+    RXMESH_CHECK_LAUNCH();
+}
+
+//! Step 6: remaps the elements into result.indices, then compacts away
+//! those that became degenerate (when options.drop_degenerate).
+template <int Corners>
+void remap_and_drop(const std::uint32_t*              d_indices,
+                    std::size_t                       num_elements,
+                    std::uint64_t                     num_corners,
+                    const ReindexOptions&             options,
+                    DeviceBuffer<unsigned long long>& errors,
+                    ReindexResult&                    result,
+                    cudaStream_t                      stream)
+{
+    constexpr int T = detail::kFlatBlockThreads;
+
     result.indices = DeviceBuffer<std::uint32_t>(num_corners, stream);
     if (num_elements > 0) {
         DeviceBuffer<std::uint8_t> keep(num_elements, stream);
@@ -319,6 +343,45 @@ ReindexResult reindex(const float*         d_positions,
             result.indices = std::move(kept);
         }
     }
+}
+
+}  // namespace
+
+template <int Dim, int Corners>
+ReindexResult reindex(const float*         d_positions,
+                      std::size_t          num_vertices,
+                      const std::uint32_t* d_indices,
+                      std::size_t          num_elements,
+                      ReindexOptions       options,
+                      cudaStream_t         stream)
+{
+    if (num_vertices >= kUnused)
+        throw InvalidInputError("reindex: more than 2^32-2 vertices");
+
+    ReindexResult result;
+    const std::uint64_t num_corners = std::uint64_t(num_elements) * Corners;
+
+    // error slots: [0] first bad corner, [1] first bad vertex, [2] degenerate count
+    DeviceBuffer<unsigned long long> errors(3, stream);
+    const unsigned long long init[3] = {kNoError, kNoError, 0};
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(errors.data(), init, sizeof(init),
+                                      cudaMemcpyHostToDevice, stream));
+
+    DeviceBuffer<std::uint32_t> used_ids;
+    const std::uint32_t         num_used = select_used_vertices<Corners>(
+        d_indices, num_corners, num_vertices, errors, used_ids, stream);
+
+    result.old_to_new = DeviceBuffer<std::uint32_t>(num_vertices, stream);
+    result.old_to_new.memset(0xFF);
+
+    if (!options.weld)
+        number_ranked<Dim>(d_positions, used_ids, num_used, errors, result, stream);
+    else if (num_used > 0)
+        number_welded<Dim>(d_positions, used_ids, num_used, errors, result, stream);
+    used_ids = DeviceBuffer<std::uint32_t>();
+
+    remap_and_drop<Corners>(d_indices, num_elements, num_corners, options, errors, result,
+                            stream);
     result.num_elements = num_elements - result.dropped_elements;
     result.indices.shrink(result.num_elements * Corners);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));

@@ -6,6 +6,7 @@
 #include "rxmesh/build/topology.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/launch.cuh"
+#include "detail/sequences.cuh"
 #include "detail/union_find.cuh"
 
 namespace rxmesh {
@@ -109,10 +110,6 @@ __global__ void union_edges(const std::uint32_t* ev,
     RXMESH_FOR_EACH_ITEM(e, num_edges) { detail::uf_union(parent, ev[2 * e], ev[2 * e + 1]); }
 }
 
-__global__ void iota(std::uint32_t* out, std::uint32_t n)
-{
-    RXMESH_FOR_EACH_ITEM(i, n) { out[i] = static_cast<std::uint32_t>(i); }
-}
 
 struct IsReferencedRoot
 {
@@ -165,11 +162,7 @@ MeshStats compute_stats(const DeviceTopology& topo,
         stream);
 
     DeviceBuffer<std::uint32_t> parent(topo.num_vertices, stream);
-    if (topo.num_vertices > 0) {
-        iota<<<detail::flat_grid(topo.num_vertices), detail::kFlatBlockThreads, 0, stream>>>(
-            parent.data(), topo.num_vertices);
-        RXMESH_CHECK_LAUNCH();
-    }
+    detail::fill_sequence(parent.data(), topo.num_vertices, stream);
     if (topo.num_edges > 0) {
         union_edges<<<detail::flat_grid(topo.num_edges), detail::kFlatBlockThreads, 0,
                       stream>>>(topo.ev.data(), topo.num_edges, parent.data());

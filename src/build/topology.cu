@@ -10,6 +10,7 @@
 #include <string>
 
 #include "detail/csr_rows.cuh"
+#include "detail/sequences.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/launch.cuh"
@@ -131,41 +132,6 @@ __global__ void emit_face_pairs(const std::uint32_t* ef_offsets,
     }
 }
 
-struct HighBits
-{
-    const std::uint64_t* keys;
-    int                  shift;
-    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
-    {
-        return static_cast<std::uint32_t>(keys[i] >> shift);
-    }
-};
-
-struct Lookup
-{
-    const std::uint32_t* values;
-    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
-    {
-        return values[i];
-    }
-};
-
-__global__ void low_bits(const std::uint64_t* keys,
-                         std::uint64_t        n,
-                         int                  bits,
-                         std::uint32_t*       out)
-{
-    RXMESH_FOR_EACH_ITEM(i, n)
-    {
-        out[i] = static_cast<std::uint32_t>(keys[i] & ((std::uint64_t(1) << bits) - 1));
-    }
-}
-
-__global__ void iota_divided(std::uint32_t* out, std::uint64_t n, std::uint32_t divisor)
-{
-    RXMESH_FOR_EACH_ITEM(i, n) { out[i] = static_cast<std::uint32_t>(i / divisor); }
-}
-
 __global__ void vv_from_ve(const std::uint32_t* ev,
                            const std::uint32_t* sorted_vertices,
                            const std::uint32_t* sorted_edges,
@@ -199,27 +165,17 @@ void csr_by_sorting(const std::uint32_t*         keys,
                                                    payload.data(), csr.indices.data(),
                                                    n, 0, bits, stream);
         });
-    detail::csr_offsets(Lookup{sorted_keys.data()}, n, rows, csr.offsets.data(), stream);
+    detail::csr_offsets(detail::RowFromArray{sorted_keys.data()}, n, rows, csr.offsets.data(),
+                        stream);
 }
 
-}  // namespace
-
-DeviceTopology build_topology(const std::uint32_t* d_faces,
-                              std::uint32_t        num_faces,
-                              std::uint32_t        num_vertices,
-                              TopologyParts        parts,
-                              cudaStream_t         stream)
+//! Throws when a face has a vertex index >= num_vertices or repeats a vertex
+//! (names the first such face).
+void validate_faces(const std::uint32_t* d_faces,
+                    std::uint32_t        num_faces,
+                    std::uint32_t        num_vertices,
+                    cudaStream_t         stream)
 {
-    if (num_faces > std::numeric_limits<std::uint32_t>::max() / 3)
-        throw InvalidInputError("build_topology: too many faces for 32-bit ids");
-
-    DeviceTopology topo;
-    topo.num_vertices = num_vertices;
-    topo.num_faces    = num_faces;
-    const std::uint64_t num_corners = std::uint64_t(num_faces) * 3;
-    const int           vbits       = detail::bits_for(num_vertices);
-    const int           fbits       = detail::bits_for(num_faces);
-
     if (num_faces > 0) {
         DeviceBuffer<unsigned long long> bad(1, stream);
         const unsigned long long none = std::numeric_limits<unsigned long long>::max();
@@ -235,8 +191,16 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
                 " has a vertex index >= " + std::to_string(num_vertices) +
                 " or repeats a vertex");
     }
+}
 
-    // ---- edges: sort the 3F half-edge keys; runs of equal keys are edges ----
+//! Edges: sorts the 3F half-edge keys; runs of equal keys are edges. Fills
+//! num_edges, ev, fe (with flip bits) and ef.
+void build_edges(const std::uint32_t* d_faces,
+                 std::uint64_t        num_corners,
+                 int                  vbits,
+                 DeviceTopology&      topo,
+                 cudaStream_t         stream)
+{
     topo.fe         = DeviceBuffer<std::uint32_t>(num_corners, stream);
     topo.ef.indices = DeviceBuffer<std::uint32_t>(num_corners, stream);
     if (num_corners == 0) {
@@ -274,89 +238,135 @@ DeviceTopology build_topology(const std::uint32_t* d_faces,
             topo.ef.indices.data());
         RXMESH_CHECK_LAUNCH();
     }
+}
 
-    // ---- FF: every ordered pair of faces on each edge, sorted and made unique ----
-    if (parts.face_adjacency) {
-        const std::uint32_t         ne = topo.num_edges;
-        DeviceBuffer<std::uint64_t> pair_offsets(std::uint64_t(ne) + 1, stream);
-        pair_offsets.memset(0);
-        auto pairs_of_edge = thrust::make_transform_iterator(
-            thrust::counting_iterator<std::uint32_t>(0), FacePairsOfEdge{topo.ef.offsets.data(), ne});
-        if (ne > 0)
-            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-                return cub::DeviceScan::ExclusiveSum(tmp, bytes, pairs_of_edge,
-                                                     pair_offsets.data(), ne + 1, stream);
-            });
-        const std::uint64_t num_pairs = read_back(pair_offsets.data() + ne, stream);
-        DeviceBuffer<std::uint64_t> pair_keys(num_pairs, stream), pair_alt(num_pairs, stream);
-        DeviceBuffer<std::uint64_t> num_unique_d(1, stream);
-        std::uint64_t               num_unique = 0;
-        if (num_pairs > 0) {
-            emit_face_pairs<<<flat_grid(ne), kThreads, 0, stream>>>(
-                topo.ef.offsets.data(), topo.ef.indices.data(), pair_offsets.data(), ne,
-                fbits, pair_keys.data());
-            RXMESH_CHECK_LAUNCH();
-            cub::DoubleBuffer<std::uint64_t> pair_buf(pair_keys.data(), pair_alt.data());
-            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-                return cub::DeviceRadixSort::SortKeys(tmp, bytes, pair_buf, num_pairs, 0,
-                                                      2 * fbits, stream);
-            });
-            std::uint64_t* sorted = pair_buf.Current();
-            std::uint64_t* unique = pair_buf.Alternate();
-            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-                return cub::DeviceSelect::Unique(tmp, bytes, sorted, unique,
-                                                 num_unique_d.data(), num_pairs, stream);
-            });
-            num_unique = read_back(num_unique_d.data(), stream);
-            topo.ff.indices = DeviceBuffer<std::uint32_t>(num_unique, stream);
-            if (num_unique > 0) {
-                low_bits<<<flat_grid(num_unique), kThreads, 0, stream>>>(
-                    unique, num_unique, fbits, topo.ff.indices.data());
-                RXMESH_CHECK_LAUNCH();
-            }
-            topo.ff.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_faces) + 1, stream);
-            detail::csr_offsets(HighBits{unique, fbits}, num_unique, num_faces,
-                                topo.ff.offsets.data(), stream);
-        } else {
-            topo.ff.indices = DeviceBuffer<std::uint32_t>(0, stream);
-            topo.ff.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_faces) + 1, stream);
-            topo.ff.offsets.memset(0);
-        }
+//! FF (from EF): every ordered pair of faces on each edge, sorted and made
+//! unique.
+void build_face_adjacency(std::uint32_t num_faces, int fbits, DeviceTopology& topo,
+                          cudaStream_t stream)
+{
+    const std::uint32_t         ne = topo.num_edges;
+    DeviceBuffer<std::uint64_t> pair_offsets(std::uint64_t(ne) + 1, stream);
+    pair_offsets.memset(0);
+    auto pairs_of_edge = thrust::make_transform_iterator(
+        thrust::counting_iterator<std::uint32_t>(0), FacePairsOfEdge{topo.ef.offsets.data(), ne});
+    if (ne > 0)
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceScan::ExclusiveSum(tmp, bytes, pairs_of_edge,
+                                                 pair_offsets.data(), ne + 1, stream);
+        });
+    const std::uint64_t num_pairs = read_back(pair_offsets.data() + ne, stream);
+    DeviceBuffer<std::uint64_t> pair_keys(num_pairs, stream), pair_alt(num_pairs, stream);
+    DeviceBuffer<std::uint64_t> num_unique_d(1, stream);
+    std::uint64_t               num_unique = 0;
+    if (num_pairs > 0) {
+        emit_face_pairs<<<flat_grid(ne), kThreads, 0, stream>>>(
+            topo.ef.offsets.data(), topo.ef.indices.data(), pair_offsets.data(), ne,
+            fbits, pair_keys.data());
+        RXMESH_CHECK_LAUNCH();
+        cub::DoubleBuffer<std::uint64_t> pair_buf(pair_keys.data(), pair_alt.data());
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortKeys(tmp, bytes, pair_buf, num_pairs, 0,
+                                                  2 * fbits, stream);
+        });
+        std::uint64_t* sorted = pair_buf.Current();
+        std::uint64_t* unique = pair_buf.Alternate();
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceSelect::Unique(tmp, bytes, sorted, unique,
+                                             num_unique_d.data(), num_pairs, stream);
+        });
+        num_unique = read_back(num_unique_d.data(), stream);
+        topo.ff.indices = DeviceBuffer<std::uint32_t>(num_unique, stream);
+        detail::low_bits(unique, num_unique, fbits, topo.ff.indices.data(), stream);
+        topo.ff.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_faces) + 1, stream);
+        detail::csr_offsets(detail::RowFromKey{unique, fbits}, num_unique, num_faces,
+                            topo.ff.offsets.data(), stream);
+    } else {
+        topo.ff.indices = DeviceBuffer<std::uint32_t>(0, stream);
+        topo.ff.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_faces) + 1, stream);
+        topo.ff.offsets.memset(0);
     }
+}
 
-    // ---- VE/VV (from EV) and VF (from the faces): stable sorts by vertex ----
-    DeviceBuffer<std::uint32_t> payload, sorted_vertices;
-    if (parts.vertex_edges) {
-        const std::uint64_t n_ve = 2 * std::uint64_t(topo.num_edges);
-        payload                  = DeviceBuffer<std::uint32_t>(n_ve, stream);
-        if (n_ve > 0) {
-            iota_divided<<<flat_grid(n_ve), kThreads, 0, stream>>>(payload.data(), n_ve, 2);
-            RXMESH_CHECK_LAUNCH();
-        }
-        csr_by_sorting(topo.ev.data(), payload, n_ve, num_vertices, vbits, topo.ve,
-                       sorted_vertices, stream);
-        topo.vv.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_vertices) + 1, stream);
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(topo.vv.offsets.data(), topo.ve.offsets.data(),
-                                          topo.ve.offsets.bytes(), cudaMemcpyDeviceToDevice,
-                                          stream));
-        topo.vv.indices = DeviceBuffer<std::uint32_t>(n_ve, stream);
-        if (n_ve > 0) {
-            vv_from_ve<<<flat_grid(n_ve), kThreads, 0, stream>>>(
-                topo.ev.data(), sorted_vertices.data(), topo.ve.indices.data(), n_ve,
-                topo.vv.indices.data());
-            RXMESH_CHECK_LAUNCH();
-        }
+//! VE (from EV, a stable sort by vertex) and VV (the other endpoint of each
+//! VE entry, same offsets). `payload` and `sorted_vertices` are scratch shared
+//! with build_vertex_faces.
+void build_vertex_edges(std::uint32_t                num_vertices,
+                        int                          vbits,
+                        DeviceBuffer<std::uint32_t>& payload,
+                        DeviceBuffer<std::uint32_t>& sorted_vertices,
+                        DeviceTopology&              topo,
+                        cudaStream_t                 stream)
+{
+    const std::uint64_t n_ve = 2 * std::uint64_t(topo.num_edges);
+    payload                  = DeviceBuffer<std::uint32_t>(n_ve, stream);
+    if (n_ve > 0) {
+        detail::fill_sequence(payload.data(), n_ve, stream, 2);
     }
-    if (parts.vertex_faces) {
-        payload.resize_discard(num_corners);
-        if (num_corners > 0) {
-            iota_divided<<<flat_grid(num_corners), kThreads, 0, stream>>>(payload.data(),
-                                                                          num_corners, 3);
-            RXMESH_CHECK_LAUNCH();
-        }
-        csr_by_sorting(d_faces, payload, num_corners, num_vertices, vbits, topo.vf,
-                       sorted_vertices, stream);
+    csr_by_sorting(topo.ev.data(), payload, n_ve, num_vertices, vbits, topo.ve,
+                   sorted_vertices, stream);
+    topo.vv.offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(num_vertices) + 1, stream);
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(topo.vv.offsets.data(), topo.ve.offsets.data(),
+                                      topo.ve.offsets.bytes(), cudaMemcpyDeviceToDevice,
+                                      stream));
+    topo.vv.indices = DeviceBuffer<std::uint32_t>(n_ve, stream);
+    if (n_ve > 0) {
+        vv_from_ve<<<flat_grid(n_ve), kThreads, 0, stream>>>(
+            topo.ev.data(), sorted_vertices.data(), topo.ve.indices.data(), n_ve,
+            topo.vv.indices.data());
+        RXMESH_CHECK_LAUNCH();
     }
+}
+
+//! VF (from the face corners): a stable sort by vertex.
+void build_vertex_faces(const std::uint32_t*         d_faces,
+                        std::uint64_t                num_corners,
+                        std::uint32_t                num_vertices,
+                        int                          vbits,
+                        DeviceBuffer<std::uint32_t>& payload,
+                        DeviceBuffer<std::uint32_t>& sorted_vertices,
+                        DeviceTopology&              topo,
+                        cudaStream_t                 stream)
+{
+    payload.resize_discard(num_corners);
+    if (num_corners > 0) {
+        detail::fill_sequence(payload.data(), num_corners, stream, 3);
+    }
+    csr_by_sorting(d_faces, payload, num_corners, num_vertices, vbits, topo.vf,
+                   sorted_vertices, stream);
+}
+
+}  // namespace
+
+DeviceTopology build_topology(const std::uint32_t* d_faces,
+                              std::uint32_t        num_faces,
+                              std::uint32_t        num_vertices,
+                              TopologyParts        parts,
+                              cudaStream_t         stream)
+{
+    if (num_faces > std::numeric_limits<std::uint32_t>::max() / 3)
+        throw InvalidInputError("build_topology: too many faces for 32-bit ids");
+
+    DeviceTopology topo;
+    topo.num_vertices = num_vertices;
+    topo.num_faces    = num_faces;
+    const std::uint64_t num_corners = std::uint64_t(num_faces) * 3;
+    const int           vbits       = detail::bits_for(num_vertices);
+    const int           fbits       = detail::bits_for(num_faces);
+
+    validate_faces(d_faces, num_faces, num_vertices, stream);
+
+    build_edges(d_faces, num_corners, vbits, topo, stream);
+
+    if (parts.face_adjacency)
+        build_face_adjacency(num_faces, fbits, topo, stream);
+
+    DeviceBuffer<std::uint32_t> payload, sorted_vertices;  // shared by the VE and VF sorts
+    if (parts.vertex_edges)
+        build_vertex_edges(num_vertices, vbits, payload, sorted_vertices, topo, stream);
+    if (parts.vertex_faces)
+        build_vertex_faces(d_faces, num_corners, num_vertices, vbits, payload, sorted_vertices,
+                           topo, stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return topo;
 }

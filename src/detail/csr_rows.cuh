@@ -7,6 +7,24 @@
 
 namespace rxmesh::detail {
 
+//! RowOf for entries whose rows are listed in an array.
+struct RowFromArray
+{
+    const std::uint32_t* rows;
+    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const { return rows[i]; }
+};
+
+//! RowOf for sorted 64-bit keys that hold the row in their high bits.
+struct RowFromKey
+{
+    const std::uint64_t* keys;
+    int                  shift;
+    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
+    {
+        return static_cast<std::uint32_t>(keys[i] >> shift);
+    }
+};
+
 //! offsets[r] = index of the first entry of row r (entries sorted by row);
 //! empty rows get the offset of the next non-empty one; offsets[rows] = n.
 //! RowOf: functor i -> row of entry i. Work is O(n + rows).

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "rxmesh/core/error.h"
 
@@ -40,6 +41,23 @@ void push_quad(std::vector<Triangle>& faces,
 {
     faces.push_back({a, b, c});
     faces.push_back({a, c, d});
+}
+
+//! The 2 * nu * nv triangles of an nu x nv grid of quads whose cell (i, j)
+//! has the CCW corners id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1).
+template <typename Id>
+void push_quad_grid(std::vector<Triangle>& faces, int nu, int nv, Id id)
+{
+    faces.reserve(std::size_t(2) * nu * nv);
+    for (int j = 0; j < nv; ++j)
+        for (int i = 0; i < nu; ++i)
+            push_quad(faces, id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+}
+
+//! "a x b", for messages about grid sizes.
+std::string size_text(int a, int b)
+{
+    return std::to_string(a) + " x " + std::to_string(b);
 }
 
 void normalize(Vec3f& p)
@@ -84,8 +102,7 @@ TriangleSoup icosphere(int subdivisions)
 TriangleSoup torus(int nu, int nv, float major_radius, float minor_radius)
 {
     require(nu >= 3 && nv >= 3, "torus",
-            "nu and nv must be >= 3, got " + std::to_string(nu) + " x " +
-                std::to_string(nv));
+            "nu and nv must be >= 3, got " + size_text(nu, nv));
     require_fits("torus", 2.0L * nu * nv);
     TriangleSoup m;
     // vertex (i, j): i around the axis (angle u), j around the tube (angle v)
@@ -102,18 +119,14 @@ TriangleSoup torus(int nu, int nv, float major_radius, float minor_radius)
         }
     }
     // dP/du x dP/dv points outward, so (i,j) (i+1,j) (i+1,j+1) (i,j+1) is CCW
-    m.faces.reserve(std::size_t(2) * nu * nv);
-    for (int j = 0; j < nv; ++j)
-        for (int i = 0; i < nu; ++i)
-            push_quad(m.faces, id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+    push_quad_grid(m.faces, nu, nv, id);
     return m;
 }
 
 TriangleSoup grid(int nx, int ny)
 {
     require(nx >= 1 && ny >= 1, "grid",
-            "nx and ny must be >= 1, got " + std::to_string(nx) + " x " +
-                std::to_string(ny));
+            "nx and ny must be >= 1, got " + size_text(nx, ny));
     require_fits("grid", 2.0L * (nx + 1.0L) * (ny + 1.0L));
     TriangleSoup m;
     auto id = [&](int i, int j) { return u32((long long)j * (nx + 1) + i); };
@@ -123,18 +136,14 @@ TriangleSoup grid(int nx, int ny)
             m.positions.push_back({static_cast<float>(i) / static_cast<float>(nx),
                                    static_cast<float>(j) / static_cast<float>(ny),
                                    0.f});
-    m.faces.reserve(std::size_t(2) * nx * ny);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i)
-            push_quad(m.faces, id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+    push_quad_grid(m.faces, nx, ny, id);
     return m;
 }
 
 TriangleSoup cylinder(int nu, int nv)
 {
     require(nu >= 3 && nv >= 1, "cylinder",
-            "nu must be >= 3 and nv >= 1, got " + std::to_string(nu) + " x " +
-                std::to_string(nv));
+            "nu must be >= 3 and nv >= 1, got " + size_text(nu, nv));
     require_fits("cylinder", 2.0L * nu * (nv + 1.0L));
     TriangleSoup m;
     // vertex (i, j): i around the axis, j in [0, nv] along it (z in [0, 1])
@@ -147,10 +156,7 @@ TriangleSoup cylinder(int nu, int nv)
                                    static_cast<float>(std::sin(u)),
                                    static_cast<float>(j) / static_cast<float>(nv)});
         }
-    m.faces.reserve(std::size_t(2) * nu * nv);
-    for (int j = 0; j < nv; ++j)
-        for (int i = 0; i < nu; ++i)
-            push_quad(m.faces, id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+    push_quad_grid(m.faces, nu, nv, id);
     return m;
 }
 

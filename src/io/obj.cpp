@@ -15,30 +15,20 @@
 namespace rxmesh::io::detail {
 namespace {
 
-class ObjParser
+class ObjParser : TextParser
 {
    public:
-    ObjParser(std::string_view bytes, const std::string& name)
-        : m_begin(bytes.data()), m_end(bytes.data() + bytes.size()), m_name(name)
-    {
-    }
+    using TextParser::TextParser;
 
     TriangleSoup run()
     {
         const char* p = check_text_encoding(m_begin, m_end, m_name);
-        while (p < m_end) {
-            p = skip_blanks(p, m_end);
+        for (;;) {
+            // Comments ('#' to the end of the line) do not continue with a
+            // backslash.
+            p = next_token(p, '#');
             if (p >= m_end)
                 break;
-            if (*p == '\n') {
-                ++m_line;
-                ++p;
-                continue;
-            }
-            if (*p == '#') {  // comments do not continue with a backslash
-                p = find_eol(p, m_end);
-                continue;
-            }
             const char* key = p;
             while (p < m_end && !is_space(*p) && *p != '#')
                 ++p;
@@ -243,11 +233,7 @@ class ObjParser
         require_faces(m_soup, m_name);
     }
 
-    const char*        m_begin;
-    const char*        m_end;
-    const std::string& m_name;
-    std::uint64_t      m_line = 1;
-    TriangleSoup       m_soup;
+    TriangleSoup m_soup;
 
     std::vector<std::array<float, 3>> m_colors;
     bool                              m_colors_ok = true;

@@ -15,13 +15,10 @@
 namespace rxmesh::io::detail {
 namespace {
 
-class OffParser
+class OffParser : TextParser
 {
    public:
-    OffParser(std::string_view bytes, const std::string& name)
-        : m_begin(bytes.data()), m_end(bytes.data() + bytes.size()), m_name(name)
-    {
-    }
+    using TextParser::TextParser;
 
     TriangleSoup run()
     {
@@ -41,20 +38,7 @@ class OffParser
 
    private:
     // Next token, skipping blanks, empty lines and '#' comments.
-    const char* next_token(const char* p)
-    {
-        for (;;) {
-            p = skip_blanks(p, m_end);
-            if (p < m_end && *p == '\n') {
-                ++m_line;
-                ++p;
-            } else if (p < m_end && *p == '#') {
-                p = find_eol(p, m_end);
-            } else {
-                return p;
-            }
-        }
-    }
+    const char* next_token(const char* p) { return TextParser::next_token(p, '#'); }
 
     bool is_delim(const char* p) const
     {
@@ -193,10 +177,6 @@ class OffParser
         return find_eol(p, m_end);  // optional face color
     }
 
-    const char*                m_begin;
-    const char*                m_end;
-    const std::string&         m_name;
-    std::uint64_t              m_line = 1;
     std::uint64_t              m_nv   = 0;
     std::uint64_t              m_nf   = 0;
     std::vector<std::uint32_t> m_poly;

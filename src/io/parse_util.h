@@ -120,6 +120,43 @@ inline const char* find_eol(const char* p, const char* end)
     return nl ? static_cast<const char*>(nl) : end;
 }
 
+// ---- text parsers ---------------------------------------------------------
+
+//! Base of the format parsers: the [begin, end) byte range, the name used in
+//! messages and the current 1-based line (for text formats).
+class TextParser
+{
+   public:
+    TextParser(std::string_view bytes, const std::string& name)
+        : m_begin(bytes.data()), m_end(bytes.data() + bytes.size()), m_name(name)
+    {
+    }
+
+   protected:
+    //! The next token at or after p: skips blanks and line ends (counting
+    //! lines) and, when `comment` is not NUL, everything from that character
+    //! to the end of its line. Returns m_end when no token is left.
+    const char* next_token(const char* p, char comment = '\0')
+    {
+        for (;;) {
+            p = skip_blanks(p, m_end);
+            if (p < m_end && *p == '\n') {
+                ++m_line;
+                ++p;
+            } else if (comment != '\0' && p < m_end && *p == comment) {
+                p = find_eol(p, m_end);
+            } else {
+                return p;
+            }
+        }
+    }
+
+    const char*        m_begin;
+    const char*        m_end;
+    const std::string& m_name;
+    std::uint64_t      m_line = 1;
+};
+
 // ---- numbers --------------------------------------------------------------
 
 //! Decimal exponent of the leading digit of the unsigned number text in

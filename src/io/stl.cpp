@@ -67,27 +67,24 @@ TriangleSoup read_binary(std::string_view bytes, std::uint64_t count, const std:
     return soup;
 }
 
-class AsciiStl
+class AsciiStl : TextParser
 {
    public:
-    AsciiStl(std::string_view bytes, const std::string& name)
-        : m_begin(bytes.data()), m_end(bytes.data() + bytes.size()), m_name(name)
-    {
-    }
+    using TextParser::TextParser;
 
     TriangleSoup run()
     {
         const char* p      = m_begin;
         int         solids = 0;
         for (;;) {
-            p = next(p);
+            p = next_token(p);
             if (p >= m_end)
                 break;
             p = expect(p, "solid", "'solid'");
             p = find_eol(p, m_end);  // the solid's name
             ++solids;
             for (;;) {
-                p = next(p);
+                p = next_token(p);
                 std::string_view k;
                 const char*      after = keyword(p, k);
                 if (k == "endsolid") {
@@ -111,19 +108,6 @@ class AsciiStl
         parse_error_line(m_name, m_line, "expected " + expected + ", found " + describe(p, m_end));
     }
 
-    const char* next(const char* p)
-    {
-        for (;;) {
-            p = skip_blanks(p, m_end);
-            if (p < m_end && *p == '\n') {
-                ++m_line;
-                ++p;
-            } else {
-                return p;
-            }
-        }
-    }
-
     // The word at p, lower-cased into m_word (some exporters shout).
     const char* keyword(const char* p, std::string_view& out)
     {
@@ -139,7 +123,7 @@ class AsciiStl
 
     const char* expect(const char* p, std::string_view word, const char* what)
     {
-        p = next(p);
+        p = next_token(p);
         std::string_view k;
         const char*      after = keyword(p, k);
         if (k != word || (after < m_end && !is_space(*after)))
@@ -166,7 +150,7 @@ class AsciiStl
         p = expect(p, "loop", "'outer loop'");
         const std::uint64_t first = m_soup.positions.size();
         for (;;) {
-            p = next(p);
+            p = next_token(p);
             std::string_view k;
             const char*      after = keyword(p, k);
             if (k == "endloop") {
@@ -196,12 +180,8 @@ class AsciiStl
         return expect(p, "endfacet", "'endfacet'");
     }
 
-    const char*        m_begin;
-    const char*        m_end;
-    const std::string& m_name;
-    std::uint64_t      m_line = 1;
-    TriangleSoup       m_soup;
-    char               m_word[16];
+    TriangleSoup m_soup;
+    char         m_word[16];
 };
 
 }  // namespace

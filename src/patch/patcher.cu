@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "detail/csr_rows.cuh"
+#include "detail/sequences.cuh"
 #include "detail/union_find.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
@@ -35,11 +36,6 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
     x *= 0xc4ceb9fe1a85ec53ull;
     x ^= x >> 33;
     return x;
-}
-
-__global__ void iota_kernel(std::uint32_t* out, std::uint64_t n)
-{
-    RXMESH_FOR_EACH_ITEM(i, n) { out[i] = static_cast<std::uint32_t>(i); }
 }
 
 __global__ void union_adjacent_faces(const std::uint32_t* ff_offsets,
@@ -94,7 +90,9 @@ __global__ void pick_initial_seeds(const std::uint32_t* comp_offsets,
     }
 }
 
-__global__ void plant_seeds(const std::uint32_t* seeds, std::uint32_t num_seeds, std::uint32_t* patch)
+__global__ void plant_seeds(const std::uint32_t* seeds,
+                            std::uint32_t        num_seeds,
+                            std::uint32_t*       patch)
 {
     RXMESH_FOR_EACH_ITEM(k, num_seeds) { patch[seeds[k]] = static_cast<std::uint32_t>(k); }
 }
@@ -220,12 +218,6 @@ struct RowSize
     }
 };
 
-struct Lookup32
-{
-    const std::uint32_t* v;
-    __host__ __device__ std::uint32_t operator()(std::uint64_t i) const { return v[i]; }
-};
-
 //! Sorts seeds and removes repeats; returns the new count.
 std::uint32_t sort_unique(DeviceBuffer<std::uint32_t>& seeds, std::uint32_t n, cudaStream_t stream)
 {
@@ -259,6 +251,20 @@ void propagate(const DeviceCsr&             ff,
         if (read_back(changed.data(), stream) == 0)
             return;
     }
+}
+
+//! Renumbers patch ids (all < num_ids) as 0, 1, ... in order of first use;
+//! returns how many remain.
+std::uint32_t compact_ids(std::vector<std::uint32_t>& patch, std::uint32_t num_ids)
+{
+    std::vector<std::uint32_t> remap(num_ids, kNone);
+    std::uint32_t              count = 0;
+    for (std::uint32_t& p : patch) {
+        if (remap[p] == kNone)
+            remap[p] = count++;
+        p = remap[p];
+    }
+    return count;
 }
 
 //! Splits every patch larger than `capacity` into edge-connected pieces of
@@ -306,37 +312,37 @@ std::uint32_t split_oversized(std::vector<std::uint32_t>&       patch,
         ++split_count;
     }
     // compact ids: patches that were split entirely no longer exist
-    std::vector<std::uint32_t> remap(next_id, kNone);
-    std::uint32_t              count = 0;
-    for (std::uint32_t& p : patch) {
-        if (remap[p] == kNone)
-            remap[p] = count++;
-        p = remap[p];
-    }
-    return count;
+    return compact_ids(patch, next_id);
 }
 
-}  // namespace
-
-PatcherResult lloyd_patches(const DeviceCsr&      ff,
-                            std::uint32_t         num_faces,
-                            const PatcherOptions& options,
-                            cudaStream_t          stream)
+//! Device state of the Lloyd loop, shared by its stages: the K current seeds
+//! and per-face buffers reused from iteration to iteration.
+struct LloydState
 {
-    if (options.capacity == 0)
-        throw Error("lloyd_patches: capacity must be positive");
-    if (ff.offsets.size() != std::uint64_t(num_faces) + 1)
-        throw Error("lloyd_patches: the face adjacency was not built");
-    PatcherResult result;
-    if (num_faces == 0)
-        return result;
-    const std::uint32_t F = num_faces;
+    DeviceBuffer<std::uint32_t> faces_iota;  // 0, 1, ..., F - 1: the sort payload
+    DeviceBuffer<std::uint32_t> seeds;
+    std::uint32_t               K = 0;
+    DeviceBuffer<std::uint32_t> patch, scratch, dist;
+    DeviceBuffer<std::uint32_t> members, patch_sorted;
+    DeviceBuffer<int>           changed;
+    DeviceBuffer<std::uint32_t> max_size_d;
+};
 
+//! Edge-connected components of the face graph (result.num_components), then
+//! the initial seeds: at least one per component, spread over its faces.
+//! Fills s.faces_iota, s.seeds and s.K.
+void components_and_seeds(const DeviceCsr&      ff,
+                          std::uint32_t         F,
+                          const PatcherOptions& options,
+                          LloydState&           s,
+                          PatcherResult&        result,
+                          cudaStream_t          stream)
+{
     // ---- edge-connected components of the face graph ----
-    DeviceBuffer<std::uint32_t> comp(F, stream), faces_iota(F, stream);
-    iota_kernel<<<flat_grid(F), kThreads, 0, stream>>>(comp.data(), F);
-    iota_kernel<<<flat_grid(F), kThreads, 0, stream>>>(faces_iota.data(), F);
-    RXMESH_CHECK_LAUNCH();
+    DeviceBuffer<std::uint32_t> comp(F, stream);
+    s.faces_iota = DeviceBuffer<std::uint32_t>(F, stream);
+    detail::fill_sequence(comp.data(), F, stream);
+    detail::fill_sequence(s.faces_iota.data(), F, stream);
     union_adjacent_faces<<<flat_grid(F), kThreads, 0, stream>>>(ff.offsets.data(),
                                                                  ff.indices.data(), F, comp.data());
     find_roots<<<flat_grid(F), kThreads, 0, stream>>>(comp.data(), F);
@@ -346,7 +352,7 @@ PatcherResult lloyd_patches(const DeviceCsr&      ff,
     DeviceBuffer<std::uint32_t> comp_sorted(F, stream), faces_by_comp(F, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(tmp, bytes, comp.data(), comp_sorted.data(),
-                                               faces_iota.data(), faces_by_comp.data(), F, 0,
+                                               s.faces_iota.data(), faces_by_comp.data(), F, 0,
                                                fbits, stream);
     });
     DeviceBuffer<std::uint32_t> comp_ids(F, stream), comp_sizes(F, stream), num_comps_d(1, stream);
@@ -370,112 +376,184 @@ PatcherResult lloyd_patches(const DeviceCsr&      ff,
         h_seed_offsets[c + 1] =
             h_seed_offsets[c] + std::max<std::uint32_t>(1, (h_sizes[c] + target - 1) / target);
     }
-    std::uint32_t K            = h_seed_offsets[C];
-    auto          comp_offsets = DeviceBuffer<std::uint32_t>::from_host(h_comp_offsets, stream);
-    auto          seed_offsets = DeviceBuffer<std::uint32_t>::from_host(h_seed_offsets, stream);
-    DeviceBuffer<std::uint32_t> seeds(K, stream);
-    pick_initial_seeds<<<flat_grid(K), kThreads, 0, stream>>>(
-        comp_offsets.data(), seed_offsets.data(), C, K, faces_by_comp.data(),
-        options.random_seed, seeds.data());
+    s.K               = h_seed_offsets[C];
+    auto comp_offsets = DeviceBuffer<std::uint32_t>::from_host(h_comp_offsets, stream);
+    auto seed_offsets = DeviceBuffer<std::uint32_t>::from_host(h_seed_offsets, stream);
+    s.seeds           = DeviceBuffer<std::uint32_t>(s.K, stream);
+    pick_initial_seeds<<<flat_grid(s.K), kThreads, 0, stream>>>(
+        comp_offsets.data(), seed_offsets.data(), C, s.K, faces_by_comp.data(),
+        options.random_seed, s.seeds.data());
     RXMESH_CHECK_LAUNCH();
-    K = sort_unique(seeds, K, stream);
+    s.K = sort_unique(s.seeds, s.K, stream);
     comp_sorted = DeviceBuffer<std::uint32_t>();
     faces_by_comp = DeviceBuffer<std::uint32_t>();
+}
+
+//! Grows patches from the seeds, then lists each patch's members contiguously
+//! in face order (their ranges in `offsets`); returns the largest patch size.
+std::uint32_t assign_patches(const DeviceCsr&             ff,
+                             std::uint32_t                F,
+                             LloydState&                  s,
+                             DeviceBuffer<std::uint32_t>& offsets,
+                             cudaStream_t                 stream)
+{
+    s.patch.memset(0xFF);
+    plant_seeds<<<flat_grid(s.K), kThreads, 0, stream>>>(s.seeds.data(), s.K, s.patch.data());
+    RXMESH_CHECK_LAUNCH();
+    propagate(ff, F, s.patch, s.scratch, s.changed, stream);
+
+    // members of each patch, contiguous and in face order
+    const int pbits = detail::bits_for(s.K);
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, s.patch.data(), s.patch_sorted.data(),
+                                               s.faces_iota.data(), s.members.data(), F, 0, pbits,
+                                               stream);
+    });
+    offsets = DeviceBuffer<std::uint32_t>(std::uint64_t(s.K) + 1, stream);
+    detail::csr_offsets(detail::RowFromArray{s.patch_sorted.data()}, F, s.K, offsets.data(),
+                        stream);
+    auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                 RowSize{offsets.data()});
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(tmp, bytes, sizes, s.max_size_d.data(), s.K, stream);
+    });
+    return read_back(s.max_size_d.data(), stream);
+}
+
+//! Per patch, the centrality key (see CentralityKey) of the face farthest
+//! from its patch boundary: the next seed of that patch.
+DeviceBuffer<std::uint64_t> central_faces(const DeviceCsr&                   ff,
+                                          std::uint32_t                      F,
+                                          LloydState&                        s,
+                                          const DeviceBuffer<std::uint32_t>& offsets,
+                                          cudaStream_t                       stream)
+{
+    init_boundary_distance<<<flat_grid(F), kThreads, 0, stream>>>(
+        ff.offsets.data(), ff.indices.data(), F, s.patch.data(), s.dist.data());
+    RXMESH_CHECK_LAUNCH();
+    while (true) {
+        s.changed.memset(0);
+        relax_distance<<<flat_grid(F), kThreads, 0, stream>>>(
+            ff.offsets.data(), ff.indices.data(), F, s.patch.data(), s.dist.data(),
+            s.scratch.data(), s.changed.data());
+        RXMESH_CHECK_LAUNCH();
+        std::swap(s.dist, s.scratch);
+        if (read_back(s.changed.data(), stream) == 0)
+            break;
+    }
+    DeviceBuffer<std::uint64_t> best(s.K, stream);
+    auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                CentralityKey{s.members.data(), s.dist.data()});
+    cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Max(tmp, bytes, keys, best.data(), s.K,
+                                               offsets.data(), offsets.data() + 1, stream);
+    });
+    return best;
+}
+
+//! Replaces the seeds by the central faces in `best`, adding extra seeds
+//! inside oversized patches every options.add_seeds_every iterations.
+void update_seeds(std::uint32_t                      iter,
+                  const PatcherOptions&              options,
+                  const DeviceBuffer<std::uint32_t>& offsets,
+                  const DeviceBuffer<std::uint64_t>& best,
+                  LloydState&                        s,
+                  cudaStream_t                       stream)
+{
+    const std::uint32_t K = s.K;
+
+    // seed addition inside oversized patches, every few iterations
+    std::uint32_t extra = 0;
+    DeviceBuffer<std::uint32_t> extra_offsets(std::uint64_t(K) + 1, stream);
+    const bool add = (iter + 1) % std::max<std::uint32_t>(1, options.add_seeds_every) == 0;
+    if (add) {
+        auto extra_of = thrust::make_transform_iterator(
+            thrust::counting_iterator<std::uint32_t>(0),
+            ExtraSeeds{offsets.data(), options.capacity, K});
+        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra_of, extra_offsets.data(),
+                                                 K + 1, stream);
+        });
+        extra = read_back(extra_offsets.data() + K, stream);
+    }
+    DeviceBuffer<std::uint32_t> new_seeds(std::uint64_t(K) + extra, stream);
+    seeds_from_keys<<<flat_grid(K), kThreads, 0, stream>>>(best.data(), K, new_seeds.data());
+    RXMESH_CHECK_LAUNCH();
+    if (extra > 0) {
+        add_seeds<<<flat_grid(K), kThreads, 0, stream>>>(
+            offsets.data(), s.members.data(), extra_offsets.data(), K, new_seeds.data() + K);
+        RXMESH_CHECK_LAUNCH();
+    }
+    s.seeds = std::move(new_seeds);
+    s.K     = sort_unique(s.seeds, K + extra, stream);
+}
+
+//! Host fallback when Lloyd did not converge: splits the oversized ones of
+//! the K patches (result.num_patches, result.split_patches) and recounts the
+//! largest patch.
+void split_fallback(const DeviceCsr&             ff,
+                    std::uint32_t                K,
+                    const PatcherOptions&        options,
+                    DeviceBuffer<std::uint32_t>& patch,
+                    PatcherResult&               result)
+{
+    std::vector<std::uint32_t> h_patch = patch.to_host();
+    const auto h_off   = ff.offsets.to_host();
+    const auto h_faces = ff.indices.to_host();
+    result.num_patches = split_oversized(h_patch, h_off, h_faces, K, options.capacity,
+                                         result.split_patches);
+    patch.upload(h_patch.data(), h_patch.size());
+    std::vector<std::uint32_t> sizes(result.num_patches, 0);
+    for (std::uint32_t p : h_patch)
+        ++sizes[p];
+    result.max_patch_faces = *std::max_element(sizes.begin(), sizes.end());
+}
+
+}  // namespace
+
+PatcherResult lloyd_patches(const DeviceCsr&      ff,
+                            std::uint32_t         num_faces,
+                            const PatcherOptions& options,
+                            cudaStream_t          stream)
+{
+    if (options.capacity == 0)
+        throw Error("lloyd_patches: capacity must be positive");
+    if (ff.offsets.size() != std::uint64_t(num_faces) + 1)
+        throw Error("lloyd_patches: the face adjacency was not built");
+    PatcherResult result;
+    if (num_faces == 0)
+        return result;
+    const std::uint32_t F = num_faces;
+
+    LloydState s;
+    components_and_seeds(ff, F, options, s, result, stream);
 
     // ---- Lloyd iterations ----
-    DeviceBuffer<std::uint32_t> patch(F, stream), scratch(F, stream), dist(F, stream);
-    DeviceBuffer<std::uint32_t> members(F, stream), patch_sorted(F, stream);
-    DeviceBuffer<int>           changed(1, stream);
-    DeviceBuffer<std::uint32_t> max_size_d(1, stream);
-    std::uint32_t               max_size = 0;
+    s.patch        = DeviceBuffer<std::uint32_t>(F, stream);
+    s.scratch      = DeviceBuffer<std::uint32_t>(F, stream);
+    s.dist         = DeviceBuffer<std::uint32_t>(F, stream);
+    s.members      = DeviceBuffer<std::uint32_t>(F, stream);
+    s.patch_sorted = DeviceBuffer<std::uint32_t>(F, stream);
+    s.changed      = DeviceBuffer<int>(1, stream);
+    s.max_size_d   = DeviceBuffer<std::uint32_t>(1, stream);
+    std::uint32_t max_size = 0;
     for (std::uint32_t iter = 0;; ++iter) {
         result.iterations = iter + 1;
-        patch.memset(0xFF);
-        plant_seeds<<<flat_grid(K), kThreads, 0, stream>>>(seeds.data(), K, patch.data());
-        RXMESH_CHECK_LAUNCH();
-        propagate(ff, F, patch, scratch, changed, stream);
-
-        // members of each patch, contiguous and in face order
-        const int pbits = detail::bits_for(K);
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceRadixSort::SortPairs(tmp, bytes, patch.data(), patch_sorted.data(),
-                                                   faces_iota.data(), members.data(), F, 0, pbits,
-                                                   stream);
-        });
-        DeviceBuffer<std::uint32_t> offsets(std::uint64_t(K) + 1, stream);
-        detail::csr_offsets(Lookup32{patch_sorted.data()}, F, K, offsets.data(), stream);
-        auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                     RowSize{offsets.data()});
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceReduce::Max(tmp, bytes, sizes, max_size_d.data(), K, stream);
-        });
-        max_size = read_back(max_size_d.data(), stream);
+        DeviceBuffer<std::uint32_t> offsets;  // this iteration's patch member ranges
+        max_size = assign_patches(ff, F, s, offsets, stream);
         if (max_size <= options.capacity || iter + 1 >= options.max_iterations)
             break;
 
         // seed update: the face farthest from its patch boundary
-        init_boundary_distance<<<flat_grid(F), kThreads, 0, stream>>>(
-            ff.offsets.data(), ff.indices.data(), F, patch.data(), dist.data());
-        RXMESH_CHECK_LAUNCH();
-        while (true) {
-            changed.memset(0);
-            relax_distance<<<flat_grid(F), kThreads, 0, stream>>>(
-                ff.offsets.data(), ff.indices.data(), F, patch.data(), dist.data(),
-                scratch.data(), changed.data());
-            RXMESH_CHECK_LAUNCH();
-            std::swap(dist, scratch);
-            if (read_back(changed.data(), stream) == 0)
-                break;
-        }
-        DeviceBuffer<std::uint64_t> best(K, stream);
-        auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                    CentralityKey{members.data(), dist.data()});
-        cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceSegmentedReduce::Max(tmp, bytes, keys, best.data(), K,
-                                                   offsets.data(), offsets.data() + 1, stream);
-        });
-
-        // seed addition inside oversized patches, every few iterations
-        std::uint32_t extra = 0;
-        DeviceBuffer<std::uint32_t> extra_offsets(std::uint64_t(K) + 1, stream);
-        const bool add = (iter + 1) % std::max<std::uint32_t>(1, options.add_seeds_every) == 0;
-        if (add) {
-            auto extra_of = thrust::make_transform_iterator(
-                thrust::counting_iterator<std::uint32_t>(0),
-                ExtraSeeds{offsets.data(), options.capacity, K});
-            cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-                return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra_of, extra_offsets.data(),
-                                                     K + 1, stream);
-            });
-            extra = read_back(extra_offsets.data() + K, stream);
-        }
-        DeviceBuffer<std::uint32_t> new_seeds(std::uint64_t(K) + extra, stream);
-        seeds_from_keys<<<flat_grid(K), kThreads, 0, stream>>>(best.data(), K, new_seeds.data());
-        RXMESH_CHECK_LAUNCH();
-        if (extra > 0) {
-            add_seeds<<<flat_grid(K), kThreads, 0, stream>>>(
-                offsets.data(), members.data(), extra_offsets.data(), K, new_seeds.data() + K);
-            RXMESH_CHECK_LAUNCH();
-        }
-        seeds = std::move(new_seeds);
-        K     = sort_unique(seeds, K + extra, stream);
+        const DeviceBuffer<std::uint64_t> best = central_faces(ff, F, s, offsets, stream);
+        update_seeds(iter, options, offsets, best, s, stream);
     }
 
-    result.num_patches     = K;
+    result.num_patches     = s.K;
     result.max_patch_faces = max_size;
-    if (max_size > options.capacity) {
-        std::vector<std::uint32_t> h_patch = patch.to_host();
-        const auto h_off   = ff.offsets.to_host();
-        const auto h_faces = ff.indices.to_host();
-        result.num_patches = split_oversized(h_patch, h_off, h_faces, K, options.capacity,
-                                             result.split_patches);
-        patch.upload(h_patch.data(), h_patch.size());
-        std::vector<std::uint32_t> sizes(result.num_patches, 0);
-        for (std::uint32_t p : h_patch)
-            ++sizes[p];
-        result.max_patch_faces = *std::max_element(sizes.begin(), sizes.end());
-    }
-    result.face_patch = std::move(patch);
+    if (max_size > options.capacity)
+        split_fallback(ff, s.K, options, s.patch, result);
+    result.face_patch = std::move(s.patch);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return result;
 }

@@ -65,11 +65,10 @@ struct UnionFind
     }
 };
 
-}  // namespace
-
-Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>& faces)
+//! Throws unless every corner indexes a vertex < num_vertices and no face
+//! repeats a vertex (the precondition of build_topology).
+void check_faces(std::uint32_t num_vertices, const std::vector<Triangle>& faces)
 {
-    // ---- precondition --------------------------------------------------
     if (faces.size() >= std::size_t(0xFFFFFFFFu))
         throw InvalidInputError("build_topology: too many faces (" +
                                 std::to_string(faces.size()) + ")");
@@ -89,12 +88,12 @@ Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>&
                 " repeats a vertex (" + std::to_string(t[0]) + ", " +
                 std::to_string(t[1]) + ", " + std::to_string(t[2]) + ")");
     }
+}
 
-    Topology topo;
-    topo.num_vertices = num_vertices;
-
-    // ---- ev: unique (min, max) pairs in lexicographic order --------------
-    topo.ev.reserve(std::size_t(3) * num_faces);
+//! ev: unique (min, max) pairs in lexicographic order.
+void build_ev(Topology& topo, const std::vector<Triangle>& faces)
+{
+    topo.ev.reserve(std::size_t(3) * faces.size());
     for (const Triangle& t : faces)
         for (int k = 0; k < 3; ++k)
             topo.ev.push_back(undirected(t[k], t[(k + 1) % 3]));
@@ -105,9 +104,12 @@ Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>&
         throw InvalidInputError("build_topology: too many edges (" +
                                 std::to_string(topo.ev.size()) +
                                 ") for the (edge << 1) | flip encoding");
-    const auto num_edges = static_cast<std::uint32_t>(topo.ev.size());
+}
 
-    // ---- fe: edge k of face f goes from v_k to v_{k+1} -------------------
+//! fe: edge k of face f goes from v_k to v_{k+1}; its id is found in ev.
+void build_fe(Topology& topo, const std::vector<Triangle>& faces)
+{
+    const auto num_faces = static_cast<std::uint32_t>(faces.size());
     topo.fe.resize(num_faces);
     for (std::uint32_t f = 0; f < num_faces; ++f) {
         const Triangle& t = faces[f];
@@ -120,17 +122,21 @@ Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>&
             topo.fe[f][k] = (id << 1) | flip;
         }
     }
+}
 
-    std::vector<Pair> pairs;
+//! ef (edge -> faces) from fe, then ff: faces sharing an edge, every pair in
+//! every ef row. `pairs` is scratch shared by the CSR stages.
+void build_ef_ff(Topology& topo, std::vector<Pair>& pairs)
+{
+    const auto num_faces = static_cast<std::uint32_t>(topo.fe.size());
+    const auto num_edges = static_cast<std::uint32_t>(topo.ev.size());
 
-    // ---- ef: edge -> faces ------------------------------------------------
     pairs.reserve(std::size_t(3) * num_faces);
     for (std::uint32_t f = 0; f < num_faces; ++f)
         for (int k = 0; k < 3; ++k)
             pairs.emplace_back(topo.fe[f][k] >> 1, f);
     topo.ef = csr_from_pairs(num_edges, pairs);
 
-    // ---- ff: faces sharing an edge, every pair in every ef row -----------
     pairs.clear();
     for (std::uint32_t e = 0; e < num_edges; ++e)
         for (std::uint32_t i = topo.ef.offsets[e]; i < topo.ef.offsets[e + 1]; ++i)
@@ -138,28 +144,56 @@ Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>&
                 if (i != j)
                     pairs.emplace_back(topo.ef.indices[i], topo.ef.indices[j]);
     topo.ff = csr_from_pairs(num_faces, pairs);
+}
 
-    // ---- vv and ve: both endpoints of every edge --------------------------
+//! vv and ve: both endpoints of every edge.
+void build_vv_ve(Topology& topo, std::vector<Pair>& pairs)
+{
+    const auto num_edges = static_cast<std::uint32_t>(topo.ev.size());
+
     pairs.clear();
     for (const auto& e : topo.ev) {
         pairs.emplace_back(e[0], e[1]);
         pairs.emplace_back(e[1], e[0]);
     }
-    topo.vv = csr_from_pairs(num_vertices, pairs);
+    topo.vv = csr_from_pairs(topo.num_vertices, pairs);
 
     pairs.clear();
     for (std::uint32_t e = 0; e < num_edges; ++e) {
         pairs.emplace_back(topo.ev[e][0], e);
         pairs.emplace_back(topo.ev[e][1], e);
     }
-    topo.ve = csr_from_pairs(num_vertices, pairs);
+    topo.ve = csr_from_pairs(topo.num_vertices, pairs);
+}
 
-    // ---- vf: every corner ----------------------------------------------
+//! vf: every corner.
+void build_vf(Topology& topo, const std::vector<Triangle>& faces, std::vector<Pair>& pairs)
+{
+    const auto num_faces = static_cast<std::uint32_t>(faces.size());
+
     pairs.clear();
     for (std::uint32_t f = 0; f < num_faces; ++f)
         for (int k = 0; k < 3; ++k)
             pairs.emplace_back(faces[f][k], f);
-    topo.vf = csr_from_pairs(num_vertices, pairs);
+    topo.vf = csr_from_pairs(topo.num_vertices, pairs);
+}
+
+}  // namespace
+
+Topology build_topology(std::uint32_t num_vertices, const std::vector<Triangle>& faces)
+{
+    check_faces(num_vertices, faces);
+
+    Topology topo;
+    topo.num_vertices = num_vertices;
+
+    build_ev(topo, faces);
+    build_fe(topo, faces);
+
+    std::vector<Pair> pairs;  // scratch, reused by every CSR stage
+    build_ef_ff(topo, pairs);
+    build_vv_ve(topo, pairs);
+    build_vf(topo, faces, pairs);
 
     return topo;
 }

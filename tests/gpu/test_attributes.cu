@@ -18,7 +18,7 @@
 
 #include "gpu_test.h"
 #include "rxmesh/attribute/blas.cuh"
-#include "rxmesh/attribute/export.h"
+#include "rxmesh/export.h"
 #include "rxmesh/attribute/registry.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"

@@ -47,7 +47,7 @@ void check_boundary(const RXMesh& m, const std::string& name)
     DeviceBuffer<std::uint32_t> d_lo(m.num_edges()), d_hi(m.num_edges());
     lo = d_lo.data();
     hi = d_hi.data();
-    m.for_each<Op::EV>([=] __device__(EdgeId e, const Iterator<VertexId>& it) {
+    m.for_each<Op::EV>([=] __device__(EdgeId e, const RowView<VertexId>& it) {
         lo[e.id()] = it[0].id();
         hi[e.id()] = it[1].id();
     });

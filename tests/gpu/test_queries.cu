@@ -71,7 +71,7 @@ Rows run(const RXMesh& m, bool oriented, const std::vector<std::uint8_t>& mask =
     std::uint32_t*   c  = count.data();
     std::uint32_t*   cl = calls.data();
     m.for_each<op>(
-        [=] __device__(S s, const Iterator<O>& it) {
+        [=] __device__(S s, const RowView<O>& it) {
             c[s.id()] = it.size();
             atomicAdd(cl + s.id(), 1u);
         },
@@ -90,7 +90,7 @@ Rows run(const RXMesh& m, bool oriented, const std::vector<std::uint8_t>& mask =
     std::uint32_t*              val = values.data();
     std::uint8_t*               fl  = flips.data();
     m.for_each<op>(
-        [=] __device__(S s, const Iterator<O>& it) {
+        [=] __device__(S s, const RowView<O>& it) {
             for (std::uint32_t i = 0; i < it.size(); ++i) {
                 val[off[s.id()] + i] = it[i].id();
                 fl[off[s.id()] + i]  = it.flipped(i) ? 1 : 0;
@@ -277,28 +277,23 @@ std::vector<std::pair<std::string, TriangleSoup>> generated()
     };
 }
 
-__global__ void valence_kernel(DeviceMesh m, std::uint32_t* valence)
+template <typename Query>
+__global__ void valence_kernel(Query q, std::uint32_t* valence)
 {
-    m.kernel<Op::VV>([=](VertexId v, const Iterator<VertexId>& vv) { valence[v.id()] = vv.size(); });
-}
-
-void launch_user_kernel(const DeviceMesh& m, const RXMesh::LaunchConfig& cfg, std::uint32_t* out)
-{
-    valence_kernel<<<cfg.grid, cfg.block, cfg.smem_bytes>>>(m, out);
-    RXMESH_CHECK_LAUNCH();
+    q.run([=](VertexId v, const RowView<VertexId>& vv) { valence[v.id()] = vv.size(); });
 }
 
 //! Every row of `op` written by a user kernel launched with `grid` blocks
 //! (fewer than patches: each block loops over patches), laid out as the
-//! rows of for_each. The rows are visited with Iterator::for_each (the
+//! rows of for_each. The rows are visited with RowView::for_each (the
 //! reference test indexes them), so both ways of reading a row are checked.
 template <Op op>
-__global__ void rows_kernel(DeviceMesh m, const std::uint32_t* off, std::uint32_t* val,
+__global__ void rows_kernel(PatchQuery<op> q, const std::uint32_t* off, std::uint32_t* val,
                             std::uint32_t* calls)
 {
     using S = typename OpTraits<op>::Source;
     using O = typename OpTraits<op>::Output;
-    m.kernel<op>([=](S s, const Iterator<O>& it) {
+    q.run([=](S s, const RowView<O>& it) {
         atomicAdd(calls + s.id(), 1u);
         std::uint32_t visits = 0;
         it.for_each([&](std::uint32_t i, O out) {
@@ -320,10 +315,12 @@ void expect_same_rows_with_small_grid(const RXMesh& m, unsigned grid)
     DeviceBuffer<std::uint32_t> val(std::max<std::uint32_t>(1, like.offsets[n])), calls(n);
     val.memset(0xFF);
     calls.memset(0);
-    const auto cfg = m.launch_config<op>();
-    ASSERT_LT(grid, cfg.grid) << "the mesh must have more patches than blocks";
-    rows_kernel<op><<<grid, cfg.block, cfg.smem_bytes>>>(m.device(), off.data(), val.data(),
-                                                          calls.data());
+    const auto q = m.query<op>();
+    ASSERT_LT(grid, q.grid()) << "the mesh must have more patches than blocks";
+    RXMESH_CHECK_CUDA(cudaFuncSetAttribute(rows_kernel<op>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(q.smem_bytes())));
+    rows_kernel<op><<<grid, q.block(), q.smem_bytes()>>>(q, off.data(), val.data(), calls.data());
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     const auto v = val.to_host(), c = calls.to_host();
@@ -406,15 +403,17 @@ TEST(GpuQuery, ActiveSubsets)
     }
 }
 
-TEST(GpuQuery, UserKernelWithLaunchConfig)
+TEST(GpuQuery, UserKernelWithPatchQuery)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    // the lower-level form: kernel<Op> inside the user's own __global__
+    // the lower-level form: PatchQuery<Op>::run inside the user's own __global__
     const RXMesh mesh(rxmesh::generate::icosphere(3));
     DeviceBuffer<std::uint32_t> valence(mesh.num_vertices());
     valence.memset(0);
-    const auto cfg = mesh.launch_config<Op::VV>();
-    launch_user_kernel(mesh.device(), cfg, valence.data());
+    const auto q = mesh.query<Op::VV>();
+    EXPECT_EQ(q.block(), unsigned(default_query_threads(Op::VV)));
+    EXPECT_EQ(q.grid(), mesh.num_patches());
+    rxmesh::launch(q, valence_kernel<decltype(q)>, 0, q, valence.data());
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     const auto h = valence.to_host();
     // an icosphere: 12 vertices of valence 5, all others 6

@@ -7,7 +7,7 @@
 // lives as long as the mesh or until the attribute is removed.
 //
 //   auto x = mesh.add_vertex_attribute<float, 3>("x", 0.f);
-//   mesh.for_each<Op::VV>([=] __device__(VertexId v, const Iterator<VertexId>& vv) {
+//   mesh.for_each<Op::VV>([=] __device__(VertexId v, const RowView<VertexId>& vv) {
 //       x(v, 0) = vv.size();
 //   });
 //   x.to_host();  float x0 = x.host(VertexId(0), 0);

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "rxmesh/core/device_buffer.h"
-#include "rxmesh/query/smem_plan.h"
+#include "rxmesh/patch/patch_limits.h"
 
 namespace rxmesh {
 

@@ -27,7 +27,7 @@ enum class Contract
     OneRing,          // every owned vertex's incident faces, edges and neighbours are local
 };
 
-// Where each check is reported (validate.cpp):
+// Where each check is reported (src/patch/validate_*.cpp):
 // - Offsets also covers m_ev / m_fe sizes and faces.size() == F, and the
 //   edge total is the mesh's edge count; any Offsets violation stops the
 //   validation (nothing else can be located).

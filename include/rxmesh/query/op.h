@@ -54,7 +54,7 @@ constexpr bool can_orient(Op op)
     return op == Op::VV || op == Op::VE || op == Op::VF;
 }
 
-inline const char* to_string(Op op)
+RXMESH_HD inline const char* to_string(Op op)
 {
     switch (op) {
         case Op::VV: return "VV";

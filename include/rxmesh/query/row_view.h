@@ -1,7 +1,8 @@
-// Iterator over a query's output for one source element. The output stays
-// in the patch's 16-bit local ids (in shared memory) and is mapped to a
-// global id on access: owned elements by offset, ribbon elements through the
-// patch's ribbon list.
+// RowView: one source element's row of a query's output (e.g. the one-ring
+// of a vertex for VV), handed to the user's lambda. The row stays in the
+// patch's 16-bit local ids (in shared memory, or in registers for rows of at
+// most three entries) and is mapped to a global id on access: owned elements
+// by offset, ribbon elements through the patch's ribbon list.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +26,13 @@ struct LocalToGlobal
 };
 
 template <typename OutputId>
-class Iterator
+class RowView
 {
    public:
-    Iterator() = default;
+    RowView() = default;
     //! A row of local ids (each shifted left by `shift`) in shared memory,
     //! mapped to global ids on access.
-    RXMESH_DEVICE Iterator(const std::uint16_t* local, std::uint32_t size, int shift,
+    RXMESH_DEVICE RowView(const std::uint16_t* local, std::uint32_t size, int shift,
                            LocalToGlobal map)
         : m_local(local), m_size(size), m_shift(shift), m_map(map)
     {
@@ -40,7 +41,7 @@ class Iterator
     //! of oriented-manifold patches): `raw` are
     //! the local entries (shifted left by `shift`), `global` their global ids,
     //! both already loaded, so access costs no memory traffic.
-    RXMESH_DEVICE Iterator(const std::uint16_t (&raw)[3], const std::uint32_t (&global)[3],
+    RXMESH_DEVICE RowView(const std::uint16_t (&raw)[3], const std::uint32_t (&global)[3],
                            std::uint32_t size, int shift)
         : m_size(size),
           m_shift(shift),
@@ -88,7 +89,7 @@ class Iterator
     class const_iterator
     {
        public:
-        RXMESH_DEVICE const_iterator(const Iterator* it, std::uint32_t i) : m_it(it), m_i(i) {}
+        RXMESH_DEVICE const_iterator(const RowView* it, std::uint32_t i) : m_it(it), m_i(i) {}
         RXMESH_DEVICE OutputId operator*() const { return (*m_it)[m_i]; }
         RXMESH_DEVICE const_iterator& operator++()
         {
@@ -98,7 +99,7 @@ class Iterator
         RXMESH_DEVICE bool operator!=(const const_iterator& o) const { return m_i != o.m_i; }
 
        private:
-        const Iterator* m_it;
+        const RowView* m_it;
         std::uint32_t   m_i;
     };
     RXMESH_DEVICE const_iterator begin() const { return const_iterator(this, 0); }

@@ -1,4 +1,4 @@
-// Boundary flags (RXMesh paper, section 2): an edge with exactly one incident
+// (private to the facade) Boundary flags (RXMesh paper, section 2): an edge with exactly one incident
 // face is a boundary edge; a vertex or face incident to a boundary edge is a
 // boundary vertex or face. Edges of three or more faces are non-manifold, not
 // boundary. RXMesh computes the flags once at construction; users read them
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "rxmesh/attribute/attribute.h"
+#include "rxmesh/core/ids.h"
 
 namespace rxmesh {
 

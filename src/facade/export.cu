@@ -1,4 +1,4 @@
-#include "rxmesh/attribute/export.h"
+#include "rxmesh/export.h"
 
 #include <algorithm>
 #include <numeric>
@@ -20,14 +20,20 @@ std::vector<std::uint32_t> input_vertex_order(const RXMesh& mesh)
     return order;
 }
 
+std::vector<std::uint32_t> input_vertex_rank(const std::vector<std::uint32_t>& order)
+{
+    std::vector<std::uint32_t> rank(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        rank[order[i]] = static_cast<std::uint32_t>(i);
+    return rank;
+}
+
 void write_ply(const std::string&                                                   path,
                const RXMesh&                                                        mesh,
                const std::vector<std::pair<std::string, VertexAttribute<float, 1>>>& scalars)
 {
     const std::vector<std::uint32_t> order = input_vertex_order(mesh);
-    std::vector<std::uint32_t>       rank(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        rank[order[i]] = static_cast<std::uint32_t>(i);
+    const std::vector<std::uint32_t> rank  = input_vertex_rank(order);
 
     const std::vector<float>         pos   = mesh.positions().to_host();
     const std::vector<std::uint32_t> faces = mesh.faces().to_host();

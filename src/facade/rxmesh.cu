@@ -7,7 +7,7 @@
 #include "rxmesh/build/import.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/core/launch.cuh"
-#include "rxmesh/patch/boundary.h"
+#include "boundary.h"
 #include "rxmesh/patch/build_store.h"
 
 namespace rxmesh {
@@ -89,10 +89,16 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.store_ms = timer.stop_ms();
     m_stats.total_ms = total.stop_ms();
 
-    // ---- statistics (small downloads: per-patch offsets only) ----
-    m_stats.num_vertices       = V;
-    m_stats.num_edges          = mesh.topology.num_edges;
-    m_stats.num_faces          = mesh.num_faces;
+    m_stats.num_vertices = V;
+    m_stats.num_edges    = mesh.topology.num_edges;
+    m_stats.num_faces    = mesh.num_faces;
+    fill_stats(patches);
+    init_attributes(stream);
+}
+
+//! Sizes and patch statistics (small downloads: per-patch offsets only).
+void RXMesh::fill_stats(const PatcherResult& patches)
+{
     m_stats.num_patches        = patches.num_patches;
     m_stats.num_components     = patches.num_components;
     m_stats.patcher_iterations = patches.iterations;
@@ -109,12 +115,16 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.mean_patch_faces = double(m_stats.num_faces) / patches.num_patches;
     m_stats.ribbon_overhead_faces    = double(m_store.ribbon_f.size()) / m_stats.num_faces;
     m_stats.ribbon_overhead_edges    = double(m_store.ribbon_e.size()) / m_stats.num_edges;
-    m_stats.ribbon_overhead_vertices = double(m_store.ribbon_v.size()) / std::max(1u, V);
+    m_stats.ribbon_overhead_vertices = double(m_store.ribbon_v.size()) / std::max(1u, m_stats.num_vertices);
     m_stats.store_bytes              = m_store.bytes();
     m_stats.store_bytes_per_face     = double(m_store.bytes()) / m_stats.num_faces;
+}
 
-    // ---- attributes: the registry sized for this mesh, "position" preset ----
-    m_attributes = AttributeRegistry(V, m_stats.num_edges, m_stats.num_faces, stream);
+//! The attribute registry sized for this mesh, "position" preset, and the
+//! boundary flags.
+void RXMesh::init_attributes(cudaStream_t stream)
+{
+    m_attributes = AttributeRegistry(m_stats.num_vertices, m_stats.num_edges, m_stats.num_faces, stream);
     const auto position = m_attributes.add<float, 3, VertexId>("position");
     if (position.num_values() != 0) {
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(position.device_data(), m_positions.data(),

@@ -1,7 +1,7 @@
 // Boundary flags of a built mesh: two passes of the query engine itself.
-#include "rxmesh/patch/boundary.h"
+#include "boundary.h"
 
-#include "rxmesh/query/for_each.cuh"
+#include "rxmesh/rxmesh.h"
 
 namespace rxmesh::detail {
 namespace {
@@ -11,7 +11,7 @@ struct MarkBoundaryEdgesAndFaces
 {
     EdgeAttribute<std::uint8_t> edge;
     FaceAttribute<std::uint8_t> face;
-    __device__ void operator()(EdgeId e, const Iterator<FaceId>& ef) const
+    __device__ void operator()(EdgeId e, const RowView<FaceId>& ef) const
     {
         const bool boundary = ef.size() == 1;
         edge(e)             = boundary ? 1 : 0;
@@ -25,7 +25,7 @@ struct MarkBoundaryVertices
 {
     EdgeAttribute<std::uint8_t>   edge;
     VertexAttribute<std::uint8_t> vertex;
-    __device__ void operator()(EdgeId e, const Iterator<VertexId>& ev) const
+    __device__ void operator()(EdgeId e, const RowView<VertexId>& ev) const
     {
         if (edge(e)) {
             vertex(ev[0]) = 1;

@@ -27,6 +27,10 @@ namespace rxmesh {
 //! of output vertex i. Downloads global_vertex_to_input() (synchronous).
 std::vector<std::uint32_t> input_vertex_order(const RXMesh& mesh);
 
+//! The inverse of input_vertex_order: entry g is the output position of
+//! global vertex g.
+std::vector<std::uint32_t> input_vertex_rank(const std::vector<std::uint32_t>& order);
+
 //! The attribute's DEVICE values (not its host mirror), N per vertex,
 //! reordered so that output vertex i is global vertex order[i] (order as
 //! input_vertex_order returns it). Synchronous.

@@ -1,0 +1,53 @@
+// DeviceMesh: the patch store as query blocks see it (raw pointers, passed by
+// value to kernels), and PatchInfo, one patch's sizes and maps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "rxmesh/core/macros.h"
+#include "rxmesh/patch/patch_limits.h"
+#include "rxmesh/patch/patch_store.h"
+#include "rxmesh/query/row_view.h"
+
+namespace rxmesh {
+
+//! One patch's sizes and local-to-global maps.
+struct PatchInfo
+{
+    std::uint32_t nV, nE, nF;  // local counts (owned + ribbon)
+    LocalToGlobal vmap, emap, fmap;
+    const std::uint16_t* m_ev;  // global memory
+    const std::uint16_t* m_fe;
+};
+
+struct DeviceMesh
+{
+    PatchStoreView store;
+    PatchLimits    limits;
+    //! When a patch's query does not fit shared memory, for_each runs fewer
+    //! blocks, each looping over patches with its arrays in this global
+    //! scratch (scratch_stride bytes per block) instead.
+    unsigned char* scratch        = nullptr;
+    std::size_t    scratch_stride = 0;
+
+    RXMESH_DEVICE PatchInfo patch(std::uint32_t p) const
+    {
+        PatchInfo           pi;
+        const auto&         s  = store;
+        const std::uint32_t rv = s.ribbon_v_offsets[p], re = s.ribbon_e_offsets[p],
+                            rf = s.ribbon_f_offsets[p];
+        pi.vmap = {s.vertex_offsets[p], s.vertex_offsets[p + 1] - s.vertex_offsets[p],
+                   s.ribbon_v + rv};
+        pi.emap = {s.edge_offsets[p], s.edge_offsets[p + 1] - s.edge_offsets[p], s.ribbon_e + re};
+        pi.fmap = {s.face_offsets[p], s.face_offsets[p + 1] - s.face_offsets[p], s.ribbon_f + rf};
+        pi.nV   = pi.vmap.num_owned + (s.ribbon_v_offsets[p + 1] - rv);
+        pi.nE   = pi.emap.num_owned + (s.ribbon_e_offsets[p + 1] - re);
+        pi.nF   = pi.fmap.num_owned + (s.ribbon_f_offsets[p + 1] - rf);
+        pi.m_ev = s.m_ev + 2 * std::uint64_t(s.edge_offsets[p] + re);
+        pi.m_fe = s.m_fe + 3 * std::uint64_t(s.face_offsets[p] + rf);
+        return pi;
+    }
+};
+
+}  // namespace rxmesh

@@ -1,0 +1,213 @@
+// RXMesh::accumulate<Op::FV / Op::EV> (query/accumulate.cuh) against a CPU
+// sum over the mesh's faces / edges, with exact integer sums: every vertex
+// must receive every incident face (edge) exactly once and be finalized
+// exactly once, on generated meshes of every kind, at several capacities,
+// and through the global-scratch fallback (sums too large for shared memory).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu_test.h"
+#include "mesh_faces.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/rxmesh.cuh"
+#include "test_data.h"
+
+namespace accumulate_test {
+
+using namespace rxmesh;
+using u64 = unsigned long long;
+
+//! What every face adds to its k-th vertex, value d (a function of the face
+//! only, as accumulate requires): distinct enough that a face added twice,
+//! missed, or added to the wrong corner changes some sum.
+__host__ __device__ inline u64 face_value(std::uint32_t f, int k, int d)
+{
+    return d == 0 ? 1ull : (u64(f) + 1) * (u64(k) + 1) * u64(d);
+}
+
+//! Sums of the faces incident to each vertex: N values per vertex, on the GPU.
+template <int N>
+std::vector<u64> gpu_face_sums(const RXMesh& mesh, std::vector<std::uint32_t>& finalized)
+{
+    const std::uint32_t V = mesh.num_vertices();
+    DeviceBuffer<u64>   out(std::size_t(N) * V);
+    DeviceBuffer<std::uint32_t> calls(V);
+    out.memset(0xFF);  // poison: every vertex must be written
+    calls.memset(0);
+    u64*           o = out.data();
+    std::uint32_t* c = calls.data();
+    mesh.accumulate<Op::FV, u64, N>(
+        [=] __device__(FaceId f, const RowView<VertexId>& fv, const VertexSums<u64, N>& sums) {
+            for (int k = 0; k < int(fv.size()); ++k) {
+                u64 v[N];
+                for (int d = 0; d < N; ++d)
+                    v[d] = face_value(f.id(), k, d);
+                sums.add(k, v);
+            }
+        },
+        [=] __device__(VertexId v, const u64(&sum)[N]) {
+            atomicAdd(c + v.id(), 1u);
+            for (int d = 0; d < N; ++d)
+                o[std::size_t(N) * v.id() + d] = sum[d];
+        });
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    finalized = calls.to_host();
+    return out.to_host();
+}
+
+template <int N>
+std::vector<u64> cpu_face_sums(const std::vector<Triangle>& faces, std::uint32_t V)
+{
+    std::vector<u64> sums(std::size_t(N) * V, 0);
+    for (std::uint32_t f = 0; f < faces.size(); ++f)
+        for (int k = 0; k < 3; ++k)
+            for (int d = 0; d < N; ++d)
+                sums[std::size_t(N) * faces[f][k] + d] += face_value(f, k, d);
+    return sums;
+}
+
+//! Edge sums: each edge adds (1, e + 1, vertex of the other end + 1) into
+//! both of its vertices; the reference takes edges from the faces.
+std::vector<u64> gpu_edge_sums(const RXMesh& mesh)
+{
+    const std::uint32_t V = mesh.num_vertices();
+    DeviceBuffer<u64>   out(3 * std::size_t(V));
+    out.memset(0xFF);
+    u64* o = out.data();
+    mesh.accumulate<Op::EV, u64, 3>(
+        [=] __device__(EdgeId, const RowView<VertexId>& ev, const VertexSums<u64, 3>& sums) {
+            for (int k = 0; k < 2; ++k) {
+                const u64 v[3] = {1ull, 0ull, u64(ev[1 - k].id()) + 1};
+                sums.add(k, v);
+            }
+        },
+        [=] __device__(VertexId v, const u64(&sum)[3]) {
+            for (int d = 0; d < 3; ++d)
+                o[3 * std::size_t(v.id()) + d] = sum[d];
+        });
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    return out.to_host();
+}
+
+std::vector<u64> cpu_edge_sums(const std::vector<Triangle>& faces, std::uint32_t V)
+{
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (const Triangle& t : faces)
+        for (int k = 0; k < 3; ++k)
+            edges.insert({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
+    std::vector<u64> sums(3 * std::size_t(V), 0);
+    for (const auto& [a, b] : edges) {
+        sums[3 * std::size_t(a)] += 1;
+        sums[3 * std::size_t(b)] += 1;
+        sums[3 * std::size_t(a) + 2] += u64(b) + 1;
+        sums[3 * std::size_t(b) + 2] += u64(a) + 1;
+    }
+    return sums;
+}
+
+template <int N>
+void expect_face_sums(const RXMesh& mesh, const std::string& what)
+{
+    SCOPED_TRACE(what + " N=" + std::to_string(N));
+    const auto                 faces = test::faces_of(mesh);
+    std::vector<std::uint32_t> calls;
+    const auto                 gpu = gpu_face_sums<N>(mesh, calls);
+    const auto                 ref = cpu_face_sums<N>(faces, mesh.num_vertices());
+    for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v) {
+        ASSERT_EQ(calls[v], 1u) << "finalize calls of vertex " << v;
+        for (int d = 0; d < N; ++d)
+            ASSERT_EQ(gpu[std::size_t(N) * v + d], ref[std::size_t(N) * v + d])
+                << "vertex " << v << " value " << d;
+    }
+}
+
+std::vector<std::pair<std::string, TriangleSoup>> meshes()
+{
+    namespace g = rxmesh::generate;
+    return {
+        {"icosphere", g::icosphere(3)},  {"torus", g::torus(24, 9)},
+        {"grid", g::grid(20, 13)},       {"fin5", g::fin(5)},
+        {"fin600", g::fin(600)},         {"isolated", g::isolated_faces(300)},
+        {"fan2000", g::fan(2000)},       {"quad_grid", g::duplicated_quad_grid(40)},
+        {"degenerate", g::with_degenerate_faces()},
+        {"components", g::components(5, 2)},  {"bowtie", g::bowtie()},
+    };
+}
+
+}  // namespace accumulate_test
+
+using namespace accumulate_test;
+
+TEST(GpuAccumulate, FaceSumsOnGeneratedMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const std::uint32_t capacity : {64u, 256u, 1024u})
+        for (const auto& [name, soup] : meshes()) {
+            BuildOptions opt;
+            opt.patcher.capacity = capacity;
+            const RXMesh mesh(soup, opt);
+            expect_face_sums<3>(mesh, name + " capacity " + std::to_string(capacity));
+        }
+}
+
+TEST(GpuAccumulate, EdgeSumsOnGeneratedMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : meshes()) {
+        SCOPED_TRACE(name);
+        BuildOptions opt;
+        opt.patcher.capacity = 128;
+        const RXMesh mesh(soup, opt);
+        const auto   gpu = gpu_edge_sums(mesh);
+        const auto   ref = cpu_edge_sums(test::faces_of(mesh), mesh.num_vertices());
+        for (std::size_t i = 0; i < ref.size(); i += 3) {
+            ASSERT_EQ(gpu[i], ref[i]) << "degree of vertex " << i / 3;
+            ASSERT_EQ(gpu[i + 2], ref[i + 2]) << "neighbour sum of vertex " << i / 3;
+        }
+    }
+}
+
+TEST(GpuAccumulate, SumsTooLargeForSharedMemoryUseGlobalScratch)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // 160 u64 per vertex: over 1 KB per local vertex, so a patch of a few
+    // hundred vertices exceeds any GPU's shared memory per block
+    BuildOptions opt;
+    opt.patcher.capacity = 1024;
+    const RXMesh mesh(rxmesh::generate::torus(64, 32), opt);
+    ASSERT_GT(std::size_t(mesh.store().limits.vertices) * 160 * sizeof(u64), 256u * 1024)
+        << "the test needs sums larger than shared memory";
+    expect_face_sums<160>(mesh, "torus 64x32");
+}
+
+TEST(GpuAccumulate, RealMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const auto files = rxmesh::test::list_files(rxmesh::test::cgal_data_dir() + "/meshes",
+                                                {".off", ".obj", ".ply"});
+    if (files.empty())
+        GTEST_SKIP() << "libcgal-demo meshes not found";
+    int done = 0;
+    for (const auto& file : files) {
+        TriangleSoup soup;
+        try {
+            soup = io::read(file);
+        } catch (const Error&) {
+            continue;  // the I/O tests cover files we refuse
+        }
+        if (soup.faces.empty() || soup.faces.size() > 300000)
+            continue;
+        BuildOptions opt;
+        opt.weld = true;
+        const RXMesh mesh(soup, opt);
+        expect_face_sums<3>(mesh, file);
+        ++done;
+    }
+    EXPECT_GT(done, 5);
+}
