@@ -92,6 +92,32 @@ __global__ void pde_vertex_normals(const float* __restrict__ pos,
     }
 }
 
+//! The public accumulate without a staged input: each face reads its three
+//! positions from global memory (to measure what staging them buys).
+template <int MinBlocks>
+void normals_unstaged(const RXMesh& mesh, const float* positions, float* normals)
+{
+    mesh.accumulate<Op::FV, float, 3, 128, MinBlocks>(
+        [=] __device__(FaceId, const RowView<VertexId>& fv, const VertexSums<float, 3>& sums) {
+            float p[3][3];
+            for (int k = 0; k < 3; ++k)
+                for (int d = 0; d < 3; ++d)
+                    p[k][d] = __ldg(positions + 3 * std::uint64_t(fv[k].id()) + d);
+            for (int k = 0; k < 3; ++k)
+                if (sums.owns(k)) {
+                    float n[3];
+                    detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+                    sums.add(k, n);
+                }
+        },
+        [=] __device__(VertexId v, const float(&sum)[3]) {
+            float n[3] = {sum[0], sum[1], sum[2]};
+            detail::normalize3(n);
+            for (int d = 0; d < 3; ++d)
+                normals[3 * std::uint64_t(v.id()) + d] = n[d];
+        });
+}
+
 __global__ void normalize_all(float* normals, std::uint32_t V)
 {
     RXMESH_FOR_EACH_ITEM(v, V) { detail::normalize3(normals + 3 * v); }
@@ -186,6 +212,8 @@ int main(int argc, char** argv)
     auto rx12   = [&] { vertex_normals<128, 12>(mesh, P, normals.data()); };
     auto rx16   = [&] { vertex_normals<128, 16>(mesh, P, normals.data()); };
     auto staged = [&] { baselines::staged_patch_normals(mesh, P, normals.data()); };
+    auto direct1  = [&] { normals_unstaged<1>(mesh, P, normals.data()); };
+    auto direct16 = [&] { normals_unstaged<16>(mesh, P, normals.data()); };
     auto rx_atomic = [&] {
         normals.memset(0);
         vertex_normals_atomic(mesh, P, normals.data());
@@ -217,6 +245,10 @@ int main(int argc, char** argv)
     check("RXMesh accumulate, 128 threads, 16 blocks/SM");
     staged();
     const double e_st = check("previous hand kernel");
+    direct1();
+    check("accumulate without staged positions");
+    direct16();
+    check("accumulate without staged positions, 16 blocks/SM");
     rx_atomic();
     const double e_at = check("RXMesh FV + atomics");
     hard(P, FS);
@@ -243,6 +275,8 @@ int main(int argc, char** argv)
     const double t_12  = bench::gpu_median_ms(rx12, 3, runs);
     const double t_16  = bench::gpu_median_ms(rx16, 3, runs);
     const double t_st  = bench::gpu_median_ms(staged, 3, runs);
+    const double t_d1  = bench::gpu_median_ms(direct1, 3, runs);
+    const double t_d16 = bench::gpu_median_ms(direct16, 3, runs);
     const double t_at  = bench::gpu_median_ms(rx_atomic, 3, runs);
     const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, runs);
     const double t_hwi = bench::gpu_median_ms([&] { hard(d_in_pos.data(), d_in_faces.data()); }, 3,
@@ -252,7 +286,7 @@ int main(int argc, char** argv)
                 bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
                 mesh.num_patches());
     std::printf("| version | ms | vs hardwired (same order) | max error vs CPU |\n|---|---|---|---|\n");
-    std::printf("| RXMesh accumulate<FV> (public API), 128 threads | %.3f | %.2fx | %.2g |\n",
+    std::printf("| RXMesh accumulate<FV> (public API, staged positions), 128 threads | %.3f | %.2fx | %.2g |\n",
                 t_rx, t_hw / t_rx, e_rx);
     std::printf("| RXMesh accumulate<FV>, 64 threads | %.3f | %.2fx | - |\n", t_64, t_hw / t_64);
     std::printf("| RXMesh accumulate<FV>, 256 threads | %.3f | %.2fx | - |\n", t_256,
@@ -261,6 +295,10 @@ int main(int argc, char** argv)
                 t_12, t_hw / t_12);
     std::printf("| RXMesh accumulate<FV>, 128 threads, >= 16 blocks/SM | %.3f | %.2fx | - |\n",
                 t_16, t_hw / t_16);
+    std::printf("| accumulate<FV>, positions read from global memory | %.3f | %.2fx | - |\n",
+                t_d1, t_hw / t_d1);
+    std::printf("| accumulate<FV>, positions from global, >= 16 blocks/SM | %.3f | %.2fx | - |\n",
+                t_d16, t_hw / t_d16);
     std::printf("| previous hand kernel (staged patch, shared-memory sums) | %.3f | %.2fx | %.2g |\n",
                 t_st, t_hw / t_st, e_st);
     std::printf("| RXMesh FV + global atomics (paper) | %.3f | %.2fx | %.2g |\n", t_at, t_hw / t_at,
@@ -281,14 +319,15 @@ int main(int argc, char** argv)
                      "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n"
                      "  \"ms\": {\"rxmesh_patch\": %.4f, \"rxmesh_accumulate_64\": %.4f, "
                      "\"rxmesh_accumulate_256\": %.4f, \"rxmesh_accumulate_128_12\": %.4f, "
-                     "\"rxmesh_accumulate_128_16\": %.4f, \"previous_hand_kernel\": %.4f, "
+                     "\"rxmesh_accumulate_128_16\": %.4f, \"accumulate_unstaged\": %.4f, "
+                     "\"accumulate_unstaged_16\": %.4f, \"previous_hand_kernel\": %.4f, "
                      "\"rxmesh_fv_atomics\": %.4f, "
                      "\"hardwired_patch_order\": %.4f, \"hardwired_input_order\": %.4f, "
                      "\"pde\": %s, \"cpu_reference\": %.2f},\n"
                      "  \"max_error\": {\"rxmesh_patch\": %.3g, \"rxmesh_fv_atomics\": %.3g, "
                      "\"hardwired_patch_order\": %.3g, \"pde\": %s}\n}\n",
                      bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
-                     mesh.num_patches(), runs, t_rx, t_64, t_256, t_12, t_16, t_st, t_at, t_hw, t_hwi,
+                     mesh.num_patches(), runs, t_rx, t_64, t_256, t_12, t_16, t_d1, t_d16, t_st, t_at, t_hw, t_hwi,
                      t_pde > 0 ? number(t_pde).c_str() : "null", cpu_ms, e_rx, e_at, e_hw,
                      e_pde >= 0 ? number(e_pde).c_str() : "null");
         std::fclose(f);

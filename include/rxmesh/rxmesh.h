@@ -29,6 +29,8 @@ namespace rxmesh {
 
 template <Op op, int BlockThreads>
 class PatchQuery;
+template <typename U, int M>
+struct VertexInput;
 
 struct BuildOptions
 {
@@ -163,6 +165,12 @@ class RXMesh
     template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
               typename Contribute, typename Finalize>
     void accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream = 0) const;
+    //! The same, with a vertex input (e.g. positions) staged in shared memory
+    //! per patch and handed to contribute as a StagedRow.
+    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1, typename U,
+              int M, typename Contribute, typename Finalize>
+    void accumulate(VertexInput<U, M> input, Contribute contribute, Finalize finalize,
+                    cudaStream_t stream = 0) const;
 
     //! The low-level form: a query prepared for the user's own kernel, with
     //! its launch configuration (query/patch_query.cuh).
@@ -206,8 +214,17 @@ template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Co
           typename Finalize>
 void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), contribute, finalize,
-                                                                 stream);
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), NoVertexInput{},
+                                                                 contribute, finalize, stream);
+}
+
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename U, int M,
+          typename Contribute, typename Finalize>
+void RXMesh::accumulate(VertexInput<U, M> input, Contribute contribute, Finalize finalize,
+                        cudaStream_t stream) const
+{
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), input, contribute,
+                                                                 finalize, stream);
 }
 
 template <Op op, int BlockThreads>

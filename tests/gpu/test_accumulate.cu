@@ -127,6 +127,36 @@ void expect_face_sums(const RXMesh& mesh, const std::string& what)
     }
 }
 
+//! Staged input: each vertex's value g * 3 + 1 (u64); every face adds, to
+//! each corner, the values of its two other corners read through the
+//! StagedRow, and 1 into a second sum.
+std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
+{
+    const std::uint32_t V = mesh.num_vertices();
+    std::vector<u64>    values(V);
+    for (std::uint32_t g = 0; g < V; ++g)
+        values[g] = u64(g) * 3 + 1;
+    auto              input = DeviceBuffer<u64>::from_host(values);
+    DeviceBuffer<u64> out(2 * std::size_t(V));
+    out.memset(0xFF);
+    u64* o = out.data();
+    mesh.accumulate<Op::FV, u64, 2>(
+        VertexInput<u64, 1>{input.data()},
+        [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<u64, 1>& x,
+                      const VertexSums<u64, 2>& sums) {
+            for (int k = 0; k < 3; ++k) {
+                const u64 v[2] = {x((k + 1) % 3, 0) + x((k + 2) % 3, 0), 1ull};
+                sums.add(k, v);
+            }
+        },
+        [=] __device__(VertexId v, const u64(&sum)[2]) {
+            o[2 * std::size_t(v.id())]     = sum[0];
+            o[2 * std::size_t(v.id()) + 1] = sum[1];
+        });
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    return out.to_host();
+}
+
 std::vector<std::pair<std::string, TriangleSoup>> meshes()
 {
     namespace g = rxmesh::generate;
@@ -170,6 +200,28 @@ TEST(GpuAccumulate, EdgeSumsOnGeneratedMeshes)
             ASSERT_EQ(gpu[i], ref[i]) << "degree of vertex " << i / 3;
             ASSERT_EQ(gpu[i + 2], ref[i + 2]) << "neighbour sum of vertex " << i / 3;
         }
+    }
+}
+
+TEST(GpuAccumulate, StagedVertexInput)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : meshes()) {
+        SCOPED_TRACE(name);
+        BuildOptions opt;
+        opt.patcher.capacity = 256;
+        const RXMesh mesh(soup, opt);
+        const auto   faces = rxmesh::test::faces_of(mesh);
+        std::vector<u64> ref(2 * std::size_t(mesh.num_vertices()), 0);
+        for (const Triangle& t : faces)
+            for (int k = 0; k < 3; ++k) {
+                ref[2 * std::size_t(t[k])] +=
+                    (u64(t[(k + 1) % 3]) * 3 + 1) + (u64(t[(k + 2) % 3]) * 3 + 1);
+                ref[2 * std::size_t(t[k]) + 1] += 1;
+            }
+        const auto gpu = gpu_staged_sums(mesh);
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(gpu[i], ref[i]) << "vertex " << i / 2 << " value " << i % 2;
     }
 }
 

@@ -47,24 +47,28 @@ __device__ inline void normalize3(float n[3])
 
 }  // namespace detail
 
-//! Unit normals of every vertex (zero for a vertex of no face).
-//! BlockThreads, MinBlocks: threads per patch block and the minimum resident
-//! blocks per SM (benchmarks/vertex_normals.cu sweeps both).
+//! Unit normals of every vertex (zero for a vertex of no face). Positions are
+//! staged in shared memory per patch (VertexInput). BlockThreads, MinBlocks:
+//! threads per patch block and the minimum resident blocks per SM
+//! (benchmarks/vertex_normals.cu sweeps both).
 template <int BlockThreads = 128, int MinBlocks = 1>
 void vertex_normals(const RXMesh& mesh, const float* positions, float* normals,
                     cudaStream_t stream = 0)
 {
     mesh.accumulate<Op::FV, float, 3, BlockThreads, MinBlocks>(
-        [=] __device__(FaceId, const RowView<VertexId>& fv, const VertexSums<float, 3>& sums) {
+        VertexInput<float, 3>{positions},
+        [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                      const VertexSums<float, 3>& sums) {
             float p[3][3];
             for (int k = 0; k < 3; ++k)
                 for (int d = 0; d < 3; ++d)
-                    p[k][d] = __ldg(positions + 3 * std::uint64_t(fv[k].id()) + d);
-            for (int k = 0; k < 3; ++k) {
-                float n[3];
-                detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-                sums.add(k, n);
-            }
+                    p[k][d] = x(k, d);
+            for (int k = 0; k < 3; ++k)
+                if (sums.owns(k)) {  // a ribbon face's other corners are summed elsewhere
+                    float n[3];
+                    detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+                    sums.add(k, n);
+                }
         },
         [=] __device__(VertexId v, const float(&sum)[3]) {
             float n[3] = {sum[0], sum[1], sum[2]};

@@ -94,23 +94,79 @@ class VertexSums
     std::uint32_t m_num_owned;
 };
 
+//! A vertex input that accumulate stages in shared memory per patch before
+//! the contributions run (owned vertices' values read coalesced, the
+//! ribbon's gathered once): M values of U per vertex, flat by global id
+//! (e.g. positions). No input: NoVertexInput.
+template <typename U, int M>
+struct VertexInput
+{
+    using value_type                = U;
+    static constexpr int components = M;
+    const U*             data       = nullptr;
+};
+struct NoVertexInput
+{
+    using value_type                = float;
+    static constexpr int components = 0;
+    const float*         data       = nullptr;
+};
+
+//! The staged input values of one row's vertices: x(k, d) is value d of
+//! the k-th vertex of the row, read from shared memory.
+template <typename U, int M>
+class StagedRow
+{
+   public:
+    __device__ StagedRow(const U* values, const std::uint16_t (&local)[3])
+        : m_values(values), m_local{local[0], local[1], local[2]}
+    {
+    }
+    __device__ U operator()(int k, int d) const
+    {
+        const std::uint32_t l = k == 0 ? m_local[0] : (k == 1 ? m_local[1] : m_local[2]);
+        return m_values[std::size_t(M) * l + d];
+    }
+
+   private:
+    const U*      m_values;
+    std::uint16_t m_local[3];
+};
+
 namespace detail {
 
-//! Shared-memory bytes of accumulate<T, N> for the largest patch.
-template <typename T, int N>
+//! Shared-memory bytes of accumulate for the largest patch: the sums, then
+//! the staged input (16-byte aligned).
+template <typename T, int N, typename Input>
 std::size_t accumulate_smem_bytes(const PatchLimits& l)
 {
-    return std::size_t(l.vertices) * N * sizeof(T);
+    const std::size_t sums = (std::size_t(l.vertices) * N * sizeof(T) + 15) & ~std::size_t(15);
+    return sums + std::size_t(l.vertices) * Input::components * sizeof(typename Input::value_type);
+}
+
+//! Copies the input's values of the patch's local vertices to `staged`
+//! (owned ones coalesced; ribbon ones through the ribbon map).
+template <int BlockThreads, typename Input>
+__device__ __forceinline__ void stage_vertex_input(const PatchInfo& pi, const Input& input,
+                                                   typename Input::value_type* staged)
+{
+    constexpr int       M = Input::components;
+    const std::uint32_t n = M * pi.nV;
+    for (std::uint32_t i = threadIdx.x; i < n; i += BlockThreads) {
+        const std::uint32_t v = i / M;
+        staged[i] = __ldg(input.data + std::size_t(M) * pi.vmap(v) + (i - v * M));
+    }
 }
 
 //! The sums of patch p's faces (FV) or edges (EV) into its owned vertices:
-//! kElementsInFlight sources per thread load their rows before the lambdas.
-template <Op op, typename T, int N, int BlockThreads, typename Contribute>
-__device__ __forceinline__ void accumulate_patch(const PatchInfo& pi, T* sums, Contribute& contribute)
+//! kIn sources per thread load their rows before the lambdas.
+template <Op op, typename T, int N, int BlockThreads, int kIn, typename Input, typename Contribute>
+__device__ __forceinline__ void accumulate_patch(const PatchInfo& pi, T* sums,
+                                                 const typename Input::value_type* staged,
+                                                 Contribute& contribute)
 {
     using Source            = typename OpTraits<op>::Source;
     constexpr int       K   = op == Op::EV ? 2 : 3;
-    constexpr int       kIn = kElementsInFlight;
     const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
     const std::uint32_t  n   = op == Op::EV ? pi.nE : pi.nF;
     const std::uint32_t  own = pi.vmap.num_owned;
@@ -139,64 +195,85 @@ __device__ __forceinline__ void accumulate_patch(const PatchInfo& pi, T* sums, C
 #pragma unroll
             for (int k = 0; k < 3; ++k)
                 global[k] = k < K ? pi.vmap(raw[j][k]) : 0u;
-            contribute(Source(src(i)), RowView<VertexId>(raw[j], global, K, 0),
-                       VertexSums<T, N>(sums, raw[j], own));
+            const RowView<VertexId> row(raw[j], global, K, 0);
+            const VertexSums<T, N>  add(sums, raw[j], own);
+            if constexpr (Input::components == 0)
+                contribute(Source(src(i)), row, add);
+            else
+                contribute(Source(src(i)), row,
+                           StagedRow<typename Input::value_type, Input::components>(staged, raw[j]),
+                           add);
         }
     });
 }
 
-//! One block per patch (or fewer blocks looping over the patches, with the
-//! sums in the global scratch when !kShared): zero, accumulate, finalize.
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, bool kShared,
-          typename Contribute, typename Finalize>
-__global__ void __launch_bounds__(BlockThreads, MinBlocks)
-    accumulate_kernel(DeviceMesh mesh, Contribute contribute, Finalize finalize)
+//! Every thread: the owned vertices' sums to finalize, once each.
+template <typename T, int N, int BlockThreads, typename Finalize>
+__device__ __forceinline__ void finalize_patch(const PatchInfo& pi, const T* sums,
+                                               Finalize& finalize)
 {
-    extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
-    T* sums = reinterpret_cast<T*>(kShared ? rxmesh_accumulate_smem
-                                           : mesh.scratch + blockIdx.x * mesh.scratch_stride);
-    for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
-        const PatchInfo     pi  = mesh.patch(p);
-        const std::uint32_t own = pi.vmap.num_owned;
-        __syncthreads();  // the previous patch's sums are read
-        for (std::uint32_t i = threadIdx.x; i < N * own; i += BlockThreads)
-            sums[i] = T{};
-        __syncthreads();
-        accumulate_patch<op, T, N, BlockThreads>(pi, sums, contribute);
-        __syncthreads();
-        for (std::uint32_t v = threadIdx.x; v < own; v += BlockThreads) {
-            T sum[N];
+    for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
+        T sum[N];
 #pragma unroll
-            for (int d = 0; d < N; ++d)
-                sum[d] = sums[std::size_t(N) * v + d];
-            const T(&done)[N] = sum;
-            finalize(VertexId(pi.vmap.owned_offset + v), done);
-        }
+        for (int d = 0; d < N; ++d)
+            sum[d] = sums[std::size_t(N) * v + d];
+        const T(&done)[N] = sum;
+        finalize(VertexId(pi.vmap.owned_offset + v), done);
+    }
+}
+
+//! One block per patch (or fewer blocks looping over the patches, with the
+//! arrays in the global scratch when !kShared): zero the sums and stage the
+//! input, accumulate, finalize.
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, int kIn, bool kShared,
+          typename Input, typename Contribute, typename Finalize>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
+    accumulate_kernel(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize)
+{
+    using U = typename Input::value_type;
+    extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
+    unsigned char* base   = kShared ? rxmesh_accumulate_smem
+                                    : mesh.scratch + blockIdx.x * mesh.scratch_stride;
+    T*             sums   = reinterpret_cast<T*>(base);
+    U*             staged = reinterpret_cast<U*>(
+        base + ((std::size_t(mesh.limits.vertices) * N * sizeof(T) + 15) & ~std::size_t(15)));
+    for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
+        const PatchInfo pi = mesh.patch(p);
+        __syncthreads();  // the previous patch's arrays are read
+        for (std::uint32_t i = threadIdx.x; i < N * pi.vmap.num_owned; i += BlockThreads)
+            sums[i] = T{};
+        if constexpr (Input::components > 0)
+            stage_vertex_input<BlockThreads>(pi, input, staged);
+        __syncthreads();
+        accumulate_patch<op, T, N, BlockThreads, kIn, Input>(pi, sums, staged, contribute);
+        __syncthreads();
+        finalize_patch<T, N, BlockThreads>(pi, sums, finalize);
     }
 }
 
 //! Runs accumulate_kernel over all patches: shared memory when the largest
-//! patch's sums fit, else a few blocks over a global scratch (synchronous).
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Contribute,
-          typename Finalize>
-void launch_accumulate(DeviceMesh mesh, Contribute contribute, Finalize finalize,
+//! patch's arrays fit, else a few blocks over a global scratch (synchronous).
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks,
+          int kIn = kElementsInFlight, typename Input, typename Contribute, typename Finalize>
+void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize,
                        cudaStream_t stream)
 {
     static_assert(op == Op::FV || op == Op::EV,
                   "accumulate sums faces (FV) or edges (EV) into their vertices");
     if (mesh.store.num_patches == 0)
         return;
-    const std::size_t smem   = accumulate_smem_bytes<T, N>(mesh.limits);
-    auto              kernel = accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Contribute, Finalize>;
-    LaunchLimits&     c =
-        launch_limits<accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Contribute, Finalize>>();
+    constexpr auto kernel =
+        accumulate_kernel<op, T, N, BlockThreads, MinBlocks, kIn, true, Input, Contribute, Finalize>;
+    const std::size_t smem = accumulate_smem_bytes<T, N, Input>(mesh.limits);
+    LaunchLimits&     c    = launch_limits<kernel>();
     if (smem + c.static_smem <= std::size_t(c.max_smem)) {
         if (smem > c.opted_in) {
             RXMESH_CHECK_CUDA(cudaFuncSetAttribute(
                 kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
             c.opted_in = smem;
         }
-        kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, contribute, finalize);
+        kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, input, contribute,
+                                                                        finalize);
         RXMESH_CHECK_LAUNCH();
         return;
     }
@@ -204,8 +281,8 @@ void launch_accumulate(DeviceMesh mesh, Contribute contribute, Finalize finalize
     mesh.scratch_stride = (smem + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
-    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Contribute, Finalize>
-        <<<grid, BlockThreads, 0, stream>>>(mesh, contribute, finalize);
+    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, kIn, false, Input, Contribute, Finalize>
+        <<<grid, BlockThreads, 0, stream>>>(mesh, input, contribute, finalize);
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
