@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -206,14 +207,39 @@ int main(int argc, char** argv)
     const std::uint32_t* FS = mesh.faces().data();
     const unsigned      grid = detail::flat_grid(F), vgrid = detail::flat_grid(V);
 
-    auto rx     = [&] { vertex_normals<128>(mesh, P, normals.data()); };
-    auto rx64   = [&] { vertex_normals<64>(mesh, P, normals.data()); };
-    auto rx256  = [&] { vertex_normals<256>(mesh, P, normals.data()); };
-    auto rx12   = [&] { vertex_normals<128, 12>(mesh, P, normals.data()); };
-    auto rx16   = [&] { vertex_normals<128, 16>(mesh, P, normals.data()); };
-    auto staged = [&] { baselines::staged_patch_normals(mesh, P, normals.data()); };
-    auto direct1  = [&] { normals_unstaged<1>(mesh, P, normals.data()); };
-    auto direct16 = [&] { normals_unstaged<16>(mesh, P, normals.data()); };
+    // every RXMesh variant: the public vertex_normals at several block sizes and
+    // minimum resident blocks per SM, the same math without staged positions,
+    // and the previous hand-written kernel; each checked, then timed
+    struct Variant
+    {
+        const char*           name;
+        const char*           key;
+        std::function<void()> run;
+        double                ms = 0, error = 0;
+    };
+    std::vector<Variant> variants = {
+        {"RXMesh vertex_normals (accumulate<FV>, staged positions), 128 threads, >= 16 blocks/SM",
+         "rxmesh_patch", [&] { vertex_normals<128, 16>(mesh, P, normals.data()); }},
+        {"  same, 128 threads, no register cap", "accumulate_128",
+         [&] { vertex_normals<128, 1>(mesh, P, normals.data()); }},
+        {"  same, 128 threads, >= 12 blocks/SM", "accumulate_128_12",
+         [&] { vertex_normals<128, 12>(mesh, P, normals.data()); }},
+        {"  same, 64 threads", "accumulate_64", [&] { vertex_normals<64, 1>(mesh, P, normals.data()); }},
+        {"  same, 64 threads, >= 16 blocks/SM", "accumulate_64_16",
+         [&] { vertex_normals<64, 16>(mesh, P, normals.data()); }},
+        {"  same, 64 threads, >= 24 blocks/SM", "accumulate_64_24",
+         [&] { vertex_normals<64, 24>(mesh, P, normals.data()); }},
+        {"  same, 64 threads, >= 32 blocks/SM", "accumulate_64_32",
+         [&] { vertex_normals<64, 32>(mesh, P, normals.data()); }},
+        {"  same, 256 threads", "accumulate_256",
+         [&] { vertex_normals<256, 1>(mesh, P, normals.data()); }},
+        {"accumulate<FV>, positions read from global memory", "accumulate_unstaged",
+         [&] { normals_unstaged<1>(mesh, P, normals.data()); }},
+        {"accumulate<FV>, positions from global, >= 16 blocks/SM", "accumulate_unstaged_16",
+         [&] { normals_unstaged<16>(mesh, P, normals.data()); }},
+        {"previous hand kernel (staged patch, shared-memory sums)", "previous_hand_kernel",
+         [&] { baselines::staged_patch_normals(mesh, P, normals.data()); }},
+    };
     auto rx_atomic = [&] {
         normals.memset(0);
         vertex_normals_atomic(mesh, P, normals.data());
@@ -233,22 +259,11 @@ int main(int argc, char** argv)
         }
         return e;
     };
-    rx();
-    const double e_rx = check("RXMesh accumulate (public API)");
-    rx64();
-    check("RXMesh accumulate, 64 threads");
-    rx256();
-    check("RXMesh accumulate, 256 threads");
-    rx12();
-    check("RXMesh accumulate, 128 threads, 12 blocks/SM");
-    rx16();
-    check("RXMesh accumulate, 128 threads, 16 blocks/SM");
-    staged();
-    const double e_st = check("previous hand kernel");
-    direct1();
-    check("accumulate without staged positions");
-    direct16();
-    check("accumulate without staged positions, 16 blocks/SM");
+    for (Variant& v : variants) {
+        normals.memset(0xFF);  // poison: every normal must be written
+        v.run();
+        v.error = check(v.name);
+    }
     rx_atomic();
     const double e_at = check("RXMesh FV + atomics");
     hard(P, FS);
@@ -269,14 +284,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "PDE skipped: %s\n", e.what());
     }
 
-    const double t_rx  = bench::gpu_median_ms(rx, 3, runs);
-    const double t_64  = bench::gpu_median_ms(rx64, 3, runs);
-    const double t_256 = bench::gpu_median_ms(rx256, 3, runs);
-    const double t_12  = bench::gpu_median_ms(rx12, 3, runs);
-    const double t_16  = bench::gpu_median_ms(rx16, 3, runs);
-    const double t_st  = bench::gpu_median_ms(staged, 3, runs);
-    const double t_d1  = bench::gpu_median_ms(direct1, 3, runs);
-    const double t_d16 = bench::gpu_median_ms(direct16, 3, runs);
+    for (Variant& v : variants)
+        v.ms = bench::gpu_median_ms(v.run, 3, runs);
     const double t_at  = bench::gpu_median_ms(rx_atomic, 3, runs);
     const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, runs);
     const double t_hwi = bench::gpu_median_ms([&] { hard(d_in_pos.data(), d_in_faces.data()); }, 3,
@@ -286,21 +295,8 @@ int main(int argc, char** argv)
                 bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
                 mesh.num_patches());
     std::printf("| version | ms | vs hardwired (same order) | max error vs CPU |\n|---|---|---|---|\n");
-    std::printf("| RXMesh accumulate<FV> (public API, staged positions), 128 threads | %.3f | %.2fx | %.2g |\n",
-                t_rx, t_hw / t_rx, e_rx);
-    std::printf("| RXMesh accumulate<FV>, 64 threads | %.3f | %.2fx | - |\n", t_64, t_hw / t_64);
-    std::printf("| RXMesh accumulate<FV>, 256 threads | %.3f | %.2fx | - |\n", t_256,
-                t_hw / t_256);
-    std::printf("| RXMesh accumulate<FV>, 128 threads, >= 12 blocks/SM | %.3f | %.2fx | - |\n",
-                t_12, t_hw / t_12);
-    std::printf("| RXMesh accumulate<FV>, 128 threads, >= 16 blocks/SM | %.3f | %.2fx | - |\n",
-                t_16, t_hw / t_16);
-    std::printf("| accumulate<FV>, positions read from global memory | %.3f | %.2fx | - |\n",
-                t_d1, t_hw / t_d1);
-    std::printf("| accumulate<FV>, positions from global, >= 16 blocks/SM | %.3f | %.2fx | - |\n",
-                t_d16, t_hw / t_d16);
-    std::printf("| previous hand kernel (staged patch, shared-memory sums) | %.3f | %.2fx | %.2g |\n",
-                t_st, t_hw / t_st, e_st);
+    for (const Variant& v : variants)
+        std::printf("| %s | %.3f | %.2fx | %.2g |\n", v.name, v.ms, t_hw / v.ms, v.error);
     std::printf("| RXMesh FV + global atomics (paper) | %.3f | %.2fx | %.2g |\n", t_at, t_hw / t_at,
                 e_at);
     std::printf("| hardwired indexed triangles, patch order | %.3f | 1.00x | %.2g |\n", t_hw, e_hw);
@@ -316,20 +312,18 @@ int main(int argc, char** argv)
             throw Error("bench_vertex_normals: cannot write " + json);
         std::fprintf(f,
                      "{\n  \"gpu\": \"%s\",\n  \"mesh\": \"%s\",\n  \"faces\": %u,\n"
-                     "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n"
-                     "  \"ms\": {\"rxmesh_patch\": %.4f, \"rxmesh_accumulate_64\": %.4f, "
-                     "\"rxmesh_accumulate_256\": %.4f, \"rxmesh_accumulate_128_12\": %.4f, "
-                     "\"rxmesh_accumulate_128_16\": %.4f, \"accumulate_unstaged\": %.4f, "
-                     "\"accumulate_unstaged_16\": %.4f, \"previous_hand_kernel\": %.4f, "
-                     "\"rxmesh_fv_atomics\": %.4f, "
-                     "\"hardwired_patch_order\": %.4f, \"hardwired_input_order\": %.4f, "
-                     "\"pde\": %s, \"cpu_reference\": %.2f},\n"
+                     "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n  \"ms\": {",
+                     bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
+                     mesh.num_patches(), runs);
+        for (const Variant& v : variants)
+            std::fprintf(f, "\"%s\": %.4f, ", v.key, v.ms);
+        std::fprintf(f,
+                     "\"rxmesh_fv_atomics\": %.4f, \"hardwired_patch_order\": %.4f, "
+                     "\"hardwired_input_order\": %.4f, \"pde\": %s, \"cpu_reference\": %.2f},\n"
                      "  \"max_error\": {\"rxmesh_patch\": %.3g, \"rxmesh_fv_atomics\": %.3g, "
                      "\"hardwired_patch_order\": %.3g, \"pde\": %s}\n}\n",
-                     bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
-                     mesh.num_patches(), runs, t_rx, t_64, t_256, t_12, t_16, t_d1, t_d16, t_st, t_at, t_hw, t_hwi,
-                     t_pde > 0 ? number(t_pde).c_str() : "null", cpu_ms, e_rx, e_at, e_hw,
-                     e_pde >= 0 ? number(e_pde).c_str() : "null");
+                     t_at, t_hw, t_hwi, t_pde > 0 ? number(t_pde).c_str() : "null", cpu_ms,
+                     variants[0].error, e_at, e_hw, e_pde >= 0 ? number(e_pde).c_str() : "null");
         std::fclose(f);
     }
     return 0;

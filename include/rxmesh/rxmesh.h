@@ -157,8 +157,8 @@ class RXMesh
               typename Active = AllActive>
     void for_each(F f, Active active = {}, bool oriented = false, cudaStream_t stream = 0) const;
 
-    //! Sums contributions of faces (FV) or edges (EV) into their vertices in
-    //! shared memory, then calls `finalize(v, sum)` once per vertex: see
+    //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
+    //! patch, then calls `finalize(v, sum)` once per vertex: see
     //! query/accumulate.cuh for the rules and an example. MinBlocks: the
     //! kernel's __launch_bounds__ minimum of resident blocks per SM (1: the
     //! compiler's choice of registers).

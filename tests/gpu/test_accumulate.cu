@@ -2,7 +2,8 @@
 // sum over the mesh's faces / edges, with exact integer sums: every vertex
 // must receive every incident face (edge) exactly once and be finalized
 // exactly once, on generated meshes of every kind, at several capacities,
-// and through the global-scratch fallback (sums too large for shared memory).
+// through the global-scratch fallback (an input too large for shared memory),
+// and with a staged vertex input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -157,6 +158,29 @@ std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
     return out.to_host();
 }
 
+//! M values per vertex staged; each corner adds the last value of the next
+//! corner and the first of the one after.
+template <int M>
+std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>& values)
+{
+    auto              input = DeviceBuffer<u64>::from_host(values);
+    DeviceBuffer<u64> out(mesh.num_vertices());
+    out.memset(0xFF);
+    u64* o = out.data();
+    mesh.accumulate<Op::FV, u64, 1>(
+        VertexInput<u64, M>{input.data()},
+        [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<u64, M>& x,
+                      const VertexSums<u64, 1>& sums) {
+            for (int k = 0; k < 3; ++k) {
+                const u64 v[1] = {x((k + 1) % 3, M - 1) + x((k + 2) % 3, 0)};
+                sums.add(k, v);
+            }
+        },
+        [=] __device__(VertexId v, const u64(&sum)[1]) { o[v.id()] = sum[0]; });
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    return out.to_host();
+}
+
 std::vector<std::pair<std::string, TriangleSoup>> meshes()
 {
     namespace g = rxmesh::generate;
@@ -225,17 +249,39 @@ TEST(GpuAccumulate, StagedVertexInput)
     }
 }
 
-TEST(GpuAccumulate, SumsTooLargeForSharedMemoryUseGlobalScratch)
+TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    // 160 u64 per vertex: over 1 KB per local vertex, so a patch of a few
-    // hundred vertices exceeds any GPU's shared memory per block
-    BuildOptions opt;
+    // 64 u64 per vertex staged: 512 bytes per local vertex, so a patch of a
+    // few hundred vertices exceeds any GPU's shared memory per block
+    constexpr int M = 64;
+    BuildOptions  opt;
     opt.patcher.capacity = 1024;
     const RXMesh mesh(rxmesh::generate::torus(64, 32), opt);
-    ASSERT_GT(std::size_t(mesh.store().limits.vertices) * 160 * sizeof(u64), 256u * 1024)
-        << "the test needs sums larger than shared memory";
-    expect_face_sums<160>(mesh, "torus 64x32");
+    ASSERT_GT(std::size_t(mesh.store().limits.vertices) * M * sizeof(u64), 256u * 1024)
+        << "the test needs an input larger than shared memory";
+    const std::uint32_t V = mesh.num_vertices();
+    std::vector<u64>    values(std::size_t(M) * V);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = i + 1;  // value d of vertex g: g * M + d + 1
+    const auto gpu = gpu_wide_input_sums<M>(mesh, values);
+    std::vector<u64> ref(V, 0);
+    for (const Triangle& t : rxmesh::test::faces_of(mesh))
+        for (int k = 0; k < 3; ++k)
+            ref[t[k]] += values[std::size_t(M) * t[(k + 1) % 3] + M - 1] +
+                         values[std::size_t(M) * t[(k + 2) % 3]];
+    for (std::uint32_t v = 0; v < V; ++v)
+        ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
+}
+
+TEST(GpuAccumulate, ManySumsPerVertex)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // 40 sums per vertex: the gathered sum is larger than registers hold
+    BuildOptions opt;
+    opt.patcher.capacity = 512;
+    const RXMesh mesh(rxmesh::generate::torus(40, 20), opt);
+    expect_face_sums<40>(mesh, "torus 40x20");
 }
 
 TEST(GpuAccumulate, RealMeshes)

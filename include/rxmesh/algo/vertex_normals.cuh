@@ -5,7 +5,7 @@
 // and the sum is normalised. Exact for vertices of a sphere-like one-ring.
 //
 // Written with the public API: RXMesh::accumulate<Op::FV> sums each vertex's
-// face contributions in shared memory and normalises it once, with no global
+// face contributions per patch, in registers, and normalises it once, with no
 // atomics (query/accumulate.cuh).
 //
 // \pre positions and normals: 3 floats per vertex, in global (patch) order.
@@ -47,36 +47,50 @@ __device__ inline void normalize3(float n[3])
 
 }  // namespace detail
 
-//! Unit normals of every vertex (zero for a vertex of no face). Positions are
-//! staged in shared memory per patch (VertexInput). BlockThreads, MinBlocks:
-//! threads per patch block and the minimum resident blocks per SM
-//! (benchmarks/vertex_normals.cu sweeps both).
-template <int BlockThreads = 128, int MinBlocks = 1>
+//! accumulate's contribution: Max's weighted normal of a face at the corner
+//! that this call sums (positions staged per patch).
+struct MaxFaceContribution
+{
+    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                               const VertexSums<float, 3>& sums) const
+    {
+        float p[3][3];
+        for (int k = 0; k < 3; ++k)
+            for (int d = 0; d < 3; ++d)
+                p[k][d] = x(k, d);
+        for (int k = 0; k < 3; ++k)
+            if (sums.owns(k)) {  // the other corners are summed by other calls
+                float n[3];
+                detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+                sums.add(k, n);
+            }
+    }
+};
+
+//! accumulate's finalize: the normalised sum, written once per vertex.
+struct StoreUnitNormal
+{
+    float*          normals;
+    __device__ void operator()(VertexId v, const float (&sum)[3]) const
+    {
+        float n[3] = {sum[0], sum[1], sum[2]};
+        detail::normalize3(n);
+        for (int d = 0; d < 3; ++d)
+            normals[3 * std::uint64_t(v.id()) + d] = n[d];
+    }
+};
+
+//! Unit normals of every vertex (zero for a vertex of no face): a per-patch
+//! sum (RXMesh::accumulate<Op::FV>) with positions staged per patch.
+//! BlockThreads, MinBlocks: threads per patch block and the minimum resident
+//! blocks per SM; the defaults won the sweep of benchmarks/vertex_normals.cu
+//! (full occupancy, which caps the kernel at 32 registers).
+template <int BlockThreads = 128, int MinBlocks = 16>
 void vertex_normals(const RXMesh& mesh, const float* positions, float* normals,
                     cudaStream_t stream = 0)
 {
     mesh.accumulate<Op::FV, float, 3, BlockThreads, MinBlocks>(
-        VertexInput<float, 3>{positions},
-        [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
-                      const VertexSums<float, 3>& sums) {
-            float p[3][3];
-            for (int k = 0; k < 3; ++k)
-                for (int d = 0; d < 3; ++d)
-                    p[k][d] = x(k, d);
-            for (int k = 0; k < 3; ++k)
-                if (sums.owns(k)) {  // a ribbon face's other corners are summed elsewhere
-                    float n[3];
-                    detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-                    sums.add(k, n);
-                }
-        },
-        [=] __device__(VertexId v, const float(&sum)[3]) {
-            float n[3] = {sum[0], sum[1], sum[2]};
-            detail::normalize3(n);
-            for (int d = 0; d < 3; ++d)
-                normals[3 * std::uint64_t(v.id()) + d] = n[d];
-        },
-        stream);
+        VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 
 inline void vertex_normals(const RXMesh& mesh, const VertexAttribute<float, 3>& positions,

@@ -1,44 +1,43 @@
-// Per-patch accumulation into shared memory: the block collective behind
-// RXMesh::accumulate<Op::FV> (and Op::EV). The RXMesh paper's lesson: do the
-// queries in shared memory first and the scattered attribute traffic after.
+// Per-patch accumulation in shared memory: the block collective behind
+// RXMesh::accumulate<Op::FV> (faces into their vertices) and Op::EV (edges
+// into their vertices). The RXMesh paper's lesson: do the queries in shared
+// memory first and the scattered attribute traffic after.
 //
-// For every face (FV; or edge, EV) incident to a vertex that the patch owns,
-// the user's contribute(face, fv, sums) runs once in the block of that
-// patch, reads what it needs (positions, say) and adds values into the
-// face's vertices with sums.add(k, value): k-th vertex of the row. The sums
-// live in shared memory, one per owned vertex; an add into a vertex that the
-// patch does not own does nothing (the vertex's own patch sees the face
-// too: the ribbon holds the full one-ring of every owned vertex). Then the
-// user's finalize(v, sum) runs once per vertex with the complete sum, and
-// writes the result once, coalesced, without global atomics.
+// Each block takes a patch: it stages the optional vertex input (e.g.
+// positions) of the patch's local vertices in shared memory, builds the rows
+// of the patch's local faces (edges) and their transpose, so that every
+// vertex the patch owns has the list of its incident faces (edges): the
+// ribbon holds the full one-ring of every owned vertex. Each thread then sums
+// one owned vertex at a time, in registers, calling contribute(face, fv, x,
+// sums) for each of the vertex's faces, and finally finalize(v, sum) once,
+// so results are written once, coalesced, with no atomics at all.
 //
-//   // Max's vertex normals (rxmesh/algo/vertex_normals.cuh)
+//   // Max's vertex normals (rxmesh/algo/vertex_normals.cuh, abridged)
 //   mesh.accumulate<rxmesh::Op::FV, float, 3>(
-//       [=] __device__(rxmesh::FaceId, const rxmesh::RowView<rxmesh::VertexId>& fv,
-//                      const rxmesh::VertexSums<float, 3>& sums) {
-//           float p[3][3];                                  // the face's corners
+//       rxmesh::VertexInput<float, 3>{positions},            // staged per patch
+//       [] __device__(rxmesh::FaceId, const rxmesh::RowView<rxmesh::VertexId>& fv,
+//                     const rxmesh::StagedRow<float, 3>& x,  // x(k, d): vertex k of fv
+//                     const rxmesh::VertexSums<float, 3>& sums) {
 //           for (int k = 0; k < 3; ++k)
-//               for (int d = 0; d < 3; ++d)
-//                   p[k][d] = x(fv[k], d);
-//           for (int k = 0; k < 3; ++k) {
-//               float n[3];
-//               corner_normal(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-//               sums.add(k, n);                             // into vertex fv[k]
-//           }
+//               if (sums.owns(k)) {                          // the corner summed here
+//                   float n[3];
+//                   corner_normal(x, k, n);
+//                   sums.add(k, n);
+//               }
 //       },
 //       [=] __device__(rxmesh::VertexId v, const float (&sum)[3]) {
-//           normalize_into(sum, n, v);                      // once per vertex
+//           store_normalized(normals, v, sum);               // once per vertex
 //       });
 //
-// Rules for contribute: it may run for the same face in several blocks
-// (ribbon faces are seen by each patch whose vertices they touch), so it
-// must not write to global memory; its result must depend on the face only.
-// Every vertex gets finalize, also one with no face (sum zero).
-// Performance: a patch's faces are read straight from the store (M_FE, then
-// M_EV) four per thread in flight, as the direct queries do; the sums need
-// N * sizeof(T) bytes of shared memory per local vertex of the largest patch,
-// and a patch too large for shared memory runs the same code over a global
-// scratch buffer instead.
+// Rules for contribute: it runs once for every (owned vertex, incident face)
+// pair, so a face's code runs up to three times, in different threads or
+// blocks; sums.owns(k) says which corner of the row this call sums (adds
+// into others do nothing), so compute only that one. It must not write to
+// global memory, and what it adds must depend on the face only. Every vertex
+// gets finalize, also one with no face (sum zero). Without an input, the
+// overload without VertexInput passes no StagedRow. A patch whose arrays do
+// not fit shared memory (a huge input, or a huge patch) runs the same code
+// over a global scratch buffer instead.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -49,37 +48,36 @@
 
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/query/block_transpose.cuh"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/direct_rows.cuh"
 #include "rxmesh/query/launch.cuh"
-#include "rxmesh/query/row_emit.cuh"
+#include "rxmesh/query/smem_plan.h"
 
 namespace rxmesh {
 
-//! The per-vertex sums a contribute lambda adds into (see the top of the
-//! file): N values of type T per vertex; T is any type with atomicAdd
-//! (float, double, int, unsigned, unsigned long long).
+//! One call's view of the vertex sum being gathered (see the top of the
+//! file): N values of type T.
 template <typename T, int N>
 class VertexSums
 {
    public:
-    __device__ VertexSums(T* sums, const std::uint16_t (&local)[3], std::uint32_t num_owned)
-        : m_sums(sums), m_local{local[0], local[1], local[2]}, m_num_owned(num_owned)
+    __device__ VertexSums(T (&sum)[N], const std::uint16_t (&local)[3], std::uint32_t self)
+        : m_sum(sum), m_local{local[0], local[1], local[2]}, m_self(self)
     {
     }
 
-    //! Whether the k-th vertex of the row is summed in this block (adds
-    //! into others do nothing): lets a lambda skip computing them.
-    __device__ bool owns(int k) const { return local(k) < m_num_owned; }
+    //! Whether the k-th vertex of the row is the one this call sums (adds
+    //! into the others do nothing): lets a lambda compute only that corner.
+    __device__ bool owns(int k) const { return local(k) == m_self; }
 
     //! Adds value[0..N) into the sum of the k-th vertex of the row.
     __device__ void add(int k, const T (&value)[N]) const
     {
-        const std::uint32_t l = local(k);
-        if (l < m_num_owned)
+        if (owns(k))
 #pragma unroll
             for (int d = 0; d < N; ++d)
-                atomicAdd(m_sums + std::size_t(N) * l + d, value[d]);
+                m_sum[d] += value[d];
     }
 
    private:
@@ -89,15 +87,13 @@ class VertexSums
         return k == 0 ? m_local[0] : (k == 1 ? m_local[1] : m_local[2]);
     }
 
-    T*            m_sums;
+    T (&m_sum)[N];
     std::uint16_t m_local[3];
-    std::uint32_t m_num_owned;
+    std::uint32_t m_self;
 };
 
-//! A vertex input that accumulate stages in shared memory per patch before
-//! the contributions run (owned vertices' values read coalesced, the
-//! ribbon's gathered once): M values of U per vertex, flat by global id
-//! (e.g. positions). No input: NoVertexInput.
+//! A vertex input that accumulate stages in shared memory per patch: M
+//! values of U per vertex, flat by global id (e.g. positions).
 template <typename U, int M>
 struct VertexInput
 {
@@ -105,6 +101,8 @@ struct VertexInput
     static constexpr int components = M;
     const U*             data       = nullptr;
 };
+
+//! No vertex input (the overload of accumulate without one).
 struct NoVertexInput
 {
     using value_type                = float;
@@ -135,13 +133,38 @@ class StagedRow
 
 namespace detail {
 
-//! Shared-memory bytes of accumulate for the largest patch: the sums, then
-//! the staged input (16-byte aligned).
-template <typename T, int N, typename Input>
+//! The arrays of an accumulate block, carved in a fixed order: the staged
+//! input, each local source's row of local vertices, and the transpose
+//! (each owned vertex's sources).
+template <typename U>
+struct AccumulateArrays
+{
+    U*             staged;  // M per local vertex
+    std::uint16_t* rows;    // K per local source
+    std::uint32_t* v_off;   // local vertices + 1
+    std::uint16_t* v_val;   // K per local source
+};
+
+template <typename Input, int K>
+RXMESH_HD AccumulateArrays<typename Input::value_type> carve_accumulate(SmemCarver&   c,
+                                                                        std::uint32_t nV,
+                                                                        std::uint32_t sources)
+{
+    AccumulateArrays<typename Input::value_type> a;
+    a.staged = c.take<typename Input::value_type>(std::size_t(Input::components) * nV);
+    a.rows   = c.take<std::uint16_t>(std::size_t(K) * sources);
+    a.v_off  = c.take<std::uint32_t>(std::size_t(nV) + 1);
+    a.v_val  = c.take<std::uint16_t>(std::size_t(K) * sources);
+    return a;
+}
+
+//! Shared-memory bytes of accumulate for the largest patch.
+template <Op op, typename Input>
 std::size_t accumulate_smem_bytes(const PatchLimits& l)
 {
-    const std::size_t sums = (std::size_t(l.vertices) * N * sizeof(T) + 15) & ~std::size_t(15);
-    return sums + std::size_t(l.vertices) * Input::components * sizeof(typename Input::value_type);
+    SmemCarver c;  // as accumulate_kernel carves
+    carve_accumulate<Input, op == Op::EV ? 2 : 3>(c, l.vertices, op == Op::EV ? l.edges : l.faces);
+    return c.used();
 }
 
 //! Copies the input's values of the patch's local vertices to `staged`
@@ -158,103 +181,102 @@ __device__ __forceinline__ void stage_vertex_input(const PatchInfo& pi, const In
     }
 }
 
-//! The sums of patch p's faces (FV) or edges (EV) into its owned vertices:
-//! kIn sources per thread load their rows before the lambdas.
-template <Op op, typename T, int N, int BlockThreads, int kIn, typename Input, typename Contribute>
-__device__ __forceinline__ void accumulate_patch(const PatchInfo& pi, T* sums,
-                                                 const typename Input::value_type* staged,
-                                                 Contribute& contribute)
+//! The rows of the patch's local sources (faces for FV, edges for EV) in
+//! shared memory, then their transpose: each local vertex's sources.
+template <Op op, int BlockThreads, typename U>
+__device__ __forceinline__ void build_vertex_sources(
+    const PatchInfo& pi, const AccumulateArrays<U>& a,
+    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
 {
-    using Source            = typename OpTraits<op>::Source;
-    constexpr int       K   = op == Op::EV ? 2 : 3;
-    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
-    const std::uint32_t  n   = op == Op::EV ? pi.nE : pi.nF;
-    const std::uint32_t  own = pi.vmap.num_owned;
-    for_each_step<BlockThreads, kIn>(n, [&](std::uint32_t base, auto full) {
-        std::uint16_t raw[kIn][3];
-        bool          live[kIn];
+    constexpr int       K = op == Op::EV ? 2 : 3;
+    const std::uint32_t n = op == Op::EV ? pi.nE : pi.nF;
+    for (std::uint32_t i = threadIdx.x; i < n; i += BlockThreads) {
+        std::uint16_t raw[3];
+        direct_row<op>(pi, i, raw);
 #pragma unroll
-        for (int j = 0; j < kIn; ++j) {
-            const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
-            raw[j][0] = raw[j][1] = raw[j][2] = 0xFFFF;
-            live[j]                            = full || i < n;
-            if (live[j])
-                direct_row<op>(pi, i, raw[j]);
-            bool touches = false;  // a source with no owned vertex adds nothing here
-#pragma unroll
-            for (int k = 0; k < K; ++k)
-                touches = touches || raw[j][k] < own;
-            live[j] = live[j] && touches;
-        }
-#pragma unroll
-        for (int j = 0; j < kIn; ++j) {
-            if (!live[j])
-                continue;
-            const std::uint32_t i = base + j * BlockThreads + threadIdx.x;
-            std::uint32_t       global[3];
-#pragma unroll
-            for (int k = 0; k < 3; ++k)
-                global[k] = k < K ? pi.vmap(raw[j][k]) : 0u;
-            const RowView<VertexId> row(raw[j], global, K, 0);
-            const VertexSums<T, N>  add(sums, raw[j], own);
-            if constexpr (Input::components == 0)
-                contribute(Source(src(i)), row, add);
-            else
-                contribute(Source(src(i)), row,
-                           StagedRow<typename Input::value_type, Input::components>(staged, raw[j]),
-                           add);
-        }
-    });
+        for (int k = 0; k < K; ++k)
+            a.rows[K * i + k] = raw[k];
+    }
+    __syncthreads();
+    block_transpose<BlockThreads>(a.rows, n, K, 0, pi.nV, a.v_off, a.v_val, scan_tmp);
 }
 
-//! Every thread: the owned vertices' sums to finalize, once each.
-template <typename T, int N, int BlockThreads, typename Finalize>
-__device__ __forceinline__ void finalize_patch(const PatchInfo& pi, const T* sums,
-                                               Finalize& finalize)
+//! Calls contribute for local source i (a face or an edge) whose row of
+//! local vertices is raw, summing for local vertex v into sum.
+template <Op op, typename T, int N, typename Input, typename Contribute>
+__device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint32_t i,
+                                                  const std::uint16_t (&raw)[3],
+                                                  const typename Input::value_type* staged,
+                                                  std::uint32_t v, T (&sum)[N],
+                                                  Contribute& contribute)
 {
+    using Source             = typename OpTraits<op>::Source;
+    constexpr int        K   = op == Op::EV ? 2 : 3;
+    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
+    std::uint32_t        global[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+        global[k] = k < K ? pi.vmap(raw[k]) : 0u;
+    const RowView<VertexId> row(raw, global, K, 0);
+    const VertexSums<T, N>  sums(sum, raw, v);
+    if constexpr (Input::components == 0)
+        contribute(Source(src(i)), row, sums);
+    else
+        contribute(Source(src(i)), row,
+                   StagedRow<typename Input::value_type, Input::components>(staged, raw), sums);
+}
+
+//! Each thread sums its owned vertices' sources in registers and finalizes them.
+template <Op op, typename T, int N, int BlockThreads, typename Input, typename Contribute,
+          typename Finalize>
+__device__ __forceinline__ void gather_owned_vertices(
+    const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
+    Contribute& contribute, Finalize& finalize)
+{
+    constexpr int K = op == Op::EV ? 2 : 3;
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
         T sum[N];
 #pragma unroll
         for (int d = 0; d < N; ++d)
-            sum[d] = sums[std::size_t(N) * v + d];
+            sum[d] = T{};
+        for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
+            const std::uint32_t  i      = a.v_val[j];
+            const std::uint16_t* r      = a.rows + K * i;
+            const std::uint16_t  raw[3] = {r[0], r[1], K == 3 ? r[K - 1] : std::uint16_t(0xFFFF)};
+            contribute_source<op, T, N, Input>(pi, i, raw, a.staged, v, sum, contribute);
+        }
         const T(&done)[N] = sum;
         finalize(VertexId(pi.vmap.owned_offset + v), done);
     }
 }
 
 //! One block per patch (or fewer blocks looping over the patches, with the
-//! arrays in the global scratch when !kShared): zero the sums and stage the
-//! input, accumulate, finalize.
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, int kIn, bool kShared,
-          typename Input, typename Contribute, typename Finalize>
+//! arrays in the global scratch when !kShared).
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, bool kShared, typename Input,
+          typename Contribute, typename Finalize>
 __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     accumulate_kernel(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize)
 {
-    using U = typename Input::value_type;
     extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
-    unsigned char* base   = kShared ? rxmesh_accumulate_smem
-                                    : mesh.scratch + blockIdx.x * mesh.scratch_stride;
-    T*             sums   = reinterpret_cast<T*>(base);
-    U*             staged = reinterpret_cast<U*>(
-        base + ((std::size_t(mesh.limits.vertices) * N * sizeof(T) + 15) & ~std::size_t(15)));
+    __shared__ typename BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
     for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
         const PatchInfo pi = mesh.patch(p);
+        SmemCarver      carver(kShared ? rxmesh_accumulate_smem
+                                       : mesh.scratch + blockIdx.x * mesh.scratch_stride);
+        const auto      a =
+            carve_accumulate<Input, op == Op::EV ? 2 : 3>(carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
         __syncthreads();  // the previous patch's arrays are read
-        for (std::uint32_t i = threadIdx.x; i < N * pi.vmap.num_owned; i += BlockThreads)
-            sums[i] = T{};
         if constexpr (Input::components > 0)
-            stage_vertex_input<BlockThreads>(pi, input, staged);
-        __syncthreads();
-        accumulate_patch<op, T, N, BlockThreads, kIn, Input>(pi, sums, staged, contribute);
-        __syncthreads();
-        finalize_patch<T, N, BlockThreads>(pi, sums, finalize);
+            stage_vertex_input<BlockThreads>(pi, input, a.staged);
+        build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
+        gather_owned_vertices<op, T, N, BlockThreads, Input>(pi, a, contribute, finalize);
     }
 }
 
 //! Runs accumulate_kernel over all patches: shared memory when the largest
 //! patch's arrays fit, else a few blocks over a global scratch (synchronous).
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks,
-          int kIn = kElementsInFlight, typename Input, typename Contribute, typename Finalize>
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
+          typename Contribute, typename Finalize>
 void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize,
                        cudaStream_t stream)
 {
@@ -263,8 +285,8 @@ void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Fina
     if (mesh.store.num_patches == 0)
         return;
     constexpr auto kernel =
-        accumulate_kernel<op, T, N, BlockThreads, MinBlocks, kIn, true, Input, Contribute, Finalize>;
-    const std::size_t smem = accumulate_smem_bytes<T, N, Input>(mesh.limits);
+        accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Contribute, Finalize>;
+    const std::size_t smem = accumulate_smem_bytes<op, Input>(mesh.limits);
     LaunchLimits&     c    = launch_limits<kernel>();
     if (smem + c.static_smem <= std::size_t(c.max_smem)) {
         if (smem > c.opted_in) {
@@ -281,7 +303,7 @@ void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Fina
     mesh.scratch_stride = (smem + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
-    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, kIn, false, Input, Contribute, Finalize>
+    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Contribute, Finalize>
         <<<grid, BlockThreads, 0, stream>>>(mesh, input, contribute, finalize);
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
