@@ -23,48 +23,51 @@ constexpr std::uint32_t kMaxLocal = 0xFFFF;  // 16-bit local ids; 0xFFFF is neve
 // M_FE keeps the flip bit beside the local edge id in 16 bits.
 constexpr std::uint32_t kMaxLocalEdges = 0x7FFF;
 
-//! M_FE row of local face slot s: (local edge << 1) | flip per side.
-struct FillMfe
+//! The LAR rows of every local slot, faces first: slot s < face_slots is
+//! M_FE row s ((local edge << 1) | flip per side), the rest are M_EV rows
+//! (local vertices, smaller global id first). One launch for both matrices.
+struct FillLarRows
 {
-    SlotLayout           faces;
+    std::uint64_t        face_slots;
+    SlotLayout           faces, edges;
     const std::uint32_t* new_faces;  // renumbered, 3 per face
     const std::uint32_t* face_new_to_old;
-    const std::uint32_t* fe_old;  // the input topology's FE
-    const std::uint32_t* edge_old_to_new;
-    LocalIds             edges;
-    std::uint16_t*       m_fe;
-
-    __device__ void operator()(std::uint64_t s) const
-    {
-        const LocalSlot      lf  = faces(s);
-        const std::uint64_t  old = face_new_to_old[lf.element];
-        const std::uint32_t* t   = new_faces + 3 * std::uint64_t(lf.element);
-        for (int k = 0; k < 3; ++k) {
-            const std::uint32_t le = edges(edge_old_to_new[fe_old[3 * old + k] >> 1], lf.patch);
-            m_fe[3 * std::uint64_t(lf.position) + k] =
-                static_cast<std::uint16_t>((le << 1) | (t[k] > t[(k + 1) % 3] ? 1u : 0u));
-        }
-    }
-};
-
-//! M_EV row of local edge slot s: its local vertices, smaller global id first.
-struct FillMev
-{
-    SlotLayout           edges;
     const std::uint32_t* edge_new_to_old;
-    const std::uint32_t* ev_old;  // the input topology's EV
+    const std::uint32_t* fe_old;  // the input topology's FE and EV
+    const std::uint32_t* ev_old;
+    const std::uint32_t* edge_old_to_new;
     const std::uint32_t* vertex_old_to_new;
-    LocalIds             vertices;
+    LocalIds             edge_ids, vertex_ids;
+    std::uint16_t*       m_fe;
     std::uint16_t*       m_ev;
 
     __device__ void operator()(std::uint64_t s) const
     {
-        const LocalSlot     le = edges(s);
-        const std::uint64_t e  = edge_new_to_old[le.element];
-        const std::uint32_t x = vertex_old_to_new[ev_old[2 * e]], y = vertex_old_to_new[ev_old[2 * e + 1]];
-        std::uint16_t* row = m_ev + 2 * std::uint64_t(le.position);
-        row[0]             = static_cast<std::uint16_t>(vertices(min(x, y), le.patch));
-        row[1]             = static_cast<std::uint16_t>(vertices(max(x, y), le.patch));
+        if (s < face_slots)
+            face_row(faces(s));
+        else
+            edge_row(edges(s - face_slots));
+    }
+
+    __device__ void face_row(const LocalSlot& lf) const
+    {
+        const std::uint64_t  old = face_new_to_old[lf.element];
+        const std::uint32_t* t   = new_faces + 3 * std::uint64_t(lf.element);
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t le = edge_ids(edge_old_to_new[fe_old[3 * old + k] >> 1], lf.patch);
+            m_fe[3 * std::uint64_t(lf.position) + k] =
+                static_cast<std::uint16_t>((le << 1) | (t[k] > t[(k + 1) % 3] ? 1u : 0u));
+        }
+    }
+
+    __device__ void edge_row(const LocalSlot& le) const
+    {
+        const std::uint64_t e = edge_new_to_old[le.element];
+        const std::uint32_t x = vertex_old_to_new[ev_old[2 * e]];
+        const std::uint32_t y = vertex_old_to_new[ev_old[2 * e + 1]];
+        std::uint16_t*      row = m_ev + 2 * std::uint64_t(le.position);
+        row[0] = static_cast<std::uint16_t>(vertex_ids(min(x, y), le.patch));
+        row[1] = static_cast<std::uint16_t>(vertex_ids(max(x, y), le.patch));
     }
 };
 
@@ -212,24 +215,27 @@ void fill_lar_matrices(const StoreBuild& b, PatchedDeviceMesh& out)
     PatchStore&         st          = out.store;
     const std::uint64_t local_faces = b.local_faces(), local_edges = b.local_edges();
     st.m_fe = DeviceBuffer<std::uint16_t>(3 * local_faces, b.stream);
-    const FillMfe fill_fe{
+    st.m_ev = DeviceBuffer<std::uint16_t>(2 * local_edges, b.stream);
+    const FillLarRows fill{
+        local_faces,
         SlotLayout{b.F, b.face_patch_sorted.data(), st.face_offsets.data(),
                    st.ribbon_f_offsets.data(), b.rf_unique.data(), b.fbits},
-        out.faces.data(), out.face_new_to_old.data(), b.topo.fe.data(), b.edge_old_to_new.data(),
-        LocalIds{b.edge_owner_sorted.data(), st.edge_offsets.data(), st.ribbon_e_offsets.data(),
-                 st.ribbon_e.data()},
-        st.m_fe.data()};
-    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(local_faces, fill_fe, b.stream));
-    st.m_ev = DeviceBuffer<std::uint16_t>(2 * local_edges, b.stream);
-    const FillMev fill_ev{
         SlotLayout{b.E, b.edge_owner_sorted.data(), st.edge_offsets.data(),
                    st.ribbon_e_offsets.data(), b.re_unique.data(), b.ebits},
-        out.edge_new_to_old.data(), b.topo.ev.data(), out.vertex_old_to_new.data(),
+        out.faces.data(),
+        out.face_new_to_old.data(),
+        out.edge_new_to_old.data(),
+        b.topo.fe.data(),
+        b.topo.ev.data(),
+        b.edge_old_to_new.data(),
+        out.vertex_old_to_new.data(),
+        LocalIds{b.edge_owner_sorted.data(), st.edge_offsets.data(), st.ribbon_e_offsets.data(),
+                 st.ribbon_e.data()},
         LocalIds{b.vertex_owner_sorted.data(), st.vertex_offsets.data(),
                  st.ribbon_v_offsets.data(), st.ribbon_v.data()},
+        st.m_fe.data(),
         st.m_ev.data()};
-    if (local_edges > 0)
-        RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(local_edges, fill_ev, b.stream));
+    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(local_faces + local_edges, fill, b.stream));
 }
 
 void classify_orientation(const StoreBuild& b, PatchStore& st)

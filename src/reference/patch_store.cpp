@@ -228,6 +228,9 @@ void collect_ribbons(u32                          p,
     sort_unique(rv);
 }
 
+//! Elements patch p owns, from an owned-range offset array.
+u32 owned(const std::vector<u32>& offsets, u32 p) { return offsets[p + 1] - offsets[p]; }
+
 //! Appends patch p's ribbon lists to the store, after checking that its
 //! local counts fit the 16-bit local ids.
 void append_ribbons(u32                     p,
@@ -236,13 +239,9 @@ void append_ribbons(u32                     p,
                     const std::vector<u32>& rv,
                     HostPatchStore&         st)
 {
-    const u32 f0 = st.face_offsets[p], f1 = st.face_offsets[p + 1];
-    const u32 e0 = st.edge_offsets[p], e1 = st.edge_offsets[p + 1];
-    const u32 v0 = st.vertex_offsets[p], v1 = st.vertex_offsets[p + 1];
-
-    const std::uint64_t nf = std::uint64_t(f1 - f0) + rf.size();
-    const std::uint64_t ne = std::uint64_t(e1 - e0) + re.size();
-    const std::uint64_t nv = std::uint64_t(v1 - v0) + rv.size();
+    const std::uint64_t nf = std::uint64_t(owned(st.face_offsets, p)) + rf.size();
+    const std::uint64_t ne = std::uint64_t(owned(st.edge_offsets, p)) + re.size();
+    const std::uint64_t nv = std::uint64_t(owned(st.vertex_offsets, p)) + rv.size();
     if (nv > kMaxLocalVertices || ne > kMaxLocalEdges || nf > kMaxLocalFaces)
         throw InvalidInputError(
             "build_patch_store: patch " + std::to_string(p) + " needs " +
