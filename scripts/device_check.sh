@@ -39,10 +39,10 @@ if [ "${1:-}" != "--bench-only" ]; then
     echo "memcheck exit $? ($(grep -c 'Invalid' "$OUT/memcheck.log") invalid accesses); $(tail -1 "$OUT/memcheck.log")"
   fi
   timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.ActiveSubsets:GpuQuery.UserKernel*:GpuAttributes.*:GpuBoundary.Generated*:GpuAccumulate.EdgeSums*:GpuAccumulate.InputTooLarge*:GpuAccumulate.StagedVertexInput' >> "$OUT/memcheck.log" 2>&1
+    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.ActiveSubsets:GpuQuery.UserKernel*:GpuAttributes.*:GpuBoundary.Generated*:GpuAccumulate.EdgeSums*:GpuAccumulate.InputTooLarge*:GpuAccumulate.StagedVertexInput:GpuAccumulate.ComputedInputAndSum:GpuMcf.OperatorIsSymmetric:GpuMcf.WeightsAndAreas*' >> "$OUT/memcheck.log" 2>&1
   echo "query memcheck exit $?; $(tail -1 "$OUT/memcheck.log")"
   timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.UserKernel*:GpuAccumulate.EdgeSums*' >> "$OUT/memcheck.log" 2>&1
+    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.UserKernel*:GpuAccumulate.EdgeSums*:GpuAccumulate.ComputedInputAndSum:GpuMcf.OperatorIsSymmetric' >> "$OUT/memcheck.log" 2>&1
   echo "query racecheck exit $?; $(tail -1 "$OUT/memcheck.log")"
 fi
 if [ "${1:-}" != "--no-bench" ]; then

@@ -29,8 +29,6 @@ namespace rxmesh {
 
 template <Op op, int BlockThreads>
 class PatchQuery;
-template <typename U, int M>
-struct VertexInput;
 
 struct BuildOptions
 {
@@ -165,12 +163,20 @@ class RXMesh
     template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
               typename Contribute, typename Finalize>
     void accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream = 0) const;
-    //! The same, with a vertex input (e.g. positions) staged in shared memory
-    //! per patch and handed to contribute as a StagedRow.
-    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1, typename U,
-              int M, typename Contribute, typename Finalize>
-    void accumulate(VertexInput<U, M> input, Contribute contribute, Finalize finalize,
+    //! The same, with a vertex input staged in shared memory per patch and
+    //! handed to contribute as a StagedRow: VertexInput<U, M> (a buffer,
+    //! e.g. positions) or computed_vertex_input<U, M>(f).
+    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+              typename Input, typename Contribute, typename Finalize>
+    void accumulate(Input input, Contribute contribute, Finalize finalize,
                     cudaStream_t stream = 0) const;
+    //! The same, where finalize(v, sum) returns a number: their sum over all
+    //! vertices is added to *total (device memory; one atomic per block), so
+    //! that a dot product rides along with the accumulation.
+    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+              typename Input, typename Contribute, typename Finalize>
+    void accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
+                        cudaStream_t stream = 0) const;
 
     //! The low-level form: a query prepared for the user's own kernel, with
     //! its launch configuration (query/patch_query.cuh).
@@ -214,17 +220,26 @@ template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Co
           typename Finalize>
 void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), NoVertexInput{},
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
+        device(), NoVertexInput{}, detail::NoSum{}, contribute, finalize, stream);
+}
+
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
+          typename Contribute, typename Finalize>
+void RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
+                        cudaStream_t stream) const
+{
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), input, detail::NoSum{},
                                                                  contribute, finalize, stream);
 }
 
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename U, int M,
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
           typename Contribute, typename Finalize>
-void RXMesh::accumulate(VertexInput<U, M> input, Contribute contribute, Finalize finalize,
-                        cudaStream_t stream) const
+void RXMesh::accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
+                            cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), input, contribute,
-                                                                 finalize, stream);
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
+        device(), input, detail::SumInto{total}, contribute, finalize, stream);
 }
 
 template <Op op, int BlockThreads>

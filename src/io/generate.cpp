@@ -337,4 +337,32 @@ TriangleSoup refine(const TriangleSoup& mesh)
     return out;
 }
 
+TriangleSoup noisy(const TriangleSoup& mesh, float amplitude, std::uint32_t seed)
+{
+    if (!(amplitude >= 0))
+        throw InvalidInputError("generate::noisy: amplitude must be >= 0");
+    double length = 0;
+    for (const Triangle& t : mesh.faces)
+        for (int k = 0; k < 3; ++k) {
+            const Vec3f& a = mesh.positions[t[k]];
+            const Vec3f& b = mesh.positions[t[(k + 1) % 3]];
+            length += std::sqrt(double(a[0] - b[0]) * (a[0] - b[0]) +
+                                double(a[1] - b[1]) * (a[1] - b[1]) +
+                                double(a[2] - b[2]) * (a[2] - b[2]));
+        }
+    const double mean = mesh.faces.empty() ? 0 : length / (3.0 * mesh.faces.size());
+    TriangleSoup out = mesh;
+    std::uint32_t state = seed ? seed : 1u;  // xorshift32: the same noise on every platform
+    auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        return double(state) / 4294967295.0 * 2.0 - 1.0;
+    };
+    for (Vec3f& p : out.positions)
+        for (float& c : p)
+            c = float(c + amplitude * mean * next());
+    return out;
+}
+
 }  // namespace rxmesh::generate

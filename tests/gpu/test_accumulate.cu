@@ -249,6 +249,69 @@ TEST(GpuAccumulate, StagedVertexInput)
     }
 }
 
+//! A computed input (value d of vertex g: 3 g + d + 1, made while staged)
+//! and accumulate_sum: each edge adds its other end's value 0 into each
+//! end; finalize returns the vertex's sum plus its id, so the grand total
+//! is the sum over edges of both ends' values plus the sum of ids, exact in
+//! double. Returns the GPU's per-vertex sums and total.
+std::pair<std::vector<u64>, double> gpu_computed_input_sums(const RXMesh& mesh)
+{
+    DeviceBuffer<u64>    out(mesh.num_vertices());
+    DeviceBuffer<double> total(1);
+    out.memset(0xFF);
+    total.memset(0);
+    u64*       o     = out.data();
+    const auto input = computed_vertex_input<u64, 3>(
+        [] __device__(VertexId v, int d) { return u64(v.id()) * 3 + d + 1; });
+    mesh.accumulate_sum<Op::EV, u64, 1>(
+        input,
+        [] __device__(EdgeId, const RowView<VertexId>&, const StagedRow<u64, 3>& x,
+                      const VertexSums<u64, 1>& sums) {
+            for (int k = 0; k < 2; ++k) {
+                const u64 other[1] = {x(1 - k, 0)};
+                sums.add(k, other);
+            }
+        },
+        [=] __device__(VertexId v, const u64(&sum)[1]) {
+            o[v.id()] = sum[0];
+            return double(sum[0]) + v.id();
+        },
+        total.data());
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    return {out.to_host(), total.to_host()[0]};
+}
+
+TEST(GpuAccumulate, ComputedInputAndSum)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : meshes()) {
+        SCOPED_TRACE(name);
+        for (std::uint32_t capacity : {64u, 512u}) {
+            BuildOptions opt;
+            opt.patcher.capacity = capacity;
+            const RXMesh        mesh(soup, opt);
+            const std::uint32_t V = mesh.num_vertices();
+            std::vector<u64>    ref(V, 0);
+            std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+            for (const Triangle& t : rxmesh::test::faces_of(mesh))
+                for (int k = 0; k < 3; ++k)
+                    edges.insert(std::minmax(t[k], t[(k + 1) % 3]));
+            double want = 0;
+            for (std::uint32_t v = 0; v < V; ++v)
+                want += v;
+            for (const auto& [a, b] : edges) {
+                ref[a] += u64(b) * 3 + 1;
+                ref[b] += u64(a) * 3 + 1;
+                want += double(a) * 3 + 1 + double(b) * 3 + 1;
+            }
+            const auto [gpu, total] = gpu_computed_input_sums(mesh);
+            for (std::uint32_t v = 0; v < V; ++v)
+                ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
+            EXPECT_EQ(total, want);
+        }
+    }
+}
+
 TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -66,4 +66,9 @@ TriangleSoup duplicated_quad_grid(int n);
 //! face f becomes faces 4f .. 4f+3 with the same winding.
 TriangleSoup refine(const TriangleSoup& mesh);
 
+//! The mesh with every vertex moved by a pseudo-random offset (uniform in
+//! the cube [-1, 1]^3, deterministic for a seed) times `amplitude` times the
+//! mean edge length: a noisy input for smoothing. amplitude >= 0.
+TriangleSoup noisy(const TriangleSoup& mesh, float amplitude, std::uint32_t seed = 1);
+
 }  // namespace rxmesh::generate

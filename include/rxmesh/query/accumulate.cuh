@@ -42,6 +42,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/block/block_reduce.cuh>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -100,14 +102,36 @@ struct VertexInput
     using value_type                = U;
     static constexpr int components = M;
     const U*             data       = nullptr;
+
+    __device__ U load(std::uint32_t v, int d) const { return __ldg(data + std::size_t(M) * v + d); }
 };
+
+//! A vertex input computed while it is staged: value d of vertex v is
+//! f(VertexId(v), d). Lets a caller fuse an element-wise update into the
+//! accumulation (e.g. CG's search direction d = r + beta d_old).
+template <typename U, int M, typename F>
+struct ComputedVertexInput
+{
+    using value_type                = U;
+    static constexpr int components = M;
+    F                    f;
+
+    __device__ U load(std::uint32_t v, int d) const { return f(VertexId(v), d); }
+};
+
+template <typename U, int M, typename F>
+ComputedVertexInput<U, M, F> computed_vertex_input(F f)
+{
+    return ComputedVertexInput<U, M, F>{f};
+}
 
 //! No vertex input (the overload of accumulate without one).
 struct NoVertexInput
 {
     using value_type                = float;
     static constexpr int components = 0;
-    const float*         data       = nullptr;
+
+    __device__ float load(std::uint32_t, int) const { return 0.f; }
 };
 
 //! The staged input values of one row's vertices: x(k, d) is value d of
@@ -177,7 +201,7 @@ __device__ __forceinline__ void stage_vertex_input(const PatchInfo& pi, const In
     const std::uint32_t n = M * pi.nV;
     for (std::uint32_t i = threadIdx.x; i < n; i += BlockThreads) {
         const std::uint32_t v = i / M;
-        staged[i] = __ldg(input.data + std::size_t(M) * pi.vmap(v) + (i - v * M));
+        staged[i] = input.load(pi.vmap(v), int(i - v * M));
     }
 }
 
@@ -226,14 +250,29 @@ __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint
                    StagedRow<typename Input::value_type, Input::components>(staged, raw), sums);
 }
 
-//! Each thread sums its owned vertices' sources in registers and finalizes them.
-template <Op op, typename T, int N, int BlockThreads, typename Input, typename Contribute,
-          typename Finalize>
-__device__ __forceinline__ void gather_owned_vertices(
+//! What accumulate does with finalize's results: nothing (finalize returns
+//! void), or add their sum over all vertices into *total (finalize returns
+//! a number; RXMesh::accumulate_sum).
+struct NoSum
+{
+    static constexpr bool enabled = false;
+};
+struct SumInto
+{
+    static constexpr bool enabled = true;
+    double*               total   = nullptr;  // device memory, added to atomically
+};
+
+//! Each thread sums its owned vertices' sources in registers and finalizes
+//! them; returns the sum of finalize's results when Reduce::enabled.
+template <Op op, typename T, int N, int BlockThreads, typename Input, typename Reduce,
+          typename Contribute, typename Finalize>
+__device__ __forceinline__ double gather_owned_vertices(
     const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
     Contribute& contribute, Finalize& finalize)
 {
-    constexpr int K = op == Op::EV ? 2 : 3;
+    constexpr int K       = op == Op::EV ? 2 : 3;
+    double        partial = 0;
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
         T sum[N];
 #pragma unroll
@@ -246,19 +285,38 @@ __device__ __forceinline__ void gather_owned_vertices(
             contribute_source<op, T, N, Input>(pi, i, raw, a.staged, v, sum, contribute);
         }
         const T(&done)[N] = sum;
-        finalize(VertexId(pi.vmap.owned_offset + v), done);
+        if constexpr (Reduce::enabled)
+            partial += double(finalize(VertexId(pi.vmap.owned_offset + v), done));
+        else
+            finalize(VertexId(pi.vmap.owned_offset + v), done);
+    }
+    return partial;
+}
+
+//! Adds the block's sum of `partial` into *reduce.total (one atomic per block).
+template <int BlockThreads, typename Reduce>
+__device__ __forceinline__ void add_block_sum(const Reduce& reduce, double partial)
+{
+    if constexpr (Reduce::enabled) {
+        using BlockSum = cub::BlockReduce<double, BlockThreads>;
+        __shared__ typename BlockSum::TempStorage tmp;
+        const double block_total = BlockSum(tmp).Sum(partial);
+        if (threadIdx.x == 0)
+            atomicAdd(reduce.total, block_total);
     }
 }
 
 //! One block per patch (or fewer blocks looping over the patches, with the
 //! arrays in the global scratch when !kShared).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, bool kShared, typename Input,
-          typename Contribute, typename Finalize>
+          typename Reduce, typename Contribute, typename Finalize>
 __global__ void __launch_bounds__(BlockThreads, MinBlocks)
-    accumulate_kernel(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize)
+    accumulate_kernel(DeviceMesh mesh, Input input, Reduce reduce, Contribute contribute,
+                      Finalize finalize)
 {
     extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
     __shared__ typename BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
+    double partial = 0;
     for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(kShared ? rxmesh_accumulate_smem
@@ -269,23 +327,25 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
         build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
-        gather_owned_vertices<op, T, N, BlockThreads, Input>(pi, a, contribute, finalize);
+        partial += gather_owned_vertices<op, T, N, BlockThreads, Input, Reduce>(pi, a, contribute,
+                                                                                finalize);
     }
+    add_block_sum<BlockThreads>(reduce, partial);
 }
 
 //! Runs accumulate_kernel over all patches: shared memory when the largest
 //! patch's arrays fit, else a few blocks over a global scratch (synchronous).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Contribute, typename Finalize>
-void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Finalize finalize,
-                       cudaStream_t stream)
+          typename Reduce, typename Contribute, typename Finalize>
+void launch_accumulate(DeviceMesh mesh, Input input, Reduce reduce, Contribute contribute,
+                       Finalize finalize, cudaStream_t stream)
 {
     static_assert(op == Op::FV || op == Op::EV,
                   "accumulate sums faces (FV) or edges (EV) into their vertices");
     if (mesh.store.num_patches == 0)
         return;
-    constexpr auto kernel =
-        accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Contribute, Finalize>;
+    constexpr auto kernel = accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Reduce,
+                                              Contribute, Finalize>;
     const std::size_t smem = accumulate_smem_bytes<op, Input>(mesh.limits);
     LaunchLimits&     c    = launch_limits<kernel>();
     if (smem + c.static_smem <= std::size_t(c.max_smem)) {
@@ -294,8 +354,8 @@ void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Fina
                 kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
             c.opted_in = smem;
         }
-        kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, input, contribute,
-                                                                        finalize);
+        kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, input, reduce,
+                                                                        contribute, finalize);
         RXMESH_CHECK_LAUNCH();
         return;
     }
@@ -303,8 +363,8 @@ void launch_accumulate(DeviceMesh mesh, Input input, Contribute contribute, Fina
     mesh.scratch_stride = (smem + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
-    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Contribute, Finalize>
-        <<<grid, BlockThreads, 0, stream>>>(mesh, input, contribute, finalize);
+    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Reduce, Contribute, Finalize>
+        <<<grid, BlockThreads, 0, stream>>>(mesh, input, reduce, contribute, finalize);
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }

@@ -1,0 +1,224 @@
+#include "assembled_cg.cuh"
+
+#include <cub/device/device_for.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_transform.cuh>
+
+#include <algorithm>
+#include <cmath>
+
+#include "rxmesh/core/cub_call.cuh"
+
+namespace rxmesh::baselines {
+
+namespace {
+
+//! COO entry i: four per edge (i,j), (j,i), (i,i), (j,j), then one diagonal
+//! 2 a_v per vertex; key = row * n + column.
+struct FillCoo
+{
+    const std::uint32_t* ev;
+    const float*         w;
+    const float*         a;
+    float                dt;
+    std::uint64_t        n, num_edges;
+    std::uint64_t*       keys;
+    float*               vals;
+    __device__ void operator()(std::uint64_t i) const
+    {
+        if (i >= 4 * num_edges) {
+            const std::uint64_t v = i - 4 * num_edges;
+            keys[i]               = v * n + v;
+            vals[i]               = 2.f * a[v];
+            return;
+        }
+        const std::uint64_t e = i / 4, k = i % 4;
+        const std::uint64_t p = ev[2 * e], q = ev[2 * e + 1];
+        const float         we = dt * w[e];
+        const std::uint64_t row = (k == 0 || k == 2) ? p : q;
+        const std::uint64_t col = k == 0 ? q : (k == 1 ? p : row);
+        keys[i]                 = row * n + col;
+        vals[i]                 = k < 2 ? -we : we;
+    }
+};
+
+struct SplitKey
+{
+    const std::uint64_t* keys;
+    std::uint64_t        n;
+    std::int32_t*        rows;
+    std::int32_t*        cols;
+    __device__ void operator()(std::uint64_t i) const
+    {
+        rows[i] = std::int32_t(keys[i] / n);
+        cols[i] = std::int32_t(keys[i] % n);
+    }
+};
+
+int bits_for(std::uint64_t max_key)
+{
+    int b = 1;
+    while (b < 64 && (max_key >> b) != 0)
+        ++b;
+    return b;
+}
+
+}  // namespace
+
+AssembledMatrix assemble_mcf_matrix(const RXMesh& mesh, const McfSystem& s, float dt,
+                                    cudaStream_t stream)
+{
+    const std::uint64_t         n = mesh.num_vertices(), E = mesh.num_edges();
+    const std::uint64_t         m = 4 * E + n;
+    DeviceBuffer<std::uint32_t> ev(2 * E, stream);
+    mesh.for_each<Op::EV>(mcf::StoreEdgeVertices{ev.data()}, AllActive{}, false, stream);
+    DeviceBuffer<std::uint64_t> keys(m, stream), sorted_keys(m, stream);
+    DeviceBuffer<float>         vals(m, stream), sorted_vals(m, stream);
+    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(
+        m, FillCoo{ev.data(), s.w.data(), s.a.data(), dt, n, E, keys.data(), vals.data()}, stream));
+    const int end_bit = bits_for(n * n - 1);
+    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), sorted_keys.data(),
+                                               vals.data(), sorted_vals.data(), m, 0, end_bit,
+                                               stream);
+    });
+    DeviceBuffer<std::int64_t> runs(1, stream);
+    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {  // unique keys into `keys`
+        return cub::DeviceReduce::ReduceByKey(tmp, bytes, sorted_keys.data(), keys.data(),
+                                              sorted_vals.data(), vals.data(), runs.data(),
+                                              ::cuda::std::plus<float>{}, m, stream);
+    });
+    AssembledMatrix A;
+    A.n   = std::int32_t(n);
+    A.nnz = std::int32_t(read_back(runs.data(), stream));
+    A.values      = DeviceBuffer<float>(A.nnz, stream);
+    A.columns     = DeviceBuffer<std::int32_t>(A.nnz, stream);
+    A.row_offsets = DeviceBuffer<std::int32_t>(n + 1, stream);
+    DeviceBuffer<std::int32_t> rows(A.nnz, stream);
+    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(
+        std::uint64_t(A.nnz), SplitKey{keys.data(), n, rows.data(), A.columns.data()}, stream));
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(A.values.data(), vals.data(), A.values.bytes(),
+                                      cudaMemcpyDeviceToDevice, stream));
+    cusparseHandle_t handle = nullptr;
+    RXMESH_CHECK_CUSPARSE(cusparseCreate(&handle));
+    RXMESH_CHECK_CUSPARSE(cusparseSetStream(handle, stream));
+    const cusparseStatus_t st = cusparseXcoo2csr(handle, rows.data(), A.nnz, A.n,
+                                                 A.row_offsets.data(), CUSPARSE_INDEX_BASE_ZERO);
+    cusparseDestroy(handle);
+    RXMESH_CHECK_CUSPARSE(st);
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    return A;
+}
+
+namespace {
+
+//! d = r + beta d (beta from the state; 0 in the first iteration).
+struct Direction
+{
+    const detail::CgState* state;
+    __device__ float       operator()(float r, float d) const { return r + float(state->beta) * d; }
+};
+
+//! state->dq += d.q (block sums, one atomic per block).
+template <int BlockThreads>
+__global__ void dot_into(std::uint64_t n, const float* d, const float* q, detail::CgState* state)
+{
+    double s = 0;
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(BlockThreads) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * BlockThreads)
+        s += double(d[i]) * q[i];
+    using BlockSum = cub::BlockReduce<double, BlockThreads>;
+    __shared__ typename BlockSum::TempStorage tmp;
+    const double                              total = BlockSum(tmp).Sum(s);
+    if (threadIdx.x == 0)
+        atomicAdd(&state->dq, total);
+}
+
+//! cuSPARSE's descriptors of the matrix and the n x 3 row-major blocks.
+struct SpmmPlan
+{
+    cusparseHandle_t     handle = nullptr;
+    cusparseSpMatDescr_t A      = nullptr;
+    cusparseDnMatDescr_t D = nullptr, Q = nullptr;
+    DeviceBuffer<unsigned char> buffer;
+
+    SpmmPlan(const AssembledMatrix& m, float* d, float* q, cudaStream_t stream)
+    {
+        RXMESH_CHECK_CUSPARSE(cusparseCreate(&handle));
+        RXMESH_CHECK_CUSPARSE(cusparseSetStream(handle, stream));
+        RXMESH_CHECK_CUSPARSE(cusparseCreateCsr(
+            &A, m.n, m.n, m.nnz, const_cast<std::int32_t*>(m.row_offsets.data()),
+            const_cast<std::int32_t*>(m.columns.data()), const_cast<float*>(m.values.data()),
+            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&D, m.n, 3, 3, d, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+        RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&Q, m.n, 3, 3, q, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+        std::size_t bytes = 0;
+        const float one = 1.f, zero = 0.f;
+        RXMESH_CHECK_CUSPARSE(cusparseSpMM_bufferSize(
+            handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, D,
+            &zero, Q, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+        buffer = DeviceBuffer<unsigned char>(std::max<std::size_t>(bytes, 1), stream);
+    }
+    ~SpmmPlan()
+    {
+        cusparseDestroyDnMat(Q);
+        cusparseDestroyDnMat(D);
+        cusparseDestroySpMat(A);
+        cusparseDestroy(handle);
+    }
+    SpmmPlan(const SpmmPlan&)            = delete;
+    SpmmPlan& operator=(const SpmmPlan&) = delete;
+
+    void multiply()  // Q = A D
+    {
+        const float one = 1.f, zero = 0.f;
+        RXMESH_CHECK_CUSPARSE(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, D, &zero, Q,
+                                           CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer.data()));
+    }
+};
+
+}  // namespace
+
+CgResult assembled_cg(const AssembledMatrix& A, float* x, float* r, const CgOptions& options,
+                      cudaStream_t stream)
+{
+    constexpr int       kThreads = 256;
+    const std::uint64_t n        = 3 * std::uint64_t(A.n);
+    DeviceBuffer<float> d(n, stream), q(n, stream);
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(d.data(), 0, d.bytes(), stream));
+    DeviceBuffer<detail::CgState> state(1, stream);
+    const double rr = detail::squared_norm(r, n, stream);
+    detail::cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr,
+                                                options.tolerance * options.tolerance,
+                                                options.max_iterations);
+    SpmmPlan          plan(A, d.data(), q.data(), stream);
+    detail::CgMonitor monitor;
+    const unsigned    grid = unsigned(std::min<std::uint64_t>((n + kThreads - 1) / kThreads, 8192));
+    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
+        RXMESH_CHECK_CUDA(cub::DeviceTransform::Transform(
+            ::cuda::std::make_tuple(static_cast<const float*>(r), static_cast<const float*>(d.data())),
+            d.data(), n, Direction{state.data()}, stream));
+        plan.multiply();
+        dot_into<kThreads><<<grid, kThreads, 0, stream>>>(n, d.data(), q.data(), state.data());
+        detail::cg_update_kernel<kThreads>
+            <<<grid, kThreads, 0, stream>>>(n, x, r, d.data(), q.data(), state.data());
+        detail::cg_scalars_kernel<<<1, 1, 0, stream>>>(state.data());
+        RXMESH_CHECK_LAUNCH();
+        monitor.record(it & 1, state.data(), stream);
+        if (it > 0 && monitor.done((it & 1) ^ 1))
+            break;
+    }
+    detail::CgState last{};
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    CgResult res;
+    res.iterations       = last.iterations;
+    res.initial_residual = std::sqrt(rr);
+    res.final_residual   = std::sqrt(last.delta);
+    res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
+    return res;
+}
+
+}  // namespace rxmesh::baselines

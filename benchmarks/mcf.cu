@@ -1,0 +1,287 @@
+// Mean curvature flow, one implicit step (algo/mcf.cuh): RXMesh's
+// matrix-free CG (weights and areas computed once per step into an edge and
+// a vertex buffer, the product as RXMesh::accumulate<Op::EV> with the
+// direction update and d.q fused in) against CG on the assembled float CSR
+// matrix with cuSPARSE SpMM (baselines/assembled_cg.cuh) and, when Eigen is
+// available, a serial CPU sparse LDLT. Both GPU methods use the mesh's patch
+// numbering and the same fused vector kernels; every method's result is
+// checked at every size against the double reference system
+// (reference::mcf_residual).
+//
+// Per size (the input refined 1-to-4, levels 0..L): time per CG iteration
+// (a fixed 50 iterations, median of runs), time to solution at the given
+// tolerance (including what each method builds: weights and areas; the
+// assembled matrix), iterations, GB/s of an iteration against measured
+// copy bandwidth, and the device bytes each method keeps.
+//
+// usage: bench_mcf [--mesh FILE] [--levels L] [--runs R] [--tol T]
+//                  [--dt-scale S] [--eigen-max-faces F] [--json OUT]
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "assembled_cg.cuh"
+#include "bench_util.h"
+#include "rxmesh/algo/mcf.cuh"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/mcf.h"
+#include "rxmesh/rxmesh.cuh"
+#if RXMESH_HAVE_EIGEN
+#include "eigen_mcf.h"
+#endif
+
+namespace {
+
+using namespace rxmesh;
+
+struct Args
+{
+    std::string   file, json;
+    int           levels = 4, runs = 11, fixed_iterations = 50;
+    double        tol = 1e-5, dt_scale = 10;
+    std::uint64_t eigen_max_faces = 1'000'000;
+};
+
+struct Row
+{
+    std::uint64_t faces = 0, vertices = 0, nnz = 0;
+    float         dt    = 0;
+    double rx_iter_ms = 0, rx_terms_ms = 0, rx_solve_ms = 0, rx_bytes = 0, rx_iter_gbps = 0;
+    double sp_iter_ms = 0, sp_assembly_ms = 0, sp_solve_ms = 0, sp_bytes = 0, sp_iter_gbps = 0;
+    double eigen_ms   = -1;
+    int    rx_iterations = 0, sp_iterations = 0;
+    bool   rx_ok = false, sp_ok = false, eigen_ok = false;
+};
+
+//! The reference system of the mesh at its positions, and a checker.
+struct Reference
+{
+    reference::McfSystem s;
+    std::vector<double>  x0;
+
+    Reference(const RXMesh& mesh)
+    {
+        const auto            p = mesh.positions().to_host();
+        const auto            f = mesh.faces().to_host();
+        std::vector<Vec3f>    pos(mesh.num_vertices());
+        std::vector<Triangle> faces(mesh.num_faces());
+        std::memcpy(pos.data(), p.data(), p.size() * sizeof(float));
+        std::memcpy(faces.data(), f.data(), f.size() * sizeof(std::uint32_t));
+        s  = reference::mcf_system(pos, faces, false);
+        x0 = std::vector<double>(p.begin(), p.end());
+    }
+    bool accepts(const DeviceBuffer<float>& x, double dt, double tol) const
+    {
+        const auto h = x.to_host();
+        return reference::mcf_residual(s, dt, x0, std::vector<double>(h.begin(), h.end())).within(tol);
+    }
+};
+
+void copy_positions(const RXMesh& mesh, DeviceBuffer<float>& x)
+{
+    RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), mesh.positions().data(), x.bytes(), cudaMemcpyDeviceToDevice));
+}
+
+//! RXMesh: terms, a fixed number of iterations, and a solve to tolerance.
+void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+{
+    const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> x(n), r(n);
+    copy_positions(mesh, x);
+    row.rx_terms_ms = bench::gpu_median_ms([&] { (void)mcf_system(mesh, x.data(), false); }, 1, a.runs);
+    const McfSystem s = mcf_system(mesh, x.data(), false);
+    CgOptions fixed;
+    fixed.tolerance      = 1e-30;  // never met: exactly fixed_iterations iterations
+    fixed.max_iterations = a.fixed_iterations;
+    const mcf::McfOperator op{s.w.data(), s.a.data(), row.dt};
+    const double total = bench::gpu_median_ms([&] {
+        copy_positions(mesh, x);
+        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+        (void)cg_solve<3>(mesh, op, x.data(), r.data(), fixed);
+    }, 1, a.runs);
+    row.rx_iter_ms = total / a.fixed_iterations;
+    McfOptions o;
+    o.relative_dt  = float(a.dt_scale);
+    o.cg.tolerance = a.tol;
+    o.cg.max_iterations = 100000;
+    McfReport rep;
+    row.rx_solve_ms = bench::gpu_median_ms([&] {
+        copy_positions(mesh, x);
+        rep = mean_curvature_flow(mesh, x.data(), o);
+    }, 1, a.runs);
+    row.rx_iterations = rep.iterations;
+    row.rx_ok         = rep.converged && ref.accepts(x, row.dt, a.tol);
+    // kept: the patch store, weights, areas, positions, x, r, d (2), q
+    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4 +
+                   mesh.faces().bytes();
+    // moved per iteration: product reads r, d_old, w, a, writes d, q; the
+    // update reads x, r, d, q and writes x, r
+    const double moved = 4.0 * n * 4 + 4.0 * mesh.num_edges() + 4.0 * mesh.num_vertices() + 6.0 * n * 4;
+    row.rx_iter_gbps   = moved / (row.rx_iter_ms * 1e6);
+}
+
+//! cuSPARSE: assembly, a fixed number of iterations, and a solve.
+void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+{
+    const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> x(n), r(n);
+    copy_positions(mesh, x);
+    const McfSystem s = mcf_system(mesh, x.data(), false);
+    row.sp_assembly_ms = bench::gpu_median_ms(
+        [&] { (void)baselines::assemble_mcf_matrix(mesh, s, row.dt); }, 1, a.runs);
+    const baselines::AssembledMatrix A = baselines::assemble_mcf_matrix(mesh, s, row.dt);
+    row.nnz = A.nnz;
+    CgOptions fixed;
+    fixed.tolerance      = 1e-30;
+    fixed.max_iterations = a.fixed_iterations;
+    const double total = bench::gpu_median_ms([&] {
+        copy_positions(mesh, x);
+        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+        (void)baselines::assembled_cg(A, x.data(), r.data(), fixed);
+    }, 1, a.runs);
+    row.sp_iter_ms = total / a.fixed_iterations;
+    CgOptions solve;
+    solve.tolerance      = a.tol;
+    solve.max_iterations = 100000;
+    CgResult res;
+    const double solve_ms = bench::gpu_median_ms([&] {
+        copy_positions(mesh, x);
+        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+        res = baselines::assembled_cg(A, x.data(), r.data(), solve);
+    }, 1, a.runs);
+    row.sp_solve_ms   = row.rx_terms_ms + row.sp_assembly_ms + solve_ms;  // the same terms first
+    row.sp_iterations = res.iterations;
+    row.sp_ok         = res.converged && ref.accepts(x, row.dt, a.tol);
+    row.sp_bytes = double(A.bytes()) + baselines::assembled_cg_vector_bytes(A.n) + n * 4.0;
+    // SpMM reads the matrix and d, writes q; the dot reads d, q; the update
+    // reads x, r, d, q, writes x, r; the direction reads r, d, writes d
+    const double moved = double(A.bytes()) + 2.0 * n * 4 + 2.0 * n * 4 + 6.0 * n * 4 + 3.0 * n * 4;
+    row.sp_iter_gbps   = moved / (row.sp_iter_ms * 1e6);
+}
+
+void time_eigen(const Args& a, const Reference& ref, Row& row)
+{
+#if RXMESH_HAVE_EIGEN
+    if (row.faces > a.eigen_max_faces)
+        return;
+    std::vector<Vec3f> p(ref.x0.size() / 3);
+    for (std::size_t v = 0; v < p.size(); ++v)
+        p[v] = {float(ref.x0[3 * v]), float(ref.x0[3 * v + 1]), float(ref.x0[3 * v + 2])};
+    std::vector<double> x;
+    row.eigen_ms = bench::cpu_median_ms([&] { x = test::eigen_mcf_step(ref.s, row.dt, p); }, 1);
+    row.eigen_ok = reference::mcf_residual(ref.s, row.dt, ref.x0, x).within(a.tol);
+#else
+    (void)a, (void)ref, (void)row;
+#endif
+}
+
+}  // namespace
+
+namespace {
+
+Args parse(int argc, char** argv)
+{
+    Args a;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string k = argv[i], v = argv[i + 1];
+        if (k == "--mesh") a.file = v;
+        else if (k == "--levels") a.levels = std::stoi(v);
+        else if (k == "--runs") a.runs = std::stoi(v);
+        else if (k == "--tol") a.tol = std::stod(v);
+        else if (k == "--dt-scale") a.dt_scale = std::stod(v);
+        else if (k == "--eigen-max-faces") a.eigen_max_faces = std::stoull(v);
+        else if (k == "--json") a.json = v;
+        else throw Error("bench_mcf: unknown option " + k);
+    }
+    return a;
+}
+
+const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+
+void print_row(int level, const Row& r)
+{
+    std::printf("| %d | %llu | %llu | %.4g | %.3f | %.3f | %.2fx | %.2f | %.2f | %d / %d | %.1f | %.1f | %.1f + %.1f | %.1f / %.1f | %s / %s |",
+                level, (unsigned long long)r.faces, (unsigned long long)r.vertices, r.dt, r.rx_iter_ms,
+                r.sp_iter_ms, r.sp_iter_ms / r.rx_iter_ms, r.rx_terms_ms, r.sp_assembly_ms,
+                r.rx_iterations, r.sp_iterations, r.rx_solve_ms, r.sp_solve_ms, r.rx_iter_gbps,
+                r.sp_iter_gbps, r.rx_bytes / 1048576.0, r.sp_bytes / 1048576.0, yes(r.rx_ok), yes(r.sp_ok));
+    if (r.eigen_ms >= 0)
+        std::printf(" %.0f (%s) |\n", r.eigen_ms, yes(r.eigen_ok));
+    else
+        std::printf(" - |\n");
+    std::fflush(stdout);
+}
+
+std::string row_json(int level, const Row& r)
+{
+    char b[1024];
+    std::snprintf(b, sizeof b,
+                  "{\"level\": %d, \"faces\": %llu, \"vertices\": %llu, \"nnz\": %llu, \"dt\": %.6g, "
+                  "\"rxmesh\": {\"iteration_ms\": %.5f, \"terms_ms\": %.4f, \"solution_ms\": %.4f, "
+                  "\"iterations\": %d, \"gbps\": %.1f, \"device_bytes\": %.0f, \"verified\": %s}, "
+                  "\"cusparse\": {\"iteration_ms\": %.5f, \"assembly_ms\": %.4f, \"solution_ms\": %.4f, "
+                  "\"iterations\": %d, \"gbps\": %.1f, \"device_bytes\": %.0f, \"verified\": %s}, "
+                  "\"eigen_ldlt_ms\": %.1f}",
+                  level, (unsigned long long)r.faces, (unsigned long long)r.vertices,
+                  (unsigned long long)r.nnz, r.dt, r.rx_iter_ms, r.rx_terms_ms, r.rx_solve_ms,
+                  r.rx_iterations, r.rx_iter_gbps, r.rx_bytes, r.rx_ok ? "true" : "false", r.sp_iter_ms,
+                  r.sp_assembly_ms, r.sp_solve_ms, r.sp_iterations, r.sp_iter_gbps, r.sp_bytes,
+                  r.sp_ok ? "true" : "false", r.eigen_ms);
+    return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const Args a = parse(argc, argv);
+        bench::keep_pool_memory();
+        const double copy_gbps = bench::measured_copy_gbps();
+        TriangleSoup soup      = a.file.empty() ? generate::noisy(generate::icosphere(5), 0.3f) : io::read(a.file);
+        std::printf("GPU: %s; measured copy bandwidth %.0f GB/s; mesh %s; tol %.1e; dt = %.3g x mean "
+                    "edge length^2; %d fixed iterations for the per-iteration time; median of %d runs\n\n",
+                    bench::gpu_name().c_str(), copy_gbps, a.file.empty() ? "noisy icosphere" : a.file.c_str(),
+                    a.tol, a.dt_scale, a.fixed_iterations, a.runs);
+        std::printf("| level | faces | vertices | dt | RXMesh ms/iter | cuSPARSE ms/iter | RXMesh speedup/iter "
+                    "| RXMesh weights+areas ms | cuSPARSE assembly ms | iterations (RX / cuSPARSE) "
+                    "| RXMesh solution ms | cuSPARSE solution ms (terms + assembly + CG) | GB/s per iter (RX / cuSPARSE) "
+                    "| device MiB (RX / cuSPARSE) | verified (RX / cuSPARSE) | Eigen LDLT ms (CPU, serial) |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + std::to_string(copy_gbps) +
+                           ", \"tolerance\": " + std::to_string(a.tol) + ", \"rows\": [";
+        for (int level = 0; level <= a.levels; ++level) {
+            if (level > 0)
+                soup = generate::refine(soup);
+            BuildOptions opt;
+            opt.weld = true;
+            const RXMesh    mesh(soup, opt);
+            const Reference ref(mesh);
+            Row             row;
+            row.faces    = mesh.num_faces();
+            row.vertices = mesh.num_vertices();
+            const double h = mean_edge_length(mesh, mesh.positions().data());
+            row.dt = float(a.dt_scale * h * h);
+            time_rxmesh(mesh, a, ref, row);
+            time_assembled(mesh, a, ref, row);
+            time_eigen(a, ref, row);
+            print_row(level, row);
+            json += (level ? ", " : "") + row_json(level, row);
+        }
+        json += "]}\n";
+        if (!a.json.empty()) {
+            std::FILE* f = std::fopen(a.json.c_str(), "wb");
+            if (!f)
+                throw IOError("cannot write " + a.json);
+            std::fputs(json.c_str(), f);
+            std::fclose(f);
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_mcf: %s\n", e.what());
+        return 1;
+    }
+}

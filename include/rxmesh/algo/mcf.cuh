@@ -1,0 +1,171 @@
+// Smoothing by implicit mean curvature flow (Desbrun et al. 1999; RXMesh
+// paper, section 8.1): each step solves
+//
+//   (2 diag(a) + dt L) X = 2 diag(a) X0
+//
+// for the three coordinates with the matrix-free CG of algo/cg.cuh, the
+// cotangent weights and mixed areas (algo/mcf_terms.cuh) computed from the
+// step's starting positions X0. The initial guess is X0, whose residual
+// -dt L X0 is formed as sum_j w_ij (x_i - x_j) and never as the difference
+// of two large terms, so float CG converges to small tolerances.
+//
+//   rxmesh::RXMesh mesh(soup);
+//   rxmesh::DeviceBuffer<float> x(3 * mesh.num_vertices());
+//   copy mesh.positions() into x, then
+//   rxmesh::McfReport rep = rxmesh::mean_curvature_flow(mesh, x.data(), {});
+//
+// The time step: McfOptions::dt when > 0, else relative_dt times the mean
+// edge length squared, so the same options smooth a mesh the same way at
+// any scale (a and dt L both scale as length^2).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "rxmesh/algo/cg.cuh"
+#include "rxmesh/algo/mcf_terms.cuh"
+#include "rxmesh/attribute/blas.cuh"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/rxmesh.h"
+
+namespace rxmesh {
+
+struct McfOptions
+{
+    float     dt          = 0;     // > 0: the time step; 0: relative_dt * mean edge length^2
+    float     relative_dt = 10.f;  // used when dt == 0
+    bool      uniform     = false; // uniform weights (1) and areas (valence / 2)
+    int       steps       = 1;
+    CgOptions cg;
+};
+
+struct McfReport
+{
+    float    dt               = 0;
+    double   mean_edge_length = 0;
+    int      iterations       = 0;  // CG iterations, all steps
+    double   final_residual   = 0;  // relative (|r| / |r0|), last step
+    bool     converged        = true;
+    float    terms_ms = 0, solve_ms = 0;
+};
+
+//! w: one weight per edge, a: one area per vertex (global order).
+struct McfSystem
+{
+    DeviceBuffer<float> w, a;
+};
+
+//! The edge weights and vertex areas of the mesh at `positions`.
+inline McfSystem mcf_system(const RXMesh& mesh, const float* positions, bool uniform,
+                            cudaStream_t stream = 0)
+{
+    McfSystem s{DeviceBuffer<float>(mesh.num_edges(), stream),
+                DeviceBuffer<float>(mesh.num_vertices(), stream)};
+    if (uniform) {
+        fill(Attribute<float, 1, EdgeId>(s.w.data(), nullptr, mesh.num_edges(), stream), 1.f);
+        mesh.accumulate<Op::EV, float, 1>(mcf::HalfPerEdge{}, mcf::StoreScalar{s.a.data()}, stream);
+        return s;
+    }
+    DeviceBuffer<std::uint32_t> ev(2 * std::size_t(mesh.num_edges()), stream);
+    mesh.for_each<Op::EV>(mcf::StoreEdgeVertices{ev.data()}, AllActive{}, false, stream);
+    mesh.for_each<Op::EF>(
+        mcf::CotanEdgeWeight{positions, mesh.faces().data(), ev.data(), s.w.data()}, AllActive{},
+        false, stream);
+    mesh.accumulate<Op::FV, float, 1>(VertexInput<float, 3>{positions},
+                                      mcf::MixedAreaContribution{}, mcf::StoreScalar{s.a.data()},
+                                      stream);
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));  // ev is freed on return
+    return s;
+}
+
+//! y = scale * (2 diag(a) + dt L) x, or scale * dt L x without areas
+//! (with_areas false); x, y: 3 floats per vertex.
+inline void mcf_apply(const RXMesh& mesh, const McfSystem& s, float dt, const float* x, float* y,
+                      bool with_areas = true, float scale = 1.f, cudaStream_t stream = 0)
+{
+    const mcf::McfOperator op{s.w.data(), with_areas ? s.a.data() : nullptr, dt};
+    mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x}, mcf::EdgeTermOf{op},
+                                      mcf::StoreProduct{op, x, y, scale}, stream);
+}
+
+namespace detail {
+
+//! accumulate_sum<EV>: each edge's length, half to each end.
+struct HalfEdgeLength
+{
+    __device__ void operator()(EdgeId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                               const VertexSums<float, 1>& sums) const
+    {
+        const float d[3] = {x(0, 0) - x(1, 0), x(0, 1) - x(1, 1), x(0, 2) - x(1, 2)};
+        const float half[1] = {0.5f * sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])};
+        sums.add(0, half);
+        sums.add(1, half);
+    }
+};
+struct ReturnSum
+{
+    __device__ double operator()(VertexId, const float (&sum)[1]) const { return sum[0]; }
+};
+
+}  // namespace detail
+
+//! The mean length of the mesh's edges (0 without edges).
+inline double mean_edge_length(const RXMesh& mesh, const float* positions, cudaStream_t stream = 0)
+{
+    if (mesh.num_edges() == 0)
+        return 0;
+    DeviceBuffer<double> total(1, stream);
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(double), stream));
+    mesh.accumulate_sum<Op::EV, float, 1>(VertexInput<float, 3>{positions},
+                                          detail::HalfEdgeLength{}, detail::ReturnSum{},
+                                          total.data(), stream);
+    return read_back(total.data(), stream) / mesh.num_edges();
+}
+
+//! One MCF step from the positions in x (3 floats per vertex, global order),
+//! which it overwrites with the smoothed ones.
+inline CgResult mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, float* x,
+                         const CgOptions& cg, cudaStream_t stream = 0)
+{
+    DeviceBuffer<float> r(3 * std::size_t(mesh.num_vertices()), stream);
+    mcf_apply(mesh, s, dt, x, r.data(), false, -1.f, stream);  // r0 = -dt L x0
+    return cg_solve<3>(mesh, mcf::McfOperator{s.w.data(), s.a.data(), dt}, x, r.data(), cg,
+                       stream);
+}
+
+//! options.steps MCF steps on x (3 floats per vertex, global order), each
+//! with the weights and areas of its starting positions.
+//! \throw InvalidInputError for dt < 0, relative_dt <= 0 (when used),
+//!        steps < 1, a tolerance <= 0 or max_iterations < 0.
+inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOptions& options,
+                                     cudaStream_t stream = 0)
+{
+    if (!(options.dt >= 0) || (options.dt == 0 && !(options.relative_dt > 0)))
+        throw InvalidInputError("mean_curvature_flow: the time step must be > 0");
+    if (options.steps < 1 || !(options.cg.tolerance > 0) || options.cg.max_iterations < 0)
+        throw InvalidInputError(
+            "mean_curvature_flow: steps >= 1, tolerance > 0 and max_iterations >= 0 required");
+    McfReport rep;
+    rep.mean_edge_length = mean_edge_length(mesh, x, stream);
+    rep.dt = options.dt > 0 ? options.dt
+                            : float(options.relative_dt * rep.mean_edge_length * rep.mean_edge_length);
+    GpuTimer timer(stream);
+    for (int step = 0; step < options.steps; ++step) {
+        timer.start();
+        const McfSystem s = mcf_system(mesh, x, options.uniform, stream);
+        rep.terms_ms += timer.stop_ms();
+        timer.start();
+        const CgResult cg = mcf_step(mesh, s, rep.dt, x, options.cg, stream);
+        rep.solve_ms += timer.stop_ms();
+        rep.iterations += cg.iterations;
+        rep.final_residual = cg.initial_residual > 0 ? cg.final_residual / cg.initial_residual : 0;
+        rep.converged      = rep.converged && cg.converged;
+    }
+    return rep;
+}
+
+}  // namespace rxmesh

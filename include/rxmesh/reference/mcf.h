@@ -1,0 +1,59 @@
+// Reference terms of implicit mean curvature flow, serial, in double: the
+// oracle of algo/mcf.cuh. The mathematics is written out at the top of
+// rxmesh/algo/mcf_terms.cuh; this file implements it independently, by
+// looping over the faces.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "rxmesh/io/triangle_soup.h"
+
+namespace rxmesh::reference {
+
+struct McfSystem
+{
+    std::vector<std::array<std::uint32_t, 2>> edges;    // unique, i < j, sorted
+    std::vector<double>                       weight;   // w per edge
+    std::vector<double>                       area;     // a per vertex
+    std::vector<std::uint8_t>                 in_face;  // 1: the vertex has a face
+};
+
+//! cot of the angle at k of triangle (k, i, j); 0 when |cross| <= FLT_MIN.
+double cotangent(const Vec3f& k, const Vec3f& i, const Vec3f& j);
+
+//! Meyer et al.'s mixed Voronoi area of triangle (i, q, r) at corner i.
+double mixed_area(const Vec3f& i, const Vec3f& q, const Vec3f& r);
+
+//! Weights and areas of the mesh (uniform: w = 1, a = valence / 2). Faces
+//! that repeat a vertex are skipped.
+McfSystem mcf_system(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                     bool uniform);
+
+//! (L x)_i = sum_j w_ij (x_i - x_j), per coordinate (3 doubles per vertex).
+std::vector<double> laplacian_apply(const McfSystem& s, const std::vector<double>& x);
+
+//! y = 2 a x + dt L x, per coordinate.
+std::vector<double> mcf_apply(const McfSystem& s, double dt, const std::vector<double>& x);
+
+//! How well X solves (2 a + dt L) X = 2 a X0: the residual's norm (formed
+//! as 2 a (X - X0) + dt L X, no cancellation), the initial guess X0's
+//! (|dt L X0|), and the norm of |A| |X|, the scale at which rounding X to
+//! float perturbs A X.
+struct McfResidual
+{
+    double residual = 0, initial = 0, rounding_scale = 0;
+
+    //! Whether X solves the system as CG with `tolerance` promises, up to
+    //! X's float rounding (8 ulp of |A| |X|).
+    bool within(double tolerance) const
+    {
+        return residual <= 10 * tolerance * initial + 8 * 5.96e-8 * rounding_scale;
+    }
+};
+
+McfResidual mcf_residual(const McfSystem& s, double dt, const std::vector<double>& x0,
+                         const std::vector<double>& x);
+
+}  // namespace rxmesh::reference

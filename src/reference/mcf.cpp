@@ -1,0 +1,135 @@
+#include "rxmesh/reference/mcf.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <utility>
+
+namespace rxmesh::reference {
+
+namespace {
+
+using V3 = std::array<double, 3>;
+
+V3 sub(const Vec3f& a, const Vec3f& b) { return {double(a[0]) - b[0], double(a[1]) - b[1], double(a[2]) - b[2]}; }
+double dot(const V3& a, const V3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double cross_norm(const V3& a, const V3& b)
+{
+    const V3 c = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    return std::sqrt(dot(c, c));
+}
+
+bool repeats_vertex(const Triangle& t) { return t[0] == t[1] || t[1] == t[2] || t[0] == t[2]; }
+
+std::array<std::uint32_t, 2> edge_key(std::uint32_t a, std::uint32_t b)
+{
+    return {std::min(a, b), std::max(a, b)};
+}
+
+}  // namespace
+
+double cotangent(const Vec3f& k, const Vec3f& i, const Vec3f& j)
+{
+    const V3     e0 = sub(i, k), e1 = sub(j, k);
+    const double c  = cross_norm(e0, e1);
+    return c > FLT_MIN ? dot(e0, e1) / c : 0.0;
+}
+
+double mixed_area(const Vec3f& i, const Vec3f& q, const Vec3f& r)
+{
+    const V3     iq = sub(q, i), ir = sub(r, i);
+    const double c  = cross_norm(iq, ir);
+    if (!(c > FLT_MIN))
+        return 0.0;
+    if (dot(iq, ir) < 0)  // obtuse at i
+        return c / 4;
+    if (dot(sub(i, q), sub(r, q)) < 0 || dot(sub(i, r), sub(q, r)) < 0)
+        return c / 8;
+    return (dot(ir, ir) * cotangent(q, i, r) + dot(iq, iq) * cotangent(r, i, q)) / 8;
+}
+
+McfSystem mcf_system(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                     bool uniform)
+{
+    McfSystem s;
+    // (edge, cotangent opposite it in one face), sorted by edge: equal edges
+    // become adjacent, so summing runs of equal keys gives each edge's sum
+    std::vector<std::pair<std::array<std::uint32_t, 2>, double>> sides;
+    sides.reserve(3 * faces.size());
+    s.area.assign(positions.size(), 0.0);
+    s.in_face.assign(positions.size(), 0);
+    for (const Triangle& t : faces) {
+        if (repeats_vertex(t))
+            continue;
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = t[k], b = t[(k + 1) % 3], o = t[(k + 2) % 3];
+            sides.emplace_back(edge_key(a, b), cotangent(positions[o], positions[a], positions[b]));
+            s.in_face[a] = 1;
+            if (!uniform)
+                s.area[a] += mixed_area(positions[a], positions[b], positions[o]);
+        }
+    }
+    std::sort(sides.begin(), sides.end());
+    for (std::size_t i = 0; i < sides.size();) {
+        const auto e   = sides[i].first;
+        double     sum = 0;
+        for (; i < sides.size() && sides[i].first == e; ++i)
+            sum += sides[i].second;
+        s.edges.push_back(e);
+        s.weight.push_back(uniform ? 1.0 : std::max(0.0, sum));
+        if (uniform) {
+            s.area[e[0]] += 0.5;
+            s.area[e[1]] += 0.5;
+        }
+    }
+    return s;
+}
+
+std::vector<double> laplacian_apply(const McfSystem& s, const std::vector<double>& x)
+{
+    std::vector<double> y(x.size(), 0.0);
+    for (std::size_t e = 0; e < s.edges.size(); ++e) {
+        const std::size_t i = s.edges[e][0], j = s.edges[e][1];
+        for (int d = 0; d < 3; ++d) {
+            const double t = s.weight[e] * (x[3 * i + d] - x[3 * j + d]);
+            y[3 * i + d] += t;
+            y[3 * j + d] -= t;
+        }
+    }
+    return y;
+}
+
+std::vector<double> mcf_apply(const McfSystem& s, double dt, const std::vector<double>& x)
+{
+    std::vector<double> y = laplacian_apply(s, x);
+    for (std::size_t i = 0; i < y.size(); ++i)
+        y[i] = 2 * s.area[i / 3] * x[i] + dt * y[i];
+    return y;
+}
+
+McfResidual mcf_residual(const McfSystem& s, double dt, const std::vector<double>& x0,
+                         const std::vector<double>& x)
+{
+    const std::vector<double> lx = laplacian_apply(s, x), lx0 = laplacian_apply(s, x0);
+    std::vector<double>       scale(x.size());  // (|A| |x|)_i
+    for (std::size_t i = 0; i < x.size(); ++i)
+        scale[i] = 2 * s.area[i / 3] * std::abs(x[i]);
+    for (std::size_t e = 0; e < s.edges.size(); ++e)
+        for (int d = 0; d < 3; ++d) {
+            const std::size_t i = 3 * std::size_t(s.edges[e][0]) + d;
+            const std::size_t j = 3 * std::size_t(s.edges[e][1]) + d;
+            const double      t = dt * s.weight[e] * (std::abs(x[i]) + std::abs(x[j]));
+            scale[i] += t;
+            scale[j] += t;
+        }
+    double r2 = 0, i2 = 0, s2 = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double r = 2 * s.area[i / 3] * (x[i] - x0[i]) + dt * lx[i];
+        r2 += r * r;
+        i2 += dt * lx0[i] * dt * lx0[i];
+        s2 += scale[i] * scale[i];
+    }
+    return {std::sqrt(r2), std::sqrt(i2), std::sqrt(s2)};
+}
+
+}  // namespace rxmesh::reference

@@ -1,0 +1,368 @@
+// Mean curvature flow (algo/mcf.cuh, algo/cg.cuh) against the serial double
+// reference (reference/mcf.h) and, for whole solves, Eigen's sparse LDLT:
+// edge weights, mixed areas and the operator entry by entry, the operator's
+// symmetry, mutated operators that these checks must reject, and converged
+// CG within 1e-4 of the bounding-box diagonal, on generated meshes of every
+// kind and on real ones.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu_test.h"
+#include "mesh_faces.h"
+#include "rxmesh/algo/mcf.cuh"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/mcf.h"
+#include "rxmesh/rxmesh.cuh"
+#include "test_data.h"
+#if RXMESH_HAVE_EIGEN
+#include "eigen_mcf.h"
+#endif
+
+namespace mcf_test {
+
+using namespace rxmesh;
+
+//! A mesh as the reference sees it: the RXMesh's global numbering.
+struct HostMesh
+{
+    std::vector<Vec3f>    positions;
+    std::vector<Triangle> faces;
+};
+
+HostMesh host_mesh(const RXMesh& mesh)
+{
+    HostMesh   h;
+    const auto p = mesh.positions().to_host();
+    h.positions.resize(mesh.num_vertices());
+    std::memcpy(h.positions.data(), p.data(), p.size() * sizeof(float));
+    h.faces = test::faces_of(mesh);
+    return h;
+}
+
+//! The GPU's edges: global edge id -> (smaller, larger) vertex.
+std::vector<std::array<std::uint32_t, 2>> gpu_edges(const RXMesh& mesh)
+{
+    DeviceBuffer<std::uint32_t> ev(2 * std::size_t(mesh.num_edges()));
+    mesh.for_each<Op::EV>(mcf::StoreEdgeVertices{ev.data()});
+    const auto                                 flat = ev.to_host();
+    std::vector<std::array<std::uint32_t, 2>> out(mesh.num_edges());
+    for (std::size_t e = 0; e < out.size(); ++e)
+        out[e] = {std::min(flat[2 * e], flat[2 * e + 1]), std::max(flat[2 * e], flat[2 * e + 1])};
+    return out;
+}
+
+//! Reference weight of each GPU edge (the edge sets must be the same).
+std::vector<double> reference_weights_by_gpu_edge(const RXMesh& mesh, const reference::McfSystem& s)
+{
+    std::map<std::array<std::uint32_t, 2>, double> by_pair;
+    for (std::size_t e = 0; e < s.edges.size(); ++e)
+        by_pair[s.edges[e]] = s.weight[e];
+    const auto          edges = gpu_edges(mesh);
+    std::vector<double> out;
+    EXPECT_EQ(edges.size(), s.edges.size());
+    for (const auto& e : edges) {
+        const auto it = by_pair.find(e);
+        EXPECT_NE(it, by_pair.end()) << "GPU edge " << e[0] << "-" << e[1] << " not in the reference";
+        out.push_back(it == by_pair.end() ? 0.0 : it->second);
+    }
+    return out;
+}
+
+//! Float evaluation error bound of a cotangent sum of magnitude |w|: the
+//! cross product's cancellation grows like 1 / sin(angle) ~ |cot|.
+double weight_tolerance(double w) { return 1e-5 * (1 + std::abs(w)) * (1 + std::abs(w)); }
+
+struct NamedMesh
+{
+    std::string  name;
+    TriangleSoup soup;
+};
+
+//! A grid with a zero-area triangle glued to one of its boundary edges.
+TriangleSoup grid_with_zero_area_triangle()
+{
+    TriangleSoup s = generate::grid(4, 3);  // vertex (i, j) = j * 5 + i; y = 0 is a boundary row
+    const Vec3f a = s.positions[0], b = s.positions[1];
+    s.positions.push_back({(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2});
+    s.faces.push_back({1, 0, std::uint32_t(s.positions.size() - 1)});
+    return s;
+}
+
+std::vector<NamedMesh> generated_meshes()
+{
+    return {{"noisy icosphere", generate::noisy(generate::icosphere(3), 0.2f, 7)},
+            {"noisy torus", generate::noisy(generate::torus(24, 12), 0.2f, 3)},
+            {"open grid", generate::noisy(generate::grid(12, 9), 0.1f, 5)},
+            {"cylinder", generate::cylinder(16, 6)},
+            {"components", generate::noisy(generate::components(3, 2), 0.1f, 9)},
+            {"fin (non-manifold edge)", generate::fin(4)},
+            {"bowtie (non-manifold vertex)", generate::bowtie()},
+            {"isolated faces", generate::isolated_faces(5)},
+            {"zero-area triangle", grid_with_zero_area_triangle()},
+            {"high valence fan", generate::fan(200)}};
+}
+
+//! Small patches so that every mesh spans several (ribbons exercised).
+BuildOptions small_patches()
+{
+    BuildOptions o;
+    o.patcher.capacity = 64;
+    return o;
+}
+
+void expect_weights_and_areas(const RXMesh& mesh, bool uniform, const std::string& name)
+{
+    const HostMesh                h   = host_mesh(mesh);
+    const reference::McfSystem    ref = reference::mcf_system(h.positions, h.faces, uniform);
+    const McfSystem               s   = mcf_system(mesh, mesh.positions().data(), uniform);
+    const std::vector<float>      w = s.w.to_host(), a = s.a.to_host();
+    const std::vector<double>     rw = reference_weights_by_gpu_edge(mesh, ref);
+    for (std::size_t e = 0; e < rw.size(); ++e)
+        ASSERT_NEAR(w[e], rw[e], weight_tolerance(rw[e])) << name << ": edge " << e;
+    double total = 0;
+    for (double x : ref.area)
+        total += x;
+    const double area_tol = 1e-5 * std::max(total / std::max<std::size_t>(ref.area.size(), 1), 1e-30);
+    for (std::size_t v = 0; v < a.size(); ++v)
+        ASSERT_NEAR(a[v], ref.area[v], area_tol + 1e-5 * ref.area[v]) << name << ": vertex " << v;
+}
+
+TEST(GpuMcf, WeightsAndAreasMatchReference)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes()) {
+        const RXMesh mesh(m.soup, small_patches());
+        expect_weights_and_areas(mesh, false, m.name);
+        expect_weights_and_areas(mesh, true, m.name + " (uniform)");
+    }
+}
+
+//! x: random values in [-1, 1], 3 per vertex.
+std::vector<float> random_vector(std::size_t n, unsigned seed)
+{
+    std::mt19937                          gen(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::vector<float>                    x(n);
+    for (float& v : x)
+        v = u(gen);
+    return x;
+}
+
+std::vector<float> gpu_apply(const RXMesh& mesh, const McfSystem& s, float dt,
+                             const std::vector<float>& x)
+{
+    const auto          dx = DeviceBuffer<float>::from_host(x);
+    DeviceBuffer<float> dy(x.size());
+    mcf_apply(mesh, s, dt, dx.data(), dy.data());
+    return dy.to_host();
+}
+
+//! max |y - y_ref| over max(1, the row's absolute scale): 0 for a match.
+double apply_error(const reference::McfSystem& ref, double dt, const std::vector<float>& x,
+                   const std::vector<float>& y)
+{
+    const std::vector<double> xd(x.begin(), x.end());
+    const std::vector<double> yr = reference::mcf_apply(ref, dt, xd);
+    std::vector<double>       scale(ref.area.size(), 0);  // sum |A_ij| per row
+    for (std::size_t v = 0; v < scale.size(); ++v)
+        scale[v] = 2 * ref.area[v];
+    for (std::size_t e = 0; e < ref.edges.size(); ++e)
+        for (int k = 0; k < 2; ++k)
+            scale[ref.edges[e][k]] += 2 * dt * ref.weight[e];
+    double worst = 0;
+    for (std::size_t i = 0; i < yr.size(); ++i)
+        worst = std::max(worst, std::abs(double(y[i]) - yr[i]) / std::max(scale[i / 3], 1e-30));
+    return worst;
+}
+
+TEST(GpuMcf, OperatorMatchesReferenceEntryByEntry)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes()) {
+        const RXMesh               mesh(m.soup, small_patches());
+        const HostMesh             h   = host_mesh(mesh);
+        const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
+        const McfSystem            s   = mcf_system(mesh, mesh.positions().data(), false);
+        const auto                 x   = random_vector(3 * std::size_t(mesh.num_vertices()), 11);
+        const float                dt  = 0.37f;
+        EXPECT_LT(apply_error(ref, dt, x, gpu_apply(mesh, s, dt, x)), 1e-4) << m.name;
+        // mutations the comparison must catch: a flipped sign of L, and the
+        // boundary (one-face) edges' terms dropped
+        EXPECT_GT(apply_error(ref, dt, x, gpu_apply(mesh, s, -dt, x)), 1e-3) << m.name;
+    }
+}
+
+TEST(GpuMcf, DroppedBoundaryTermsAreCaught)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const RXMesh               mesh(generate::noisy(generate::grid(10, 7), 0.1f, 2), small_patches());
+    const HostMesh             h   = host_mesh(mesh);
+    const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
+    McfSystem                  s   = mcf_system(mesh, mesh.positions().data(), false);
+    auto                       w   = s.w.to_host();
+    const auto                 eb  = mesh.boundary_edges();
+    eb.to_host();
+    for (std::uint32_t e = 0; e < mesh.num_edges(); ++e)
+        if (eb.host(EdgeId(e)))
+            w[e] = 0.f;
+    s.w.upload(w.data(), w.size());
+    const auto x = random_vector(3 * std::size_t(mesh.num_vertices()), 4);
+    EXPECT_GT(apply_error(ref, 0.5, x, gpu_apply(mesh, s, 0.5f, x)), 1e-3);
+}
+
+double dot(const std::vector<float>& a, const std::vector<float>& b)
+{
+    double s = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        s += double(a[i]) * b[i];
+    return s;
+}
+
+TEST(GpuMcf, OperatorIsSymmetric)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes()) {
+        const RXMesh    mesh(m.soup, small_patches());
+        const McfSystem s = mcf_system(mesh, mesh.positions().data(), false);
+        const auto x = random_vector(3 * std::size_t(mesh.num_vertices()), 1);
+        const auto y = random_vector(3 * std::size_t(mesh.num_vertices()), 2);
+        const auto ax = gpu_apply(mesh, s, 0.8f, x), ay = gpu_apply(mesh, s, 0.8f, y);
+        const double xay = dot(x, ay), yax = dot(y, ax);
+        const double scale = std::sqrt(dot(ax, ax) * dot(y, y)) + std::sqrt(dot(ay, ay) * dot(x, x));
+        EXPECT_LE(std::abs(xay - yax), 1e-5 * scale) << m.name;
+    }
+}
+
+//! A mutation the symmetry check must catch: edge terms weighted by one
+//! end only (w scaled by 2 at the edge's second vertex).
+struct LopsidedOperator
+{
+    mcf::McfOperator op;
+    __device__ void operator()(EdgeId e, const RowView<VertexId>& ev, const StagedRow<float, 3>& x,
+                               const VertexSums<float, 3>& sums) const
+    {
+        const float we = op.dt * op.w[e.id()] * (sums.owns(1) ? 2.f : 1.f);
+        for (int k = 0; k < 2; ++k)
+            if (sums.owns(k)) {
+                const float t[3] = {we * (x(k, 0) - x(1 - k, 0)), we * (x(k, 1) - x(1 - k, 1)),
+                                    we * (x(k, 2) - x(1 - k, 2))};
+                sums.add(k, t);
+            }
+    }
+};
+
+TEST(GpuMcf, LopsidedOperatorFailsSymmetry)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const RXMesh    mesh(generate::noisy(generate::icosphere(3), 0.2f, 3), small_patches());
+    const McfSystem s = mcf_system(mesh, mesh.positions().data(), false);
+    const mcf::McfOperator op{s.w.data(), s.a.data(), 0.8f};
+    auto apply = [&](const std::vector<float>& x) {
+        const auto          dx = DeviceBuffer<float>::from_host(x);
+        DeviceBuffer<float> dy(x.size());
+        mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{dx.data()}, LopsidedOperator{op},
+                                          mcf::StoreProduct{op, dx.data(), dy.data(), 1.f});
+        return dy.to_host();
+    };
+    const auto x = random_vector(3 * std::size_t(mesh.num_vertices()), 1);
+    const auto y = random_vector(3 * std::size_t(mesh.num_vertices()), 2);
+    const auto ax = apply(x), ay = apply(y);
+    const double scale = std::sqrt(dot(ax, ax) * dot(y, y)) + std::sqrt(dot(ay, ay) * dot(x, x));
+    EXPECT_GT(std::abs(dot(x, ay) - dot(y, ax)), 1e-3 * scale);
+}
+
+//! Bounding-box diagonal of the positions.
+double bbox_diagonal(const std::vector<Vec3f>& p)
+{
+    Vec3f lo = p[0], hi = p[0];
+    for (const Vec3f& q : p)
+        for (int d = 0; d < 3; ++d) {
+            lo[d] = std::min(lo[d], q[d]);
+            hi[d] = std::max(hi[d], q[d]);
+        }
+    double s = 0;
+    for (int d = 0; d < 3; ++d)
+        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
+    return std::sqrt(s);
+}
+
+//! One MCF step on the GPU (CG to a tight tolerance) against Eigen's LDLT
+//! on the same system; returns the largest difference over the bbox diagonal.
+double solve_error(const TriangleSoup& soup, bool uniform, double relative_dt, int* iterations)
+{
+    const RXMesh        mesh(soup, small_patches());
+    const HostMesh      h = host_mesh(mesh);
+    DeviceBuffer<float> x(3 * std::size_t(mesh.num_vertices()));
+    RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), mesh.positions().data(), x.bytes(), cudaMemcpyDeviceToDevice));
+    McfOptions o;
+    o.uniform        = uniform;
+    o.relative_dt    = float(relative_dt);
+    o.cg.tolerance   = 1e-6;
+    o.cg.max_iterations = 20000;
+    const McfReport rep = mean_curvature_flow(mesh, x.data(), o);
+    EXPECT_TRUE(rep.converged);
+    *iterations = rep.iterations;
+    const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, uniform);
+    const std::vector<double>  want = test::eigen_mcf_step(ref, rep.dt, h.positions);
+    const std::vector<float>   got  = x.to_host();
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+    return worst / bbox_diagonal(h.positions);
+}
+
+TEST(GpuMcf, ConvergedCgMatchesEigenOnGeneratedMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+#if !RXMESH_HAVE_EIGEN
+    GTEST_SKIP() << "Eigen3 not found: no independent direct solver to compare with";
+#else
+    for (const auto& m : generated_meshes())
+        for (bool uniform : {false, true}) {
+            int          it  = 0;
+            const double err = solve_error(m.soup, uniform, 10.0, &it);
+            EXPECT_LE(err, 1e-4) << m.name << (uniform ? " (uniform)" : "") << ", " << it
+                                 << " iterations";
+        }
+#endif
+}
+
+TEST(GpuMcf, ConvergedCgMatchesEigenOnRealMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+#if !RXMESH_HAVE_EIGEN
+    GTEST_SKIP() << "Eigen3 not found: no independent direct solver to compare with";
+#else
+    const auto files = test::list_files(test::cgal_data_dir() + "/meshes", {".off"});
+    if (files.empty())
+        GTEST_SKIP() << "libcgal-demo meshes not installed";
+    int tested = 0;
+    for (const auto& f : files) {
+        TriangleSoup soup;
+        try {
+            soup = io::read(f);
+        } catch (const Error&) {
+            continue;  // not every file of the demo data is a valid mesh
+        }
+        if (soup.faces.empty() || soup.faces.size() > 60000)
+            continue;  // the direct solve stays quick
+        int          it  = 0;
+        const double err = solve_error(soup, false, 1.0, &it);
+        EXPECT_LE(err, 1e-4) << f << ", " << it << " iterations";
+        ++tested;
+    }
+    EXPECT_GT(tested, 5);
+#endif
+}
+
+}  // namespace mcf_test
