@@ -13,17 +13,24 @@
 
 namespace rxmesh::test {
 
-//! Solves (2 diag(a) + dt L) X = 2 diag(a) X0 over the vertices that have a
-//! face (the others keep X0), as X = X0 + D with A D = -dt L X0 (no
-//! cancellation in the right-hand side). Returns 3 doubles per vertex.
+//! Solves (2 diag(a) + dt L) X = 2 diag(a) X0 over the vertices whose row of
+//! A is not zero (the others: no face, or only zero-area faces, keep X0),
+//! as X = X0 + D with A D = -dt L X0 (no cancellation in the right-hand
+//! side). Returns 3 doubles per vertex.
 inline std::vector<double> eigen_mcf_step(const reference::McfSystem& s, double dt,
                                           const std::vector<Vec3f>& positions)
 {
     const std::size_t          n = positions.size();
-    std::vector<std::int64_t>  index(n, -1);
-    std::int64_t               m = 0;
+    std::vector<double> diag(n, 0);  // A's diagonal: 0 only for a zero row
     for (std::size_t v = 0; v < n; ++v)
-        if (s.in_face[v])
+        diag[v] = 2 * s.area[v];
+    for (std::size_t e = 0; e < s.edges.size(); ++e)
+        for (int k = 0; k < 2; ++k)
+            diag[s.edges[e][k]] += dt * s.weight[e];
+    std::vector<std::int64_t> index(n, -1);
+    std::int64_t              m = 0;
+    for (std::size_t v = 0; v < n; ++v)
+        if (s.in_face[v] && diag[v] > 0)
             index[v] = m++;
     std::vector<Eigen::Triplet<double>> t;
     for (std::size_t v = 0; v < n; ++v)
@@ -32,6 +39,8 @@ inline std::vector<double> eigen_mcf_step(const reference::McfSystem& s, double 
     for (std::size_t e = 0; e < s.edges.size(); ++e) {
         const std::int64_t i = index[s.edges[e][0]], j = index[s.edges[e][1]];
         const double       w = dt * s.weight[e];
+        if (w == 0)
+            continue;  // (also every edge at an excluded vertex)
         t.emplace_back(i, i, w);
         t.emplace_back(j, j, w);
         t.emplace_back(i, j, -w);
