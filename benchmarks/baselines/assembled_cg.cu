@@ -135,15 +135,19 @@ __global__ void dot_into(std::uint64_t n, const float* d, const float* q, detail
         atomicAdd(&state->dq, total);
 }
 
-//! cuSPARSE's descriptors of the matrix and the n x 3 row-major blocks.
-struct SpmmPlan
+//! cuSPARSE's descriptors of the matrix and of d and q for a variant.
+struct ProductPlan
 {
-    cusparseHandle_t     handle = nullptr;
-    cusparseSpMatDescr_t A      = nullptr;
-    cusparseDnMatDescr_t D = nullptr, Q = nullptr;
+    cusparseHandle_t            handle = nullptr;
+    cusparseSpMatDescr_t        A      = nullptr;
+    cusparseDnMatDescr_t        D = nullptr, Q = nullptr;
+    cusparseDnVecDescr_t        dv[3]{}, qv[3]{};
+    ProductVariant              variant;
     DeviceBuffer<unsigned char> buffer;
 
-    SpmmPlan(const AssembledMatrix& m, float* d, float* q, cudaStream_t stream)
+    ProductPlan(const AssembledMatrix& m, const ProductVariant& v, float* d, float* q,
+                cudaStream_t stream)
+        : variant(v)
     {
         RXMESH_CHECK_CUSPARSE(cusparseCreate(&handle));
         RXMESH_CHECK_CUSPARSE(cusparseSetStream(handle, stream));
@@ -151,38 +155,105 @@ struct SpmmPlan
             &A, m.n, m.n, m.nnz, const_cast<std::int32_t*>(m.row_offsets.data()),
             const_cast<std::int32_t*>(m.columns.data()), const_cast<float*>(m.values.data()),
             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-        RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&D, m.n, 3, 3, d, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-        RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&Q, m.n, 3, 3, q, CUDA_R_32F, CUSPARSE_ORDER_ROW));
         std::size_t bytes = 0;
         const float one = 1.f, zero = 0.f;
-        RXMESH_CHECK_CUSPARSE(cusparseSpMM_bufferSize(
-            handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, D,
-            &zero, Q, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+        if (v.three_spmv) {
+            for (int k = 0; k < 3; ++k) {
+                RXMESH_CHECK_CUSPARSE(cusparseCreateDnVec(&dv[k], m.n, d + std::size_t(k) * m.n, CUDA_R_32F));
+                RXMESH_CHECK_CUSPARSE(cusparseCreateDnVec(&qv[k], m.n, q + std::size_t(k) * m.n, CUDA_R_32F));
+            }
+            RXMESH_CHECK_CUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A,
+                                                          dv[0], &zero, qv[0], CUDA_R_32F,
+                                                          cusparseSpMVAlg_t(v.algorithm), &bytes));
+        } else {
+            const cusparseOrder_t order = v.column_major ? CUSPARSE_ORDER_COL : CUSPARSE_ORDER_ROW;
+            const std::int64_t    ld    = v.column_major ? m.n : 3;
+            RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&D, m.n, 3, ld, d, CUDA_R_32F, order));
+            RXMESH_CHECK_CUSPARSE(cusparseCreateDnMat(&Q, m.n, 3, ld, q, CUDA_R_32F, order));
+            RXMESH_CHECK_CUSPARSE(cusparseSpMM_bufferSize(
+                handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, D,
+                &zero, Q, CUDA_R_32F, cusparseSpMMAlg_t(v.algorithm), &bytes));
+        }
         buffer = DeviceBuffer<unsigned char>(std::max<std::size_t>(bytes, 1), stream);
     }
-    ~SpmmPlan()
+    ~ProductPlan()
     {
-        cusparseDestroyDnMat(Q);
-        cusparseDestroyDnMat(D);
+        for (int k = 0; k < 3; ++k) {
+            if (dv[k])
+                cusparseDestroyDnVec(dv[k]);
+            if (qv[k])
+                cusparseDestroyDnVec(qv[k]);
+        }
+        if (Q)
+            cusparseDestroyDnMat(Q);
+        if (D)
+            cusparseDestroyDnMat(D);
         cusparseDestroySpMat(A);
         cusparseDestroy(handle);
     }
-    SpmmPlan(const SpmmPlan&)            = delete;
-    SpmmPlan& operator=(const SpmmPlan&) = delete;
+    ProductPlan(const ProductPlan&)            = delete;
+    ProductPlan& operator=(const ProductPlan&) = delete;
 
-    void multiply()  // Q = A D
+    void multiply()  // q = A d
     {
         const float one = 1.f, zero = 0.f;
+        if (variant.three_spmv) {
+            for (int k = 0; k < 3; ++k)
+                RXMESH_CHECK_CUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A,
+                                                   dv[k], &zero, qv[k], CUDA_R_32F,
+                                                   cusparseSpMVAlg_t(variant.algorithm), buffer.data()));
+            return;
+        }
         RXMESH_CHECK_CUSPARSE(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, D, &zero, Q,
-                                           CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer.data()));
+                                           CUDA_R_32F, cusparseSpMMAlg_t(variant.algorithm),
+                                           buffer.data()));
     }
 };
 
+//! Interleaved (x0 y0 z0 x1 ...) <-> one coordinate after the other.
+struct Deinterleave
+{
+    const float*  in;
+    float*        out;
+    std::uint64_t n;
+    bool          to_columns;
+    __device__ void operator()(std::uint64_t i) const  // i: index in the interleaved layout
+    {
+        const std::uint64_t v = i / 3, k = i % 3;
+        if (to_columns)
+            out[k * n + v] = in[i];
+        else
+            out[i] = in[k * n + v];
+    }
+};
+
+void relayout(const float* in, float* out, std::uint64_t n, bool to_columns, cudaStream_t stream)
+{
+    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(3 * n, Deinterleave{in, out, n, to_columns}, stream));
+}
+
 }  // namespace
 
-CgResult assembled_cg(const AssembledMatrix& A, float* x, float* r, const CgOptions& options,
-                      cudaStream_t stream)
+const ProductVariant* product_variants(int* count)
+{
+    static const ProductVariant variants[] = {
+        {"SpMM row-major, default", false, false, CUSPARSE_SPMM_ALG_DEFAULT},
+        {"SpMM row-major, CSR_ALG2", false, false, CUSPARSE_SPMM_CSR_ALG2},
+        {"SpMM row-major, CSR_ALG3", false, false, CUSPARSE_SPMM_CSR_ALG3},
+        {"SpMM column-major, default", true, false, CUSPARSE_SPMM_ALG_DEFAULT},
+        {"SpMM column-major, CSR_ALG1", true, false, CUSPARSE_SPMM_CSR_ALG1},
+        {"3 x SpMV, CSR_ALG1", true, true, CUSPARSE_SPMV_CSR_ALG1},
+        {"3 x SpMV, CSR_ALG2", true, true, CUSPARSE_SPMV_CSR_ALG2},
+    };
+    *count = int(sizeof(variants) / sizeof(variants[0]));
+    return variants;
+}
+
+namespace {
+
+CgResult assembled_cg_loop(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+                           const CgOptions& options, cudaStream_t stream)
 {
     constexpr int       kThreads = 256;
     const std::uint64_t n        = 3 * std::uint64_t(A.n);
@@ -193,7 +264,7 @@ CgResult assembled_cg(const AssembledMatrix& A, float* x, float* r, const CgOpti
     detail::cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr,
                                                 options.tolerance * options.tolerance,
                                                 options.max_iterations);
-    SpmmPlan          plan(A, d.data(), q.data(), stream);
+    ProductPlan       plan(A, variant, d.data(), q.data(), stream);
     detail::CgMonitor monitor;
     const unsigned    grid = unsigned(std::min<std::uint64_t>((n + kThreads - 1) / kThreads, 8192));
     for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
@@ -218,6 +289,24 @@ CgResult assembled_cg(const AssembledMatrix& A, float* x, float* r, const CgOpti
     res.initial_residual = std::sqrt(rr);
     res.final_residual   = std::sqrt(last.delta);
     res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
+    return res;
+}
+
+}  // namespace
+
+CgResult assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+                      const CgOptions& options, cudaStream_t stream)
+{
+    if (!variant.column_major)
+        return assembled_cg_loop(A, variant, x, r, options, stream);
+    const std::uint64_t n = A.n;
+    DeviceBuffer<float> xc(3 * n, stream), rc(3 * n, stream);
+    relayout(x, xc.data(), n, true, stream);
+    relayout(r, rc.data(), n, true, stream);
+    const CgResult res = assembled_cg_loop(A, variant, xc.data(), rc.data(), options, stream);
+    relayout(xc.data(), x, n, false, stream);
+    relayout(rc.data(), r, n, false, stream);
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return res;
 }
 

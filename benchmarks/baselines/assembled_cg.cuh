@@ -39,10 +39,25 @@ struct AssembledMatrix
 AssembledMatrix assemble_mcf_matrix(const RXMesh& mesh, const McfSystem& s, float dt,
                                     cudaStream_t stream = 0);
 
+//! How the product runs: SpMM on the n x 3 block (row-major: the vectors
+//! interleaved as RXMesh keeps them; column-major: one coordinate after the
+//! other) with a cuSPARSE algorithm, or three SpMV on the columns. The bench
+//! times them all and keeps the fastest (tuning the baseline as we tune
+//! ourselves).
+struct ProductVariant
+{
+    const char*       name;
+    bool              column_major;
+    bool              three_spmv;
+    int               algorithm;  // cusparseSpMMAlg_t or cusparseSpMVAlg_t
+};
+const ProductVariant* product_variants(int* count);
+
 //! CG on the assembled matrix: x (initial guess) and r = b - A x on entry,
-//! 3 floats per vertex; the same stopping rule as cg_solve.
-CgResult assembled_cg(const AssembledMatrix& A, float* x, float* r, const CgOptions& options,
-                      cudaStream_t stream = 0);
+//! 3 floats per vertex, interleaved; the same stopping rule as cg_solve.
+//! \throw CudaError when cuSPARSE rejects the variant.
+CgResult assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+                      const CgOptions& options, cudaStream_t stream = 0);
 
 //! Device bytes the CG vectors of assembled_cg take (x, r, d, q, SpMM buffer
 //! excluded: reported by the bench from cuSPARSE).
