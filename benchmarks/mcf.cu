@@ -16,14 +16,17 @@
 //
 // usage: bench_mcf [--mesh FILE] [--levels L] [--runs R] [--tol T]
 //                  [--dt-scale S] [--eigen-max-faces F] [--json OUT]
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <string>
 #include <vector>
 
 #include "assembled_cg.cuh"
+#include "pde_mcf.cuh"
 #include "bench_util.h"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/io/generate.h"
@@ -54,6 +57,10 @@ struct Row
     std::string sp_variant;
     double rx_iter_ms = 0, rx_terms_ms = 0, rx_solve_ms = 0, rx_bytes = 0, rx_iter_gbps = 0;
     double sp_iter_ms = 0, sp_assembly_ms = 0, sp_solve_ms = 0, sp_bytes = 0, sp_iter_gbps = 0;
+    double pd_iter_ms = 0, pd_terms_ms = 0, pd_solve_ms = 0, pd_bytes = 0, pd_build_ms = 0;
+    int    pd_block = 0, pd_iterations = 0;
+    bool   pd_ok    = false;
+    double rx_build_ms = 0;
     double eigen_ms   = -1;
     int    rx_iterations = 0, sp_iterations = 0;
     bool   rx_ok = false, sp_ok = false, eigen_ok = false;
@@ -128,7 +135,8 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
                    mesh.faces().bytes();
     // moved per iteration: product reads r, d_old, w, a, writes d, q; the
     // update reads x, r, d, q and writes x, r
-    const double moved = 4.0 * n * 4 + 4.0 * mesh.num_edges() + 4.0 * mesh.num_vertices() + 6.0 * n * 4;
+    const double moved = double(mesh.stats().store_bytes) + 4.0 * n * 4 + 4.0 * mesh.num_edges() +
+                         4.0 * mesh.num_vertices() + 6.0 * n * 4;
     row.rx_iter_gbps   = moved / (row.rx_iter_ms * 1e6);
 }
 
@@ -190,6 +198,50 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     row.sp_iter_gbps   = moved / (row.sp_iter_ms * 1e6);
 }
 
+//! PDE: the same CG with a halfedge-circulation product, block size swept.
+void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+{
+    const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+    std::vector<Triangle> faces(mesh.num_faces());
+    const auto            f = mesh.faces().to_host();
+    std::memcpy(faces.data(), f.data(), f.size() * sizeof(std::uint32_t));
+    const auto t0 = std::chrono::steady_clock::now();
+    const baselines::PdeMesh pde(faces, mesh.num_vertices());  // same vertex numbering
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    row.pd_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    DeviceBuffer<float> x(n), r(n);
+    copy_positions(mesh, x);
+    row.pd_terms_ms = bench::gpu_median_ms([&] { (void)baselines::pde_mcf_system(pde, x.data()); }, 1, a.runs);
+    const baselines::PdeMcfSystem s = baselines::pde_mcf_system(pde, x.data());
+    CgOptions fixed;
+    fixed.tolerance      = 1e-30;
+    fixed.max_iterations = a.fixed_iterations;
+    for (int block : {64, 128, 256}) {
+        const double ms = bench::gpu_median_ms([&] {
+            copy_positions(mesh, x);
+            baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
+            (void)baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), fixed, block);
+        }, 1, a.runs) / a.fixed_iterations;
+        if (row.pd_block == 0 || ms < row.pd_iter_ms) {
+            row.pd_block   = block;
+            row.pd_iter_ms = ms;
+        }
+    }
+    CgOptions solve;
+    solve.tolerance      = a.tol;
+    solve.max_iterations = 100000;
+    CgResult res;
+    const double solve_ms = bench::gpu_median_ms([&] {
+        copy_positions(mesh, x);
+        baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
+        res = baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), solve, row.pd_block);
+    }, 1, a.runs);
+    row.pd_solve_ms   = row.pd_terms_ms + solve_ms;
+    row.pd_iterations = res.iterations;
+    row.pd_ok         = res.converged && ref.accepts(x, row.dt, a.tol, res.iterations);
+    row.pd_bytes      = double(pde.bytes()) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4;
+}
+
 void time_eigen(const Args& a, const Reference& ref, Row& row)
 {
 #if RXMESH_HAVE_EIGEN
@@ -229,20 +281,39 @@ Args parse(int argc, char** argv)
 
 const char* yes(bool ok) { return ok ? "yes" : "NO"; }
 
-void print_row(int level, const Row& r)
+void print_tables(const std::vector<Row>& rows)
 {
-    std::printf("| %d | %llu | %llu | %.4g | %.3f | %.3f | %.2fx | %.2f | %.2f | %d / %d | %.1f | %.1f | %.1f + %.1f | %.1f / %.1f | %s / %s |",
-                level, (unsigned long long)r.faces, (unsigned long long)r.vertices, r.dt, r.rx_iter_ms,
-                r.sp_iter_ms, r.sp_iter_ms / r.rx_iter_ms, r.rx_terms_ms, r.sp_assembly_ms,
-                r.rx_iterations, r.sp_iterations, r.rx_solve_ms, r.sp_solve_ms, r.rx_iter_gbps,
-                r.sp_iter_gbps, r.rx_bytes / 1048576.0, r.sp_bytes / 1048576.0, yes(r.rx_ok), yes(r.sp_ok));
-    if (r.eigen_ms >= 0)
-        std::printf(" %.0f (%s) |", r.eigen_ms, yes(r.eigen_ok));
-    else
-        std::printf(" - |");
-    std::printf(" %.3f / %.3f / %.3f | %s |\n", r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[1],
-                r.rx_iter_ms_by_block[2], r.sp_variant.c_str());
-    std::fflush(stdout);
+    std::printf("### Time per CG iteration (ms; median of runs of 50 iterations)\n\n"
+                "| faces | RXMesh (128 thr) | RXMesh 64 / 256 thr | PDE (best block) | cuSPARSE (fastest product) "
+                "| RXMesh vs PDE | RXMesh vs cuSPARSE | GB/s RXMesh / cuSPARSE |\n|---|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %.3f | %.3f / %.3f | %.3f (%d) | %.3f (%s) | %.2fx | %.2fx | %.0f / %.0f |\n",
+                    (unsigned long long)r.faces, r.rx_iter_ms, r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[2],
+                    r.pd_iter_ms, r.pd_block, r.sp_iter_ms, r.sp_variant.c_str(), r.pd_iter_ms / r.rx_iter_ms,
+                    r.sp_iter_ms / r.rx_iter_ms, r.rx_iter_gbps, r.sp_iter_gbps);
+    std::printf("\n### Time to solution (ms) and iterations\n\n"
+                "| faces | dt | iterations RX / PDE / cuSPARSE | RXMesh terms + CG | PDE terms + CG | cuSPARSE terms + "
+                "assembly + CG | Eigen LDLT (CPU serial) | RXMesh vs best other | data structure build: RXMesh "
+                "(GPU) / PDE (host) | verified RX / PDE / cuSPARSE / Eigen |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows) {
+        double best = std::min(r.pd_solve_ms, r.sp_solve_ms);
+        if (r.eigen_ms >= 0)
+            best = std::min(best, r.eigen_ms);
+        char eigen[64] = "not run";
+        if (r.eigen_ms >= 0)
+            std::snprintf(eigen, sizeof eigen, "%.0f", r.eigen_ms);
+        std::printf("| %llu | %.4g | %d / %d / %d | %.2f + %.1f | %.2f + %.1f | %.2f + %.2f + %.1f | %s | %.2fx | %.0f / %.0f "
+                    "| %s / %s / %s / %s |\n",
+                    (unsigned long long)r.faces, r.dt, r.rx_iterations, r.pd_iterations, r.sp_iterations,
+                    r.rx_terms_ms, r.rx_solve_ms - r.rx_terms_ms, r.pd_terms_ms, r.pd_solve_ms - r.pd_terms_ms,
+                    r.rx_terms_ms, r.sp_assembly_ms, r.sp_solve_ms - r.rx_terms_ms - r.sp_assembly_ms, eigen,
+                    best / r.rx_solve_ms, r.rx_build_ms, r.pd_build_ms, yes(r.rx_ok), yes(r.pd_ok), yes(r.sp_ok),
+                    r.eigen_ms >= 0 ? yes(r.eigen_ok) : "-");
+    }
+    std::printf("\n### Device memory each method keeps (MiB)\n\n| faces | RXMesh | PDE | cuSPARSE |\n|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %.1f | %.1f | %.1f |\n", (unsigned long long)r.faces, r.rx_bytes / 1048576.0,
+                    r.pd_bytes / 1048576.0, r.sp_bytes / 1048576.0);
 }
 
 std::string row_json(int level, const Row& r)
@@ -278,14 +349,9 @@ int main(int argc, char** argv)
                     "edge length^2; %d fixed iterations for the per-iteration time; median of %d runs\n\n",
                     bench::gpu_name().c_str(), copy_gbps, a.file.empty() ? "noisy icosphere" : a.file.c_str(),
                     a.tol, a.dt_scale, a.fixed_iterations, a.runs);
-        std::printf("| level | faces | vertices | dt | RXMesh ms/iter | cuSPARSE ms/iter | RXMesh speedup/iter "
-                    "| RXMesh weights+areas ms | cuSPARSE assembly ms | iterations (RX / cuSPARSE) "
-                    "| RXMesh solution ms | cuSPARSE solution ms (terms + assembly + CG) | GB/s per iter (RX / cuSPARSE) "
-                    "| device MiB (RX / cuSPARSE) | verified (RX / cuSPARSE) | Eigen LDLT ms (CPU, serial) "
-                    "| RXMesh ms/iter at 64 / 128 / 256 threads | fastest cuSPARSE product |\n");
-        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + std::to_string(copy_gbps) +
                            ", \"tolerance\": " + std::to_string(a.tol) + ", \"rows\": [";
+        std::vector<Row> rows;
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0)
                 soup = generate::refine(soup);
@@ -300,11 +366,16 @@ int main(int argc, char** argv)
             row.dt = float(a.dt_scale * h * h);
             time_rxmesh(mesh, a, ref, row);
             time_assembled(mesh, a, ref, row);
+            time_pde(mesh, a, ref, row);
+            row.rx_build_ms = mesh.stats().total_ms;
             time_eigen(a, ref, row);
-            print_row(level, row);
+            rows.push_back(row);
+            std::fprintf(stderr, "level %d done: RXMesh %.3f ms/iter, PDE %.3f, cuSPARSE %.3f\n", level,
+                         row.rx_iter_ms, row.pd_iter_ms, row.sp_iter_ms);
             json += (level ? ", " : "") + row_json(level, row);
         }
         json += "]}\n";
+        print_tables(rows);
         if (!a.json.empty()) {
             std::FILE* f = std::fopen(a.json.c_str(), "wb");
             if (!f)
