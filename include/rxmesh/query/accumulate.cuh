@@ -38,6 +38,20 @@
 // overload without VertexInput passes no StagedRow. A patch whose arrays do
 // not fit shared memory (a huge input, or a huge patch) runs the same code
 // over a global scratch buffer instead.
+//
+// Inputs: VertexInput<U, M>{buffer} stages M values per vertex from device
+// memory; computed_vertex_input<U, M>(f) stages f(VertexId, d) instead, so
+// an element-wise update is fused into the accumulation (it must depend on
+// the vertex only: ribbon vertices are computed by every patch holding
+// them). RXMesh::accumulate_sum: finalize returns a number, and the sum over
+// all vertices is added to a device double (a block reduction, one atomic
+// per block). Conjugate gradient's product does both (algo/cg.cuh):
+//
+//   mesh.accumulate_sum<Op::EV, float, 3>(
+//       computed_vertex_input<float, 3>(DirectionUpdate{r, d_old, state}),
+//       EdgeTerm{op},                                       // sums w (x_v - x_u)
+//       ProductAndDot{op, dir, d_new, q},                   // writes q, returns d.q
+//       &state->dq);
 #pragma once
 
 #include <cuda_runtime.h>

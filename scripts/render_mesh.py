@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Renders meshes side by side into a PNG: the before/after pictures of the
+apps' READMEs, drawn from the apps' own PLY output.
+
+usage: render_mesh.py OUT.png MESH [MESH ...] [--titles "a|b"] [--view ELEV,AZIM] [--up y|z]
+
+MESH: OFF (text) or PLY (ascii or binary little-endian, as the apps write).
+Flat-shaded triangles, lit from the viewer; no dependency beyond matplotlib
+(optional: without it the script says so and exits 0).
+"""
+import argparse
+import struct
+import sys
+
+PLY_TYPES = {"char": "b", "uchar": "B", "short": "h", "ushort": "H", "int": "i",
+             "uint": "I", "float": "f", "double": "d", "int8": "b", "uint8": "B",
+             "int16": "h", "uint16": "H", "int32": "i", "uint32": "I",
+             "float32": "f", "float64": "d"}
+
+
+def read_off(path):
+    with open(path) as f:
+        tokens = [t for line in f for t in line.split("#")[0].split()]
+    if not tokens[0].endswith("OFF"):
+        raise ValueError(f"{path}: not an OFF file")
+    nv, nf = int(tokens[1]), int(tokens[2])
+    pos = 4
+    verts = [tuple(map(float, tokens[pos + 3 * i:pos + 3 * i + 3])) for i in range(nv)]
+    pos += 3 * nv
+    faces = []
+    for _ in range(nf):
+        k = int(tokens[pos])
+        poly = list(map(int, tokens[pos + 1:pos + 1 + k]))
+        pos += 1 + k
+        faces += [(poly[0], poly[j], poly[j + 1]) for j in range(1, k - 1)]
+    return verts, faces
+
+
+def read_ply_header(f):
+    elements, fmt = [], None
+    while True:
+        line = f.readline().decode("ascii").strip()
+        if line.startswith("format"):
+            fmt = line.split()[1]
+        elif line.startswith("element"):
+            _, name, count = line.split()
+            elements.append((name, int(count), []))
+        elif line.startswith("property"):
+            elements[-1][2].append(line.split()[1:])
+        elif line == "end_header":
+            return fmt, elements
+
+
+def read_ply(path):
+    with open(path, "rb") as f:
+        if f.readline().strip() != b"ply":
+            raise ValueError(f"{path}: not a PLY file")
+        fmt, elements = read_ply_header(f)
+        if fmt != "binary_little_endian":
+            raise ValueError(f"{path}: only binary little-endian PLY is supported")
+        verts, faces = [], []
+        for name, count, props in elements:
+            for _ in range(count):
+                row = []
+                for p in props:
+                    if p[0] == "list":
+                        (k,) = struct.unpack("<" + PLY_TYPES[p[1]], f.read(struct.calcsize(PLY_TYPES[p[1]])))
+                        t = "<" + PLY_TYPES[p[2]] * k
+                        row.append(struct.unpack(t, f.read(struct.calcsize(t))))
+                    else:
+                        t = "<" + PLY_TYPES[p[0]]
+                        row.append(struct.unpack(t, f.read(struct.calcsize(t)))[0])
+                if name == "vertex":
+                    verts.append(tuple(row[:3]))
+                elif name == "face":
+                    poly = row[0]
+                    faces += [(poly[0], poly[j], poly[j + 1]) for j in range(1, len(poly) - 1)]
+        return verts, faces
+
+
+def read_mesh(path):
+    return read_ply(path) if path.lower().endswith(".ply") else read_off(path)
+
+
+def shade(tris, view_dir):
+    """Grey level of each triangle: |cos| between its normal and the view."""
+    out = []
+    for a, b, c in tris:
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+        length = sum(x * x for x in n) ** 0.5 or 1.0
+        out.append(abs(sum(n[i] * view_dir[i] for i in range(3))) / length)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("meshes", nargs="+")
+    ap.add_argument("--titles", default="")
+    ap.add_argument("--view", default="10,-60")
+    ap.add_argument("--up", default="z", choices=["y", "z"], help="the meshes' up axis")
+    args = ap.parse_args()
+    try:
+        import math
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+    except ImportError:
+        print("render_mesh.py: matplotlib not installed; no picture rendered")
+        return 0
+    elev, azim = map(float, args.view.split(","))
+    e, a = math.radians(elev), math.radians(azim)
+    view_dir = (math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e))
+    titles = args.titles.split("|") if args.titles else args.meshes
+    fig = plt.figure(figsize=(5 * len(args.meshes), 5))
+    for i, path in enumerate(args.meshes):
+        verts, faces = read_mesh(path)
+        if args.up == "y":  # matplotlib's up is z
+            verts = [(x, -z, y) for x, y, z in verts]
+        tris = [(verts[x], verts[y], verts[z]) for x, y, z in faces]
+        grey = shade(tris, view_dir)
+        ax = fig.add_subplot(1, len(args.meshes), i + 1, projection="3d")
+        ax.add_collection3d(Poly3DCollection(tris, facecolors=[(g, g, g) for g in grey], linewidths=0))
+        lo = [min(v[k] for v in verts) for k in range(3)]
+        hi = [max(v[k] for v in verts) for k in range(3)]
+        mid, half = [(lo[k] + hi[k]) / 2 for k in range(3)], max(hi[k] - lo[k] for k in range(3)) / 2
+        for k, setter in enumerate((ax.set_xlim, ax.set_ylim, ax.set_zlim)):
+            setter(mid[k] - half, mid[k] + half)
+        ax.view_init(elev=elev, azim=azim)
+        ax.set_axis_off()
+        ax.set_title(titles[i] if i < len(titles) else path)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+    print(f"render_mesh.py: wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
