@@ -28,6 +28,7 @@
 #include "assembled_cg.cuh"
 #include "pde_mcf.cuh"
 #include "bench_util.h"
+#include "mcf_recompute.cuh"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
@@ -61,6 +62,9 @@ struct Row
     int    pd_block = 0, pd_iterations = 0;
     bool   pd_ok    = false;
     double rx_build_ms = 0;
+    double rc_iter_ms = -1, rc_solve_ms = 0;  // weights recomputed in every product (paper's form)
+    int    rc_block = 0, rc_iterations = 0;
+    bool   rc_ok    = false;
     double eigen_ms   = -1;
     int    rx_iterations = 0, sp_iterations = 0;
     bool   rx_ok = false, sp_ok = false, eigen_ok = false;
@@ -242,6 +246,50 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
     row.pd_bytes      = double(pde.bytes()) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4;
 }
 
+//! The paper's product (weights and areas recomputed from the positions in
+//! every product, oriented VV), on closed meshes only.
+void time_recompute(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+{
+    const auto boundary = mesh.boundary_edges();
+    boundary.to_host();
+    for (std::uint32_t e = 0; e < mesh.num_edges(); ++e)
+        if (boundary.host(EdgeId(e)))
+            return;  // the ring-based weights need closed fans
+    const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> x(n), r(n);
+    const float*        pos = mesh.positions().data();
+    CgOptions           fixed;
+    fixed.tolerance      = 1e-30;
+    fixed.max_iterations = a.fixed_iterations;
+    auto residual = [&] {  // r0 = -dt L x0, from weights computed once for it
+        copy_positions(mesh, x);
+        const McfSystem s = mcf_system(mesh, x.data(), false);
+        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+    };
+    auto fixed_run = [&](auto block) {
+        constexpr int kThreads = decltype(block)::value;
+        return bench::gpu_median_ms([&] {
+            residual();
+            (void)bench::recompute_cg<kThreads>(mesh, pos, row.dt, x.data(), r.data(), fixed);
+        }, 1, a.runs) / a.fixed_iterations;
+    };
+    const double t128 = fixed_run(std::integral_constant<int, 128>{});
+    const double t256 = fixed_run(std::integral_constant<int, 256>{});
+    row.rc_block   = t128 <= t256 ? 128 : 256;
+    row.rc_iter_ms = std::min(t128, t256);
+    CgOptions solve;
+    solve.tolerance      = a.tol;
+    solve.max_iterations = 100000;
+    CgResult res;
+    row.rc_solve_ms = bench::gpu_median_ms([&] {
+        residual();
+        res = row.rc_block == 128 ? bench::recompute_cg<128>(mesh, pos, row.dt, x.data(), r.data(), solve)
+                                  : bench::recompute_cg<256>(mesh, pos, row.dt, x.data(), r.data(), solve);
+    }, 1, a.runs);
+    row.rc_iterations = res.iterations;
+    row.rc_ok         = res.converged && ref.accepts(x, row.dt, a.tol, res.iterations);
+}
+
 void time_eigen(const Args& a, const Reference& ref, Row& row)
 {
 #if RXMESH_HAVE_EIGEN
@@ -310,6 +358,20 @@ void print_tables(const std::vector<Row>& rows)
                     best / r.rx_solve_ms, r.rx_build_ms, r.pd_build_ms, yes(r.rx_ok), yes(r.pd_ok), yes(r.sp_ok),
                     r.eigen_ms >= 0 ? yes(r.eigen_ok) : "-");
     }
+    std::printf("\n### RXMesh product variants: weights and areas computed once per step (default) or "
+                "recomputed from the positions in every product (the paper's Listing 4, oriented VV, "
+                "closed meshes only)\n\n| faces | precomputed ms/iter | recomputed ms/iter (block) | "
+                "precomputed solution ms | recomputed solution ms (incl. r0) | iterations | verified |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows) {
+        if (r.rc_iter_ms < 0) {
+            std::printf("| %llu | %.3f | not run (open mesh) | | | | |\n", (unsigned long long)r.faces, r.rx_iter_ms);
+            continue;
+        }
+        std::printf("| %llu | %.3f | %.3f (%d) | %.1f | %.1f | %d / %d | %s / %s |\n", (unsigned long long)r.faces,
+                    r.rx_iter_ms, r.rc_iter_ms, r.rc_block, r.rx_solve_ms, r.rc_solve_ms, r.rx_iterations,
+                    r.rc_iterations, yes(r.rx_ok), yes(r.rc_ok));
+    }
     std::printf("\n### Device memory each method keeps (MiB)\n\n| faces | RXMesh | PDE | cuSPARSE |\n|---|---|---|---|\n");
     for (const Row& r : rows)
         std::printf("| %llu | %.1f | %.1f | %.1f |\n", (unsigned long long)r.faces, r.rx_bytes / 1048576.0,
@@ -318,7 +380,7 @@ void print_tables(const std::vector<Row>& rows)
 
 std::string row_json(int level, const Row& r)
 {
-    char b[1024];
+    char b[2048];
     std::snprintf(b, sizeof b,
                   "{\"level\": %d, \"faces\": %llu, \"vertices\": %llu, \"nnz\": %llu, \"dt\": %.6g, "
                   "\"rxmesh\": {\"iteration_ms\": %.5f, \"terms_ms\": %.4f, \"solution_ms\": %.4f, "
@@ -326,13 +388,18 @@ std::string row_json(int level, const Row& r)
                   "\"cusparse\": {\"iteration_ms\": %.5f, \"assembly_ms\": %.4f, \"solution_ms\": %.4f, "
                   "\"iterations\": %d, \"gbps\": %.1f, \"device_bytes\": %.0f, \"verified\": %s}, "
                   "\"eigen_ldlt_ms\": %.1f, \"rxmesh_iteration_ms_64_128_256\": [%.5f, %.5f, %.5f], "
-                  "\"cusparse_product\": \"%s\"}",
+                  "\"cusparse_product\": \"%s\", \"pde\": {\"iteration_ms\": %.5f, \"block\": %d, "
+                  "\"solution_ms\": %.4f, \"iterations\": %d, \"build_ms_host\": %.1f, \"verified\": %s}, "
+                  "\"recomputed_weights\": {\"iteration_ms\": %.5f, \"solution_ms\": %.4f, \"iterations\": %d, "
+                  "\"verified\": %s}}",
                   level, (unsigned long long)r.faces, (unsigned long long)r.vertices,
                   (unsigned long long)r.nnz, r.dt, r.rx_iter_ms, r.rx_terms_ms, r.rx_solve_ms,
                   r.rx_iterations, r.rx_iter_gbps, r.rx_bytes, r.rx_ok ? "true" : "false", r.sp_iter_ms,
                   r.sp_assembly_ms, r.sp_solve_ms, r.sp_iterations, r.sp_iter_gbps, r.sp_bytes,
                   r.sp_ok ? "true" : "false", r.eigen_ms, r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[1],
-                  r.rx_iter_ms_by_block[2], r.sp_variant.c_str());
+                  r.rx_iter_ms_by_block[2], r.sp_variant.c_str(), r.pd_iter_ms, r.pd_block, r.pd_solve_ms,
+                  r.pd_iterations, r.pd_build_ms, r.pd_ok ? "true" : "false", r.rc_iter_ms, r.rc_solve_ms,
+                  r.rc_iterations, r.rc_ok ? "true" : "false");
     return b;
 }
 
@@ -367,6 +434,7 @@ int main(int argc, char** argv)
             time_rxmesh(mesh, a, ref, row);
             time_assembled(mesh, a, ref, row);
             time_pde(mesh, a, ref, row);
+            time_recompute(mesh, a, ref, row);
             row.rx_build_ms = mesh.stats().total_ms;
             time_eigen(a, ref, row);
             rows.push_back(row);
