@@ -61,35 +61,17 @@ template <int BlockThreads>
 CgResult recompute_cg(const RXMesh& mesh, const float* positions, float dt, float* x, float* r,
                       const CgOptions& options)
 {
-    const auto          q = mesh.query<Op::VV, BlockThreads>(true);
-    const std::uint64_t n = 3 * std::uint64_t(mesh.num_vertices());
-    DeviceBuffer<float> d[2] = {DeviceBuffer<float>(n), DeviceBuffer<float>(n)};
-    DeviceBuffer<float> out(n);
-    for (auto& b : d)
-        RXMESH_CHECK_CUDA(cudaMemset(b.data(), 0, b.bytes()));
-    DeviceBuffer<detail::CgState> state(1);
-    const double                  rr = detail::squared_norm(r, n, 0);
-    detail::cg_init_kernel<<<1, 1>>>(state.data(), rr, options.tolerance * options.tolerance,
-                                     options.max_iterations);
-    detail::CgMonitor monitor;
-    const unsigned    grid = unsigned(std::min<std::uint64_t>((n + 255) / 256, 8192));
-    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
-        const int cur = it & 1, old = cur ^ 1;
-        launch(q, recompute_product<decltype(q)>, 0, q, positions, dt, r, d[old].data(), d[cur].data(),
-               out.data(), state.data());
-        detail::cg_update_kernel<256><<<grid, 256>>>(n, x, r, d[cur].data(), out.data(), state.data());
-        detail::cg_scalars_kernel<<<1, 1>>>(state.data());
-        RXMESH_CHECK_LAUNCH();
-        monitor.record(cur, state.data(), 0);
-        if (it > 0 && monitor.done(old))
-            break;
-    }
-    detail::CgState last{};
-    RXMESH_CHECK_CUDA(cudaMemcpy(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost));
-    CgResult res;
-    res.iterations = last.iterations;
-    res.converged  = rr == 0 || last.delta <= last.tol2 * last.delta0;
-    return res;
+    const auto          q    = mesh.query<Op::VV, BlockThreads>(true);
+    const std::uint64_t n    = 3 * std::uint64_t(mesh.num_vertices());
+    const unsigned      grid = unsigned(std::min<std::uint64_t>((n + 255) / 256, 8192));
+    return detail::cg_drive(n, r, options, 0,
+                            [&](const float* d_old, float* d_new, float* out, detail::CgState* state) {
+                                launch(q, recompute_product<decltype(q)>, 0, q, positions, dt, r, d_old,
+                                       d_new, out, state);
+                                detail::cg_update_kernel<256><<<grid, 256>>>(n, x, r, d_new, out, state);
+                                detail::cg_scalars_kernel<<<1, 1>>>(state);
+                                RXMESH_CHECK_LAUNCH();
+                            });
 }
 
 }  // namespace rxmesh::bench

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "rxmesh/core/cub_call.cuh"
 
@@ -143,11 +144,12 @@ struct ProductPlan
     cusparseDnMatDescr_t        D = nullptr, Q = nullptr;
     cusparseDnVecDescr_t        dv[3]{}, qv[3]{};
     ProductVariant              variant;
+    std::int64_t                n = 0;
     DeviceBuffer<unsigned char> buffer;
 
     ProductPlan(const AssembledMatrix& m, const ProductVariant& v, float* d, float* q,
                 cudaStream_t stream)
-        : variant(v)
+        : variant(v), n(m.n)
     {
         RXMESH_CHECK_CUSPARSE(cusparseCreate(&handle));
         RXMESH_CHECK_CUSPARSE(cusparseSetStream(handle, stream));
@@ -193,6 +195,17 @@ struct ProductPlan
     }
     ProductPlan(const ProductPlan&)            = delete;
     ProductPlan& operator=(const ProductPlan&) = delete;
+
+    //! Points the product's input at d (the direction buffers alternate).
+    void bind(float* d)
+    {
+        if (variant.three_spmv) {
+            for (int k = 0; k < 3; ++k)
+                RXMESH_CHECK_CUSPARSE(cusparseDnVecSetValues(dv[k], d + std::size_t(k) * n));
+        } else {
+            RXMESH_CHECK_CUSPARSE(cusparseDnMatSetValues(D, d));
+        }
+    }
 
     void multiply()  // q = A d
     {
@@ -255,41 +268,23 @@ namespace {
 CgResult assembled_cg_loop(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
                            const CgOptions& options, cudaStream_t stream)
 {
-    constexpr int       kThreads = 256;
-    const std::uint64_t n        = 3 * std::uint64_t(A.n);
-    DeviceBuffer<float> d(n, stream), q(n, stream);
-    RXMESH_CHECK_CUDA(cudaMemsetAsync(d.data(), 0, d.bytes(), stream));
-    DeviceBuffer<detail::CgState> state(1, stream);
-    const double rr = detail::squared_norm(r, n, stream);
-    detail::cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr,
-                                                options.tolerance * options.tolerance,
-                                                options.max_iterations);
-    ProductPlan       plan(A, variant, d.data(), q.data(), stream);
-    detail::CgMonitor monitor;
-    const unsigned    grid = unsigned(std::min<std::uint64_t>((n + kThreads - 1) / kThreads, 8192));
-    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
+    constexpr int                kThreads = 256;
+    const std::uint64_t          n        = 3 * std::uint64_t(A.n);
+    const unsigned               grid = unsigned(std::min<std::uint64_t>((n + kThreads - 1) / kThreads, 8192));
+    std::unique_ptr<ProductPlan> plan;  // made at the first iteration, when q is known
+    return detail::cg_drive(n, r, options, stream,
+                            [&](const float* d_old, float* d_new, float* q, detail::CgState* state) {
+        if (!plan)
+            plan = std::make_unique<ProductPlan>(A, variant, d_new, q, stream);
+        plan->bind(d_new);
         RXMESH_CHECK_CUDA(cub::DeviceTransform::Transform(
-            ::cuda::std::make_tuple(static_cast<const float*>(r), static_cast<const float*>(d.data())),
-            d.data(), n, Direction{state.data()}, stream));
-        plan.multiply();
-        dot_into<kThreads><<<grid, kThreads, 0, stream>>>(n, d.data(), q.data(), state.data());
-        detail::cg_update_kernel<kThreads>
-            <<<grid, kThreads, 0, stream>>>(n, x, r, d.data(), q.data(), state.data());
-        detail::cg_scalars_kernel<<<1, 1, 0, stream>>>(state.data());
+            ::cuda::std::make_tuple(static_cast<const float*>(r), d_old), d_new, n, Direction{state}, stream));
+        plan->multiply();
+        dot_into<kThreads><<<grid, kThreads, 0, stream>>>(n, d_new, q, state);
+        detail::cg_update_kernel<kThreads><<<grid, kThreads, 0, stream>>>(n, x, r, d_new, q, state);
+        detail::cg_scalars_kernel<<<1, 1, 0, stream>>>(state);
         RXMESH_CHECK_LAUNCH();
-        monitor.record(it & 1, state.data(), stream);
-        if (it > 0 && monitor.done((it & 1) ^ 1))
-            break;
-    }
-    detail::CgState last{};
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    CgResult res;
-    res.iterations       = last.iterations;
-    res.initial_residual = std::sqrt(rr);
-    res.final_residual   = std::sqrt(last.delta);
-    res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
-    return res;
+    });
 }
 
 }  // namespace

@@ -166,38 +166,17 @@ void pde_mcf_initial_residual(const PdeMesh& pde, const PdeMcfSystem& s, float d
 CgResult pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
                     const CgOptions& options, int block_threads, cudaStream_t stream)
 {
-    const PdeView       m{pde.d_target(), pde.d_next(), pde.d_vertex_he(), pde.num_vertices()};
-    const std::uint64_t n = 3 * std::uint64_t(m.V);
-    DeviceBuffer<float> d[2] = {DeviceBuffer<float>(n, stream), DeviceBuffer<float>(n, stream)};
-    DeviceBuffer<float> q(n, stream);
-    for (auto& b : d)
-        RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
-    DeviceBuffer<rxmesh::detail::CgState> state(1, stream);
-    const double rr = rxmesh::detail::squared_norm(r, n, stream);
-    rxmesh::detail::cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr, options.tolerance * options.tolerance,
-                                                options.max_iterations);
-    rxmesh::detail::CgMonitor monitor;
-    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
-        const int cur = it & 1, old = cur ^ 1;
-        if (block_threads == 64)
-            pde_iteration<64>(m, s, dt, x, r, d[old].data(), d[cur].data(), q.data(), state.data(), stream);
-        else if (block_threads == 256)
-            pde_iteration<256>(m, s, dt, x, r, d[old].data(), d[cur].data(), q.data(), state.data(), stream);
-        else
-            pde_iteration<128>(m, s, dt, x, r, d[old].data(), d[cur].data(), q.data(), state.data(), stream);
-        monitor.record(cur, state.data(), stream);
-        if (it > 0 && monitor.done(old))
-            break;
-    }
-    rxmesh::detail::CgState last{};
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    CgResult res;
-    res.iterations       = last.iterations;
-    res.initial_residual = std::sqrt(rr);
-    res.final_residual   = std::sqrt(last.delta);
-    res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
-    return res;
+    const PdeView m{pde.d_target(), pde.d_next(), pde.d_vertex_he(), pde.num_vertices()};
+    return rxmesh::detail::cg_drive(
+        3 * std::uint64_t(m.V), r, options, stream,
+        [&](const float* d_old, float* d_new, float* q, rxmesh::detail::CgState* state) {
+            if (block_threads == 64)
+                pde_iteration<64>(m, s, dt, x, r, d_old, d_new, q, state, stream);
+            else if (block_threads == 256)
+                pde_iteration<256>(m, s, dt, x, r, d_old, d_new, q, state, stream);
+            else
+                pde_iteration<128>(m, s, dt, x, r, d_old, d_new, q, state, stream);
+        });
 }
 
 }  // namespace rxmesh::baselines

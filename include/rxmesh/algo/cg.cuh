@@ -246,6 +246,49 @@ void cg_iteration(const RXMesh& mesh, const Operator& op, float* x, float* r, co
 
 }  // namespace detail
 
+namespace detail {
+
+//! The CG loop that cg_solve and other products (the benchmarks'
+//! baselines) share: the state, the two direction buffers (d_old, d_new
+//! swap each iteration), q, and the host's stopping test one iteration
+//! late. iteration(d_old, d_new, q, state) launches one iteration's
+//! kernels; n: the vector length (N values per vertex).
+template <typename Iteration>
+CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream,
+                  Iteration&& iteration)
+{
+    if (!(options.tolerance > 0) || options.max_iterations < 0)
+        throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
+    DeviceBuffer<float> d[2] = {DeviceBuffer<float>(n, stream), DeviceBuffer<float>(n, stream)};
+    DeviceBuffer<float> q(n, stream);
+    for (auto& b : d)  // beta * d_old must be 0, not 0 * garbage
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
+    DeviceBuffer<CgState> state(1, stream);
+    const double          rr = squared_norm(r, n, stream);
+    cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr, options.tolerance * options.tolerance,
+                                        options.max_iterations);
+    RXMESH_CHECK_LAUNCH();
+    CgMonitor monitor;
+    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
+        const int cur = it & 1, old = cur ^ 1;
+        iteration(static_cast<const float*>(d[old].data()), d[cur].data(), q.data(), state.data());
+        monitor.record(cur, state.data(), stream);
+        if (it > 0 && monitor.done(old))  // the previous iteration, while this one runs
+            break;
+    }
+    CgState last{};
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    CgResult res;
+    res.iterations       = last.iterations;
+    res.initial_residual = std::sqrt(rr);
+    res.final_residual   = std::sqrt(last.delta);
+    res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
+    return res;
+}
+
+}  // namespace detail
+
 //! Solves A x = b from x (initial guess) and r = b - A x (both N floats per
 //! vertex in global order, device memory); see the top of this file.
 //! \throw Error for a bad option, CudaError on a CUDA failure.
@@ -253,40 +296,12 @@ template <int N, int BlockThreads = 128, int MinBlocks = 1, typename Operator>
 CgResult cg_solve(const RXMesh& mesh, const Operator& op, float* x, float* r,
                   const CgOptions& options = {}, cudaStream_t stream = 0)
 {
-    if (!(options.tolerance > 0) || options.max_iterations < 0)
-        throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
-    const std::uint64_t n = std::uint64_t(N) * mesh.num_vertices();
-    DeviceBuffer<float> d[2] = {DeviceBuffer<float>(n, stream), DeviceBuffer<float>(n, stream)};
-    DeviceBuffer<float> q(n, stream);
-    for (auto& b : d)  // beta * d_old must be 0, not 0 * garbage
-        RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
-    DeviceBuffer<detail::CgState> state(1, stream);
-    const double rr = detail::squared_norm(r, n, stream);
-    detail::cg_init_kernel<<<1, 1, 0, stream>>>(
-        state.data(), rr, options.tolerance * options.tolerance, options.max_iterations);
-    RXMESH_CHECK_LAUNCH();
-
-    detail::CgMonitor monitor;
-    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
-        const int cur = it & 1, old = cur ^ 1;
-        detail::cg_iteration<N, BlockThreads, MinBlocks>(mesh, op, x, r, d[old].data(),
-                                                         d[cur].data(), q.data(), state.data(),
-                                                         stream);
-        monitor.record(cur, state.data(), stream);
-        if (it > 0 && monitor.done(old))  // the previous iteration, while this one runs
-            break;
-    }
-    detail::CgState last{};
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost,
-                                      stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-
-    CgResult res;
-    res.iterations       = last.iterations;
-    res.initial_residual = std::sqrt(rr);
-    res.final_residual   = std::sqrt(last.delta);
-    res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
-    return res;
+    return detail::cg_drive(
+        std::uint64_t(N) * mesh.num_vertices(), r, options, stream,
+        [&](const float* d_old, float* d_new, float* q, detail::CgState* state) {
+            detail::cg_iteration<N, BlockThreads, MinBlocks>(mesh, op, x, r, d_old, d_new, q, state,
+                                                             stream);
+        });
 }
 
 }  // namespace rxmesh
