@@ -6,7 +6,7 @@
 #
 # usage: scripts/run_benchmarks.sh [STAGE...]
 #   stages (default: all, in this order): build reindex topology obj_parse
-#   build_store queries cpu normals mcf report
+#   build_store queries cpu normals mcf mcf_cpu report
 # environment: BUILD_DIR (default build-bench), RESULTS (default
 #   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
 #   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 CPU_RUNS=${CPU_RUNS:-3}
 CPU_THREADS=${CPU_THREADS:-$(nproc)}
 STAGES=("$@")
-[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf report)
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu report)
 want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -81,6 +81,17 @@ fi
 
 want mcf && $B/bench_mcf --mesh $M/armadillo.off --levels 4 \
   --runs "${MCF_RUNS:-5}" --json "$RESULTS/mcf.json" | tee "$RESULTS/mcf.md"
+if want mcf_cpu; then  # OpenMesh serial and all cores, the bundle when present
+  MCF_CPU=""
+  if [ -x .bench-bin/run_mcf.sh ]; then MCF_CPU=.bench-bin/run_mcf.sh
+  elif [ -x $B/bench_mcf_openmesh ]; then MCF_CPU=$B/bench_mcf_openmesh; fi
+  if [ -n "$MCF_CPU" ]; then
+    $MCF_CPU --mesh $M/armadillo.off --levels 4 --threads "$(nproc)" --fixed-iterations 5 \
+      --solve-max-faces 1000000 --json "$RESULTS/mcf_openmesh.json" | tee "$RESULTS/mcf_openmesh.md"
+  else
+    echo "run_benchmarks: no bench_mcf_openmesh (OpenMesh missing); skipped" | tee "$RESULTS/mcf_openmesh.md"
+  fi
+fi
 want normals && $B/bench_vertex_normals --mesh $M/armadillo.off --min-faces 13000000 \
   --runs "$RUNS" --json "$RESULTS/vertex_normals.json" | tee "$RESULTS/vertex_normals.md"
 
