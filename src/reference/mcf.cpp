@@ -11,7 +11,10 @@ namespace {
 
 using V3 = std::array<double, 3>;
 
-V3 sub(const Vec3f& a, const Vec3f& b) { return {double(a[0]) - b[0], double(a[1]) - b[1], double(a[2]) - b[2]}; }
+V3 sub(const Vec3f& a, const Vec3f& b)
+{
+    return {double(a[0]) - b[0], double(a[1]) - b[1], double(a[2]) - b[2]};
+}
 double dot(const V3& a, const V3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 double cross_norm(const V3& a, const V3& b)
 {
@@ -105,6 +108,26 @@ std::vector<double> mcf_apply(const McfSystem& s, double dt, const std::vector<d
     for (std::size_t i = 0; i < y.size(); ++i)
         y[i] = 2 * s.area[i / 3] * x[i] + dt * y[i];
     return y;
+}
+
+double mean_edge_length(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces)
+{
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    edges.reserve(3 * faces.size());
+    for (const Triangle& t : faces)
+        if (!repeats_vertex(t))
+            for (int k = 0; k < 3; ++k)
+                edges.push_back(edge_key(t[k], t[(k + 1) % 3]));
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    if (edges.empty())
+        return 0;
+    double sum = 0;
+    for (const auto& e : edges) {
+        const V3 d = sub(positions[e[0]], positions[e[1]]);
+        sum += std::sqrt(dot(d, d));
+    }
+    return sum / double(edges.size());
 }
 
 McfResidual mcf_residual(const McfSystem& s, double dt, const std::vector<double>& x0,

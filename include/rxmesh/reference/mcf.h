@@ -15,10 +15,14 @@ namespace rxmesh::reference {
 
 struct McfSystem
 {
-    std::vector<std::array<std::uint32_t, 2>> edges;    // unique, i < j, sorted
-    std::vector<double>                       weight;   // w per edge
-    std::vector<double>                       area;     // a per vertex
-    std::vector<std::uint8_t>                 in_face;  // 1: the vertex has a face
+    //! Unique edges {i, j} with i < j, sorted lexicographically.
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    //! w per edge, in the order of edges.
+    std::vector<double> weight;
+    //! a per vertex (size = positions.size()).
+    std::vector<double> area;
+    //! 1 when the vertex belongs to some face (that repeats no vertex).
+    std::vector<std::uint8_t> in_face;
 };
 
 //! cot of the angle at k of triangle (k, i, j); 0 when |cross| <= FLT_MIN.
@@ -58,6 +62,10 @@ struct McfResidual
                                eps * (2 + std::sqrt(double(iterations))) * rounding_scale;
     }
 };
+
+//! Mean length of the unique edges (faces that repeat a vertex are skipped),
+//! the scale of the scale-invariant default time step; 0 without edges.
+double mean_edge_length(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces);
 
 McfResidual mcf_residual(const McfSystem& s, double dt, const std::vector<double>& x0,
                          const std::vector<double>& x);
