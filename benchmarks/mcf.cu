@@ -18,6 +18,8 @@
 //                  [--dt-scale S] [--eigen-max-faces F] [--json OUT]
 #include <chrono>
 #include <cmath>
+
+#include <cub/device/device_for.cuh>
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -30,6 +32,7 @@
 #include "bench_util.h"
 #include "mcf_recompute.cuh"
 #include "rxmesh/algo/mcf.cuh"
+#include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/mcf.h"
@@ -99,6 +102,60 @@ void copy_positions(const RXMesh& mesh, DeviceBuffer<float>& x)
     RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), mesh.positions().data(), x.bytes(), cudaMemcpyDeviceToDevice));
 }
 
+//! The vertex numbering a baseline runs in: RXMesh's patch order ("sorted",
+//! no rank) or the input file's order (rank[g]: the input position of
+//! global vertex g), as the query benchmarks' orders.
+struct Numbering
+{
+    std::vector<std::uint32_t>  rank;  // empty: patch order
+    DeviceBuffer<std::uint32_t> d_rank;
+
+    bool identity() const { return rank.empty(); }
+};
+
+struct ToNumbering  // out[rank[g]] = in[g], 3 values per vertex
+{
+    const float*         in;
+    float*               out;
+    const std::uint32_t* rank;
+    __device__ void operator()(std::uint64_t i) const { out[3 * std::uint64_t(rank[i / 3]) + i % 3] = in[i]; }
+};
+
+//! `global` (3 floats per vertex, patch order) into `out` in the numbering.
+void renumber(const Numbering& num, const float* global, DeviceBuffer<float>& out)
+{
+    if (num.identity()) {
+        RXMESH_CHECK_CUDA(cudaMemcpy(out.data(), global, out.bytes(), cudaMemcpyDeviceToDevice));
+        return;
+    }
+    RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(out.size(), ToNumbering{global, out.data(), num.d_rank.data()}));
+}
+
+//! x in the numbering, back in patch order on the host (for the reference).
+DeviceBuffer<float> to_patch_order(const Numbering& num, const DeviceBuffer<float>& x)
+{
+    DeviceBuffer<float> out(x.size());
+    if (num.identity()) {
+        RXMESH_CHECK_CUDA(cudaMemcpy(out.data(), x.data(), x.bytes(), cudaMemcpyDeviceToDevice));
+        return out;
+    }
+    const auto         h = x.to_host();
+    std::vector<float> g(h.size());
+    for (std::size_t v = 0; v < num.rank.size(); ++v)
+        for (int k = 0; k < 3; ++k)
+            g[3 * v + k] = h[3 * std::size_t(num.rank[v]) + k];
+    out.upload(g.data(), g.size());
+    return out;
+}
+
+Numbering input_numbering(const RXMesh& mesh)
+{
+    Numbering num;
+    num.rank   = input_vertex_rank(input_vertex_order(mesh));
+    num.d_rank = DeviceBuffer<std::uint32_t>::from_host(num.rank);
+    return num;
+}
+
 //! RXMesh: terms, a fixed number of iterations, and a solve to tolerance.
 void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
 {
@@ -145,15 +202,24 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
 }
 
 //! cuSPARSE: assembly, a fixed number of iterations, and a solve.
-void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
+                    const Numbering& num)
 {
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
-    DeviceBuffer<float> x(n), r(n);
+    DeviceBuffer<float> x(n), r(n), x0(n), r0(n);
     copy_positions(mesh, x);
     const McfSystem s = mcf_system(mesh, x.data(), false);
+    mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);  // r0 = -dt L x0
+    renumber(num, x.data(), x0);
+    renumber(num, r.data(), r0);
+    auto start = [&] {  // x = x0, r = r0 in the method's numbering
+        RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), x0.data(), x.bytes(), cudaMemcpyDeviceToDevice));
+        RXMESH_CHECK_CUDA(cudaMemcpy(r.data(), r0.data(), r.bytes(), cudaMemcpyDeviceToDevice));
+    };
+    const std::uint32_t* rank = num.identity() ? nullptr : num.d_rank.data();
     row.sp_assembly_ms = bench::gpu_median_ms(
-        [&] { (void)baselines::assemble_mcf_matrix(mesh, s, row.dt); }, 1, a.runs);
-    const baselines::AssembledMatrix A = baselines::assemble_mcf_matrix(mesh, s, row.dt);
+        [&] { (void)baselines::assemble_mcf_matrix(mesh, s, row.dt, rank); }, 1, a.runs);
+    const baselines::AssembledMatrix A = baselines::assemble_mcf_matrix(mesh, s, row.dt, rank);
     row.nnz = A.nnz;
     CgOptions fixed;
     fixed.tolerance      = 1e-30;
@@ -165,8 +231,7 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
         double ms = 0;
         try {
             ms = bench::gpu_median_ms([&] {
-                copy_positions(mesh, x);
-                mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+                start();
                 (void)baselines::assembled_cg(A, variants[i], x.data(), r.data(), fixed);
             }, 1, a.runs) / a.fixed_iterations;
         } catch (const CudaError& e) {
@@ -188,13 +253,12 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     solve.max_iterations = 100000;
     CgResult res;
     const double solve_ms = bench::gpu_median_ms([&] {
-        copy_positions(mesh, x);
-        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+        start();
         res = baselines::assembled_cg(A, *best, x.data(), r.data(), solve);
     }, 1, a.runs);
     row.sp_solve_ms   = row.rx_terms_ms + row.sp_assembly_ms + solve_ms;  // the same terms first
     row.sp_iterations = res.iterations;
-    row.sp_ok         = res.converged && ref.accepts(x, row.dt, a.tol, res.iterations);
+    row.sp_ok         = res.converged && ref.accepts(to_patch_order(num, x), row.dt, a.tol, res.iterations);
     row.sp_bytes = double(A.bytes()) + baselines::assembled_cg_vector_bytes(A.n) + n * 4.0;
     // SpMM reads the matrix and d, writes q; the dot reads d, q; the update
     // reads x, r, d, q, writes x, r; the direction reads r, d, writes d
@@ -203,18 +267,24 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
 }
 
 //! PDE: the same CG with a halfedge-circulation product, block size swept.
-void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
+void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row, const Numbering& num)
 {
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
     std::vector<Triangle> faces(mesh.num_faces());
     const auto            f = mesh.faces().to_host();
     std::memcpy(faces.data(), f.data(), f.size() * sizeof(std::uint32_t));
+    if (!num.identity())
+        for (Triangle& t : faces)
+            for (auto& v : t)
+                v = num.rank[v];
     const auto t0 = std::chrono::steady_clock::now();
-    const baselines::PdeMesh pde(faces, mesh.num_vertices());  // same vertex numbering
+    const baselines::PdeMesh pde(faces, mesh.num_vertices());  // in the numbering
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     row.pd_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    DeviceBuffer<float> x(n), r(n);
-    copy_positions(mesh, x);
+    DeviceBuffer<float> x(n), r(n), x0(n);
+    renumber(num, mesh.positions().data(), x0);
+    auto start = [&] { RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), x0.data(), x.bytes(), cudaMemcpyDeviceToDevice)); };
+    start();
     row.pd_terms_ms = bench::gpu_median_ms([&] { (void)baselines::pde_mcf_system(pde, x.data()); }, 1, a.runs);
     const baselines::PdeMcfSystem s = baselines::pde_mcf_system(pde, x.data());
     CgOptions fixed;
@@ -222,7 +292,7 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
     fixed.max_iterations = a.fixed_iterations;
     for (int block : {64, 128, 256}) {
         const double ms = bench::gpu_median_ms([&] {
-            copy_positions(mesh, x);
+            start();
             baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
             (void)baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), fixed, block);
         }, 1, a.runs) / a.fixed_iterations;
@@ -236,13 +306,13 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row)
     solve.max_iterations = 100000;
     CgResult res;
     const double solve_ms = bench::gpu_median_ms([&] {
-        copy_positions(mesh, x);
+        start();
         baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
         res = baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), solve, row.pd_block);
     }, 1, a.runs);
     row.pd_solve_ms   = row.pd_terms_ms + solve_ms;
     row.pd_iterations = res.iterations;
-    row.pd_ok         = res.converged && ref.accepts(x, row.dt, a.tol, res.iterations);
+    row.pd_ok         = res.converged && ref.accepts(to_patch_order(num, x), row.dt, a.tol, res.iterations);
     row.pd_bytes      = double(pde.bytes()) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4;
 }
 
@@ -378,6 +448,21 @@ void print_tables(const std::vector<Row>& rows)
                     r.pd_bytes / 1048576.0, r.sp_bytes / 1048576.0);
 }
 
+//! The baselines in the input file's vertex numbering (RXMesh renumbers by
+//! patch whatever the input order, so its row is the same).
+void print_input_order(const std::vector<Row>& rows, const std::vector<Row>& in)
+{
+    std::printf("\n### Input order: PDE and cuSPARSE in the file's vertex numbering (ms per iteration; "
+                "solution ms)\n\n| faces | RXMesh | PDE sorted / input | cuSPARSE sorted / input | "
+                "PDE solution input | cuSPARSE solution input | verified PDE / cuSPARSE (input) |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (std::size_t i = 0; i < rows.size() && i < in.size(); ++i)
+        std::printf("| %llu | %.3f | %.3f / %.3f | %.3f / %.3f | %.1f | %.1f | %s / %s |\n",
+                    (unsigned long long)rows[i].faces, rows[i].rx_iter_ms, rows[i].pd_iter_ms, in[i].pd_iter_ms,
+                    rows[i].sp_iter_ms, in[i].sp_iter_ms, in[i].pd_solve_ms, in[i].sp_solve_ms, yes(in[i].pd_ok),
+                    yes(in[i].sp_ok));
+}
+
 std::string row_json(int level, const Row& r)
 {
     char b[2048];
@@ -418,7 +503,7 @@ int main(int argc, char** argv)
                     a.tol, a.dt_scale, a.fixed_iterations, a.runs);
         std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + std::to_string(copy_gbps) +
                            ", \"tolerance\": " + std::to_string(a.tol) + ", \"rows\": [";
-        std::vector<Row> rows;
+        std::vector<Row> rows, rows_input;
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0)
                 soup = generate::refine(soup);
@@ -426,14 +511,22 @@ int main(int argc, char** argv)
             opt.weld = true;
             const RXMesh    mesh(soup, opt);
             const Reference ref(mesh);
+            const Numbering sorted, input = input_numbering(mesh);
             Row             row;
             row.faces    = mesh.num_faces();
             row.vertices = mesh.num_vertices();
             const double h = mean_edge_length(mesh, mesh.positions().data());
             row.dt = float(a.dt_scale * h * h);
             time_rxmesh(mesh, a, ref, row);
-            time_assembled(mesh, a, ref, row);
-            time_pde(mesh, a, ref, row);
+            time_assembled(mesh, a, ref, row, sorted);
+            time_pde(mesh, a, ref, row, sorted);
+            Row in_order;  // the baselines in the input file's numbering
+            in_order.faces = row.faces;
+            in_order.dt    = row.dt;
+            in_order.rx_terms_ms = row.rx_terms_ms;  // the terms the assembly starts from
+            time_assembled(mesh, a, ref, in_order, input);
+            time_pde(mesh, a, ref, in_order, input);
+            rows_input.push_back(in_order);
             time_recompute(mesh, a, ref, row);
             row.rx_build_ms = mesh.stats().total_ms;
             time_eigen(a, ref, row);
@@ -444,6 +537,7 @@ int main(int argc, char** argv)
         }
         json += "]}\n";
         print_tables(rows);
+        print_input_order(rows, rows_input);
         if (!a.json.empty()) {
             std::FILE* f = std::fopen(a.json.c_str(), "wb");
             if (!f)

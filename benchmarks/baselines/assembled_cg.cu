@@ -24,18 +24,20 @@ struct FillCoo
     const float*         a;
     float                dt;
     std::uint64_t        n, num_edges;
+    const std::uint32_t* rank;  // nullable: the identity
     std::uint64_t*       keys;
     float*               vals;
     __device__ void operator()(std::uint64_t i) const
     {
+        auto id = [&](std::uint64_t v) { return rank ? std::uint64_t(rank[v]) : v; };
         if (i >= 4 * num_edges) {
             const std::uint64_t v = i - 4 * num_edges;
-            keys[i]               = v * n + v;
+            keys[i]               = id(v) * n + id(v);
             vals[i]               = 2.f * a[v];
             return;
         }
         const std::uint64_t e = i / 4, k = i % 4;
-        const std::uint64_t p = ev[2 * e], q = ev[2 * e + 1];
+        const std::uint64_t p = id(ev[2 * e]), q = id(ev[2 * e + 1]);
         const float         we = dt * w[e];
         const std::uint64_t row = (k == 0 || k == 2) ? p : q;
         const std::uint64_t col = k == 0 ? q : (k == 1 ? p : row);
@@ -68,7 +70,7 @@ int bits_for(std::uint64_t max_key)
 }  // namespace
 
 AssembledMatrix assemble_mcf_matrix(const RXMesh& mesh, const McfSystem& s, float dt,
-                                    cudaStream_t stream)
+                                    const std::uint32_t* rank, cudaStream_t stream)
 {
     const std::uint64_t         n = mesh.num_vertices(), E = mesh.num_edges();
     const std::uint64_t         m = 4 * E + n;
@@ -77,7 +79,7 @@ AssembledMatrix assemble_mcf_matrix(const RXMesh& mesh, const McfSystem& s, floa
     DeviceBuffer<std::uint64_t> keys(m, stream), sorted_keys(m, stream);
     DeviceBuffer<float>         vals(m, stream), sorted_vals(m, stream);
     RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(
-        m, FillCoo{ev.data(), s.w.data(), s.a.data(), dt, n, E, keys.data(), vals.data()}, stream));
+        m, FillCoo{ev.data(), s.w.data(), s.a.data(), dt, n, E, rank, keys.data(), vals.data()}, stream));
     const int end_bit = bits_for(n * n - 1);
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), sorted_keys.data(),

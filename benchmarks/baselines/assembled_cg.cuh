@@ -35,9 +35,10 @@ struct AssembledMatrix
 };
 
 //! A = 2 diag(a) + dt L from the system's weights and areas and the mesh's
-//! edges (for_each<EV>), on the GPU.
+//! edges (for_each<EV>), on the GPU; with `rank` (device, per vertex) the
+//! rows and columns are numbered rank[v] instead of v.
 AssembledMatrix assemble_mcf_matrix(const RXMesh& mesh, const McfSystem& s, float dt,
-                                    cudaStream_t stream = 0);
+                                    const std::uint32_t* rank = nullptr, cudaStream_t stream = 0);
 
 //! How the product runs: SpMM on the n x 3 block (row-major: the vectors
 //! interleaved as RXMesh keeps them; column-major: one coordinate after the
