@@ -3,6 +3,10 @@
 apps' READMEs, drawn from the apps' own PLY output.
 
 usage: render_mesh.py OUT.png MESH [MESH ...] [--titles "a|b"] [--view ELEV,AZIM] [--up y|z]
+                      [--color-normals]
+
+--color-normals: faces coloured by their vertices' nx, ny, nz properties
+(mapped from [-1, 1] to RGB), as rxmesh-vertex-normal writes them.
 
 MESH: OFF (text) or PLY (ascii or binary little-endian, as the apps write).
 Flat-shaded triangles, lit from the viewer; no dependency beyond matplotlib
@@ -58,7 +62,7 @@ def read_ply(path):
         fmt, elements = read_ply_header(f)
         if fmt != "binary_little_endian":
             raise ValueError(f"{path}: only binary little-endian PLY is supported")
-        verts, faces = [], []
+        verts, faces, extra = [], [], {}
         for name, count, props in elements:
             for _ in range(count):
                 row = []
@@ -72,14 +76,26 @@ def read_ply(path):
                         row.append(struct.unpack(t, f.read(struct.calcsize(t)))[0])
                 if name == "vertex":
                     verts.append(tuple(row[:3]))
+                    for p, value in zip(props[3:], row[3:]):
+                        extra.setdefault(p[-1], []).append(value)
                 elif name == "face":
                     poly = row[0]
                     faces += [(poly[0], poly[j], poly[j + 1]) for j in range(1, len(poly) - 1)]
-        return verts, faces
+        return verts, faces, extra
 
 
 def read_mesh(path):
-    return read_ply(path) if path.lower().endswith(".ply") else read_off(path)
+    if path.lower().endswith(".ply"):
+        return read_ply(path)
+    verts, faces = read_off(path)
+    return verts, faces, {}
+
+
+def normal_colors(faces, extra):
+    """RGB per face from the mean of its vertices' (nx, ny, nz) in [-1, 1]."""
+    n = [extra["nx"], extra["ny"], extra["nz"]]
+    return [tuple(min(1.0, max(0.0, 0.5 + 0.5 * sum(n[k][v] for v in f) / 3)) for k in range(3))
+            for f in faces]
 
 
 def shade(tris, view_dir):
@@ -101,6 +117,7 @@ def main():
     ap.add_argument("--titles", default="")
     ap.add_argument("--view", default="10,-60")
     ap.add_argument("--up", default="z", choices=["y", "z"], help="the meshes' up axis")
+    ap.add_argument("--color-normals", action="store_true")
     args = ap.parse_args()
     try:
         import math
@@ -117,13 +134,16 @@ def main():
     titles = args.titles.split("|") if args.titles else args.meshes
     fig = plt.figure(figsize=(5 * len(args.meshes), 5))
     for i, path in enumerate(args.meshes):
-        verts, faces = read_mesh(path)
+        verts, faces, extra = read_mesh(path)
         if args.up == "y":  # matplotlib's up is z
             verts = [(x, -z, y) for x, y, z in verts]
         tris = [(verts[x], verts[y], verts[z]) for x, y, z in faces]
         grey = shade(tris, view_dir)
+        colors = [(g, g, g) for g in grey]
+        if args.color_normals and "nx" in extra:
+            colors = normal_colors(faces, extra)
         ax = fig.add_subplot(1, len(args.meshes), i + 1, projection="3d")
-        ax.add_collection3d(Poly3DCollection(tris, facecolors=[(g, g, g) for g in grey], linewidths=0))
+        ax.add_collection3d(Poly3DCollection(tris, facecolors=colors, linewidths=0))
         lo = [min(v[k] for v in verts) for k in range(3)]
         hi = [max(v[k] for v in verts) for k in range(3)]
         mid, half = [(lo[k] + hi[k]) / 2 for k in range(3)], max(hi[k] - lo[k] for k in range(3)) / 2
