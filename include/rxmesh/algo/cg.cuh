@@ -195,8 +195,12 @@ class CgMonitor
     }
     ~CgMonitor()
     {
-        for (auto& e : m_ready)
+        // a copy may still be in flight when an error unwinds the solver:
+        // let it land before its pinned target is freed
+        for (auto& e : m_ready) {
+            cudaEventSynchronize(e);
             cudaEventDestroy(e);
+        }
         cudaFreeHost(m_host);
     }
     CgMonitor(const CgMonitor&)            = delete;
