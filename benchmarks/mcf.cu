@@ -181,7 +181,7 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     row.rx_iter_ms_by_block[2] = fixed_run(std::integral_constant<int, 256>{});
     row.rx_iter_ms = row.rx_iter_ms_by_block[1];  // the default, which the solve below uses
     McfOptions o;
-    o.relative_dt  = float(a.dt_scale);
+    o.dt           = row.dt;  // the step every method and the check use
     o.cg.tolerance = a.tol;
     o.cg.max_iterations = 100000;
     McfReport rep;
@@ -383,8 +383,11 @@ namespace {
 Args parse(int argc, char** argv)
 {
     Args a;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        const std::string k = argv[i];
+        if (i + 1 == argc)
+            throw Error("bench_mcf: option " + k + " needs a value");
+        const std::string v = argv[i + 1];
         if (k == "--mesh") a.file = v;
         else if (k == "--levels") a.levels = std::stoi(v);
         else if (k == "--runs") a.runs = std::stoi(v);
@@ -501,8 +504,8 @@ int main(int argc, char** argv)
                     "edge length^2; %d fixed iterations for the per-iteration time; median of %d runs\n\n",
                     bench::gpu_name().c_str(), copy_gbps, a.file.empty() ? "noisy icosphere" : a.file.c_str(),
                     a.tol, a.dt_scale, a.fixed_iterations, a.runs);
-        std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + std::to_string(copy_gbps) +
-                           ", \"tolerance\": " + std::to_string(a.tol) + ", \"rows\": [";
+        std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + bench::json_number(copy_gbps) +
+                           ", \"tolerance\": " + bench::json_number(a.tol) + ", \"rows\": [";
         std::vector<Row> rows, rows_input;
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0)
@@ -538,13 +541,8 @@ int main(int argc, char** argv)
         json += "]}\n";
         print_tables(rows);
         print_input_order(rows, rows_input);
-        if (!a.json.empty()) {
-            std::FILE* f = std::fopen(a.json.c_str(), "wb");
-            if (!f)
-                throw IOError("cannot write " + a.json);
-            std::fputs(json.c_str(), f);
-            std::fclose(f);
-        }
+        if (!a.json.empty())
+            bench::write_text_file(a.json, json);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_mcf: %s\n", e.what());

@@ -111,6 +111,21 @@ inline int parse(CLI::App& cli, int argc, char** argv, const char* app_name)
     }
 }
 
+//! A CLI11 check for options stored as float: the value must be a finite,
+//! positive float (1e39 would become inf and 1e-50 would become 0).
+inline CLI::Validator positive_float()
+{
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            char*       end = nullptr;
+            const float v   = std::strtof(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || !(v > 0))
+                return "must be a positive number within float range, got " + text;
+            return {};
+        },
+        "POSITIVE FLOAT");
+}
+
 //! Wall-clock milliseconds of a host stage (GPU stages use GpuTimer).
 class Stopwatch
 {
@@ -126,20 +141,57 @@ class Stopwatch
     std::chrono::steady_clock::time_point m_start;
 };
 
-//! Writes through `write(tmp_path)` into a temporary next to `path`, then
-//! renames it: a failed write leaves no partial file behind.
-inline void write_atomically(const std::string& path, const std::function<void(const std::string&)>& write)
+//! An app's output files, written all or none: each is checked writable
+//! before the work starts (expect), written to a temporary next to its path
+//! (stage), and renamed into place only when every one was written (commit).
+//! Files not committed are removed, so a failure leaves no partial output.
+class Outputs
 {
-    const std::string tmp = path + ".partial";
-    try {
-        write(tmp);
-        std::filesystem::rename(tmp, path);
-    } catch (...) {
+   public:
+    Outputs() = default;
+    Outputs(const Outputs&)            = delete;
+    Outputs& operator=(const Outputs&) = delete;
+    ~Outputs()
+    {
         std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        throw;
+        for (const auto& tmp : m_staged)
+            std::filesystem::remove(tmp, ignored);
     }
-}
+
+    //! \throw IOError now, not after the work, when `path` cannot be created.
+    static void expect(const std::string& path)
+    {
+        if (path.empty())
+            return;
+        const std::string probe = temporary(path);
+        std::FILE*        f     = std::fopen(probe.c_str(), "wb");
+        if (!f)
+            throw IOError("cannot write " + path);
+        std::fclose(f);
+        std::error_code ignored;
+        std::filesystem::remove(probe, ignored);
+    }
+
+    //! Writes through `write(tmp_path)`; nothing is visible at `path` yet.
+    void stage(const std::string& path, const std::function<void(const std::string&)>& write)
+    {
+        m_staged.push_back(temporary(path));
+        m_paths.push_back(path);
+        write(m_staged.back());
+    }
+
+    void commit()
+    {
+        for (std::size_t i = 0; i < m_staged.size(); ++i)
+            std::filesystem::rename(m_staged[i], m_paths[i]);
+        m_staged.clear();
+        m_paths.clear();
+    }
+
+   private:
+    static std::string       temporary(const std::string& path) { return path + ".partial"; }
+    std::vector<std::string> m_staged, m_paths;
+};
 
 //! A JSON object built key by key (values: numbers, strings, booleans, or
 //! nested objects), written in insertion order.
@@ -155,17 +207,16 @@ class Json
     Json& obj(const std::string& key, const Json& v) { return raw(key, v.text()); }
     std::string text() const { return "{" + m_body + "}"; }
 
+    //! Writes the object to `path` (through Outputs::stage for atomicity).
     void write(const std::string& path) const
     {
-        write_atomically(path, [&](const std::string& tmp) {
-            std::FILE* f = std::fopen(tmp.c_str(), "wb");
-            if (!f)
-                throw IOError("cannot write " + path);
-            const std::string t = text() + "\n";
-            const bool ok = std::fwrite(t.data(), 1, t.size(), f) == t.size();
-            if (std::fclose(f) != 0 || !ok)
-                throw IOError("cannot write " + path);
-        });
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f)
+            throw IOError("cannot write " + path);
+        const std::string t  = text() + "\n";
+        const bool        ok = std::fwrite(t.data(), 1, t.size(), f) == t.size();
+        if (std::fclose(f) != 0 || !ok)
+            throw IOError("cannot write " + path);
     }
 
    private:
@@ -226,7 +277,7 @@ std::vector<float> to_input_vertices(const RXMesh& mesh, const std::vector<float
 
 //! Writes a binary PLY: one vertex per input vertex in input order at
 //! `positions` (3 per input vertex), the input's faces, and the scalars (one
-//! per input vertex). Atomic: no partial file on failure.
+//! per input vertex). Use through Outputs::stage for atomicity.
 inline void write_input_order_ply(const std::string& path, const TriangleSoup& input,
                                   const std::vector<float>& positions,
                                   const std::vector<io::VertexScalar>& scalars)
@@ -236,7 +287,7 @@ inline void write_input_order_ply(const std::string& path, const TriangleSoup& i
     out.positions.resize(input.positions.size());
     for (std::size_t i = 0; i < out.positions.size(); ++i)
         out.positions[i] = {positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]};
-    write_atomically(path, [&](const std::string& tmp) { io::write_ply(tmp, out, scalars); });
+    io::write_ply(path, out, scalars);
 }
 
 }  // namespace rxmesh::app

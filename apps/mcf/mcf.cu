@@ -36,9 +36,9 @@ void add_options(CLI::App& cli, Options& o)
     cli.add_option("--json", o.json, "write a JSON report");
     cli.add_flag("--check", o.check, "check each step against the CPU reference (exit 2 on mismatch)");
     cli.add_option("--dt", o.mcf.dt, "time step (> 0); default: --dt-scale x mean edge length^2")
-        ->check(CLI::PositiveNumber);
+        ->check(app::positive_float());
     cli.add_option("--dt-scale", o.mcf.relative_dt, "time step relative to the mean edge length squared")
-        ->check(CLI::PositiveNumber)->capture_default_str();
+        ->check(app::positive_float())->capture_default_str();
     cli.add_option("--tol", o.mcf.cg.tolerance, "CG stops when |r| <= tol |r0|")
         ->check(CLI::PositiveNumber)->capture_default_str();
     cli.add_option("--max-iter", o.mcf.cg.max_iterations, "CG iteration limit per step")
@@ -90,7 +90,7 @@ Input load(const std::string& file)
 }
 
 //! The smoothed positions and per-vertex displacement, one per input vertex.
-void write_output(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
+void write_output(app::Outputs& out, const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
                   const std::vector<float>& x)
 {
     const auto own = [&](std::size_t i, int k) { return input.positions[i][k]; };
@@ -102,7 +102,7 @@ void write_output(const std::string& path, const RXMesh& mesh, const TriangleSou
             d2 += double(pos[3 * i + k] - own(i, k)) * (pos[3 * i + k] - own(i, k));
         moved.values[i] = float(std::sqrt(d2));
     }
-    app::write_input_order_ply(path, input, pos, {moved});
+    out.stage(path, [&](const std::string& tmp) { app::write_input_order_ply(tmp, input, pos, {moved}); });
 }
 
 int run_mcf(const Options& o)
@@ -111,6 +111,8 @@ int run_mcf(const Options& o)
     const Input       in = load(o.file);
     const double      import_ms = import_clock.ms();
     app::validate_input(in.soup, in.name);
+    app::Outputs::expect(o.output);
+    app::Outputs::expect(o.json);
     const std::string gpu = app::require_gpu();
     BuildOptions      build;
     build.weld              = o.weld;
@@ -127,8 +129,11 @@ int run_mcf(const Options& o)
         const McfReport          r  = mean_curvature_flow(mesh, x.data(), one);
         if (o.check)
             check_step(mesh, x0, download(x), r.dt, r.iterations, o.mcf);
-        total.dt = r.dt;
-        total.mean_edge_length = step == 0 ? r.mean_edge_length : total.mean_edge_length;
+        if (step == 0) {  // one time step for the whole flow, as the library takes it
+            one.dt                 = r.dt;
+            total.dt               = r.dt;
+            total.mean_edge_length = r.mean_edge_length;
+        }
         total.iterations += r.iterations;
         total.final_residual = r.final_residual;
         total.converged      = total.converged && r.converged;
@@ -136,8 +141,9 @@ int run_mcf(const Options& o)
         total.solve_ms += r.solve_ms;
     }
     const std::vector<float> result = download(x);
+    app::Outputs             out;
     if (!o.output.empty())
-        write_output(o.output, mesh, in.soup, result);
+        write_output(out, o.output, mesh, in.soup, result);
 
     std::printf("rxmesh-mcf: %s on %s\n", in.name.c_str(), gpu.c_str());
     std::printf("  %u vertices, %u faces, %u patches\n", mesh.num_vertices(), mesh.num_faces(), mesh.num_patches());
@@ -156,8 +162,9 @@ int run_mcf(const Options& o)
             .obj("parameters", params).obj("times_ms", times).num("mean_edge_length", total.mean_edge_length)
             .num("iterations", total.iterations).num("final_relative_residual", total.final_residual)
             .flag("converged", total.converged).flag("checked", o.check);
-        j.write(o.json);
+        out.stage(o.json, [&](const std::string& tmp) { j.write(tmp); });
     }
+    out.commit();
     return total.converged ? 0 : 3;
 }
 

@@ -54,6 +54,8 @@ int run_normals(const Options& o)
     const std::string  name = o.file.empty() ? "embedded torus (512 x 256 quads)" : o.file;
     const double       import_ms = import_clock.ms();
     app::validate_input(soup, name);
+    app::Outputs::expect(o.output);
+    app::Outputs::expect(o.json);
     const std::string gpu = app::require_gpu();
     BuildOptions      build;
     build.weld             = o.weld;
@@ -70,6 +72,7 @@ int run_normals(const Options& o)
     const double             error = o.check ? reference_error(mesh, n) : 0;
     if (o.check && !(error < 1e-5))
         throw app::CheckFailed("largest difference from the CPU reference " + std::to_string(error));
+    app::Outputs out;
     if (!o.output.empty()) {
         const auto zero = [](std::size_t, int) { return 0.f; };
         const auto own  = [&](std::size_t i, int k) { return soup.positions[i][k]; };
@@ -79,7 +82,7 @@ int run_normals(const Options& o)
         for (std::size_t i = 0; i < soup.positions.size(); ++i)
             for (int k = 0; k < 3; ++k)
                 props[k].values.push_back(nin[3 * i + k]);
-        app::write_input_order_ply(o.output, soup, pos, props);
+        out.stage(o.output, [&](const std::string& tmp) { app::write_input_order_ply(tmp, soup, pos, props); });
     }
     std::printf("rxmesh-vertex-normal: %s on %s\n", name.c_str(), gpu.c_str());
     std::printf("  %u vertices, %u faces, %u patches\n", mesh.num_vertices(), mesh.num_faces(), mesh.num_patches());
@@ -92,8 +95,9 @@ int run_normals(const Options& o)
             .obj("mesh", app::mesh_json(mesh, soup)).obj("times_ms", times).flag("checked", o.check);
         if (o.check)
             j.num("max_abs_error_vs_cpu", error);
-        j.write(o.json);
+        out.stage(o.json, [&](const std::string& tmp) { j.write(tmp); });
     }
+    out.commit();
     return 0;
 }
 

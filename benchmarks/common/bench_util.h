@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,30 @@ inline void keep_pool_memory()
     std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
     RXMESH_CHECK_CUDA(
         cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+}
+
+//! A number as JSON text: %.9g, or null when not finite.
+inline std::string json_number(double v)
+{
+    if (!std::isfinite(v))
+        return "null";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return buf;
+}
+
+//! Writes `text` to `path` through a temporary and a rename: the file is
+//! either complete or absent. \throw std::runtime_error naming the path.
+inline void write_text_file(const std::string& path, const std::string& text)
+{
+    const std::string tmp = path + ".partial";
+    std::FILE*        f   = std::fopen(tmp.c_str(), "wb");
+    bool              ok  = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    ok = f != nullptr && std::fclose(f) == 0 && ok;
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot write " + path);
+    }
 }
 
 inline std::string gpu_name()

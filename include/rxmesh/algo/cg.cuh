@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "rxmesh/attribute/attribute.h"
 #include "rxmesh/attribute/blas.cuh"
@@ -164,7 +165,10 @@ __global__ void cg_scalars_kernel(State* s)
         s->delta     = s->delta_next;
         s->beta      = s->delta_old > 0 ? s->delta / s->delta_old : 0.0;
         s->iterations += 1;
-        s->done = s->delta <= s->tol2 * s->delta0 || s->iterations >= s->max_iterations;
+        // a NaN or infinite residual (non-finite input, or an operator that
+        // is not positive definite) stops the loop; cg_drive reports it
+        const bool converged = s->delta <= s->tol2 * s->delta0;
+        s->done = converged || !isfinite(s->delta) || s->iterations >= s->max_iterations;
     }
     s->delta_next = 0;
     s->dq         = 0;
@@ -269,6 +273,8 @@ CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cud
         RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
     DeviceBuffer<CgState> state(1, stream);
     const double          rr = squared_norm(r, n, stream);
+    if (!std::isfinite(rr))
+        throw Error("cg_solve: the initial residual is not finite (non-finite input)");
     cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr, options.tolerance * options.tolerance,
                                         options.max_iterations);
     RXMESH_CHECK_LAUNCH();
@@ -283,6 +289,9 @@ CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cud
     CgState last{};
     RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    if (!std::isfinite(last.delta))
+        throw Error("cg_solve: the residual is not finite after " + std::to_string(last.iterations) +
+                    " iterations (non-finite input, or an operator that is not positive definite)");
     CgResult res;
     res.iterations       = last.iterations;
     res.initial_residual = std::sqrt(rr);

@@ -21,6 +21,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -139,13 +140,15 @@ inline CgResult mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, float
 
 //! options.steps MCF steps on x (3 floats per vertex, global order), each
 //! with the weights and areas of its starting positions.
-//! \throw InvalidInputError for dt < 0, relative_dt <= 0 (when used),
-//!        steps < 1, a tolerance <= 0 or max_iterations < 0.
+//! \throw InvalidInputError for a dt that is negative or not finite,
+//!        relative_dt <= 0 (when used), a time step that comes out 0 or not
+//!        finite, steps < 1, a tolerance <= 0 or max_iterations < 0.
 inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOptions& options,
                                      cudaStream_t stream = 0)
 {
-    if (!(options.dt >= 0) || (options.dt == 0 && !(options.relative_dt > 0)))
-        throw InvalidInputError("mean_curvature_flow: the time step must be > 0");
+    if (!(options.dt >= 0) || !std::isfinite(options.dt) ||
+        (options.dt == 0 && !(options.relative_dt > 0 && std::isfinite(options.relative_dt))))
+        throw InvalidInputError("mean_curvature_flow: the time step must be finite and > 0");
     if (options.steps < 1 || !(options.cg.tolerance > 0) || options.cg.max_iterations < 0)
         throw InvalidInputError(
             "mean_curvature_flow: steps >= 1, tolerance > 0 and max_iterations >= 0 required");
@@ -153,6 +156,9 @@ inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOpti
     rep.mean_edge_length = mean_edge_length(mesh, x, stream);
     rep.dt = options.dt > 0 ? options.dt
                             : float(options.relative_dt * rep.mean_edge_length * rep.mean_edge_length);
+    if (!(rep.dt > 0) || !std::isfinite(rep.dt))
+        throw InvalidInputError("mean_curvature_flow: the time step " + std::to_string(rep.dt) +
+                                " (relative_dt x mean edge length^2) is not a positive float");
     GpuTimer timer(stream);
     for (int step = 0; step < options.steps; ++step) {
         timer.start();
