@@ -6,7 +6,7 @@
 #
 # usage: scripts/run_benchmarks.sh [STAGE...]
 #   stages (default: all, in this order): build reindex topology obj_parse
-#   build_store queries cpu normals mcf mcf_cpu report
+#   build_store queries cpu normals mcf mcf_cpu geodesic report
 # environment: BUILD_DIR (default build-bench), RESULTS (default
 #   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
 #   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 CPU_RUNS=${CPU_RUNS:-3}
 CPU_THREADS=${CPU_THREADS:-$(nproc)}
 STAGES=("$@")
-[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu report)
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic report)
 want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -91,6 +91,12 @@ if want mcf_cpu; then  # OpenMesh serial and all cores, the bundle when present
   else
     echo "run_benchmarks: no bench_mcf_openmesh (OpenMesh missing); skipped" | tee "$RESULTS/mcf_openmesh.md"
   fi
+fi
+if want geodesic; then  # distances in input order for the CGAL exact-geodesic check
+  mkdir -p "$RESULTS/geodesic_dump"
+  $B/bench_geodesic --mesh $M/armadillo.off --levels 4 --runs "${GEODESIC_RUNS:-5}" \
+    --json "$RESULTS/geodesic.json" --dump "$RESULTS/geodesic_dump" --dump-max-faces 900000 \
+    | tee "$RESULTS/geodesic.md"
 fi
 want normals && $B/bench_vertex_normals --mesh $M/armadillo.off --min-faces 13000000 \
   --runs "$RUNS" --json "$RESULTS/vertex_normals.json" | tee "$RESULTS/vertex_normals.md"

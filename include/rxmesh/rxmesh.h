@@ -155,6 +155,15 @@ class RXMesh
               typename Active = AllActive>
     void for_each(F f, Active active = {}, bool oriented = false, cudaStream_t stream = 0) const;
 
+    //! for_each over the patches a PatchSchedule (query/device_mesh.h) names:
+    //! a subset chosen on the device, for loops of launches whose active set
+    //! moves without the host (e.g. a propagating front). `active` may also
+    //! have `bool patch(std::uint32_t p) const` to skip whole patches.
+    template <Op op, int BlockThreads = default_query_threads(op), typename F,
+              typename Active = AllActive>
+    void for_each_scheduled(const PatchSchedule& schedule, F f, Active active = {},
+                            bool oriented = false, cudaStream_t stream = 0) const;
+
     //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
     //! patch, then calls `finalize(v, sum)` once per vertex: see
     //! query/accumulate.cuh for the rules and an example. MinBlocks: the
@@ -214,6 +223,15 @@ template <Op op, int BlockThreads, typename F, typename Active>
 void RXMesh::for_each(F f, Active active, bool oriented, cudaStream_t stream) const
 {
     detail::launch_for_each<op, BlockThreads>(device(), f, active, oriented, stream);
+}
+
+template <Op op, int BlockThreads, typename F, typename Active>
+void RXMesh::for_each_scheduled(const PatchSchedule& schedule, F f, Active active, bool oriented,
+                                cudaStream_t stream) const
+{
+    DeviceMesh mesh = device();
+    mesh.schedule   = schedule;
+    detail::launch_for_each<op, BlockThreads>(mesh, f, active, oriented, stream);
 }
 
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Contribute,

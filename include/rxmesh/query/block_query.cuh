@@ -1,6 +1,6 @@
 // block_query<Op>: the work of one query block (RXMesh paper, section 6.2 and
 // appendix B). The block takes the patches blockIdx.x, blockIdx.x +
-// gridDim.x, ..., computes the query's rows for each and calls the user's
+// gridDim.x, ... (of the mesh's PatchSchedule when it has one), computes the query's rows for each and calls the user's
 // lambda once per owned (and active) source element with a RowView.
 //
 // Two paths:
@@ -73,7 +73,11 @@ __device__ __forceinline__ void staged_query(const DeviceMesh& mesh, Lambda& use
                                              bool oriented)
 {
     __shared__ typename BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
-    for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
+    const std::uint32_t end = mesh.end_item();
+    for (std::uint32_t i = mesh.first_item() + blockIdx.x; i < end; i += gridDim.x) {
+        const std::uint32_t p = mesh.scheduled_patch(i);
+        if (!patch_may_be_active(active, p))  // the same answer in every thread
+            continue;
         __syncthreads();  // the previous patch's arrays are reused
         const PatchInfo      pi  = mesh.patch(p);
         const LocalToGlobal& src = source_map<op>(pi);

@@ -21,15 +21,45 @@ struct PatchInfo
     const std::uint16_t* m_fe;
 };
 
+//! A subset of the patches chosen on the device, for for_each: its blocks take
+//! the patches patches[range[0]], ..., patches[range[1] - 1], with `range`
+//! (two values in device memory) read when the kernel runs, so that a loop of
+//! launches can narrow or move the subset without the host (an active set
+//! that moves, as in front propagation). `capacity`: the most entries the
+//! range can span; it sizes the grid (the blocks loop over the entries).
+struct PatchSchedule
+{
+    const std::uint32_t* patches  = nullptr;
+    const std::uint32_t* range    = nullptr;
+    std::uint32_t        capacity = 0;
+};
+
 struct DeviceMesh
 {
     PatchStoreView store;
     PatchLimits    limits;
+    //! Null pointers: every patch, in order.
+    PatchSchedule  schedule;
     //! When a patch's query does not fit shared memory, for_each runs fewer
     //! blocks, each looping over patches with its arrays in this global
     //! scratch (scratch_stride bytes per block) instead.
     unsigned char* scratch        = nullptr;
     std::size_t    scratch_stride = 0;
+
+    //! The block's work items: [first_item(), end_item()), each naming the
+    //! patch scheduled_patch(i).
+    RXMESH_DEVICE std::uint32_t first_item() const
+    {
+        return schedule.range ? schedule.range[0] : 0;
+    }
+    RXMESH_DEVICE std::uint32_t end_item() const
+    {
+        return schedule.range ? schedule.range[1] : store.num_patches;
+    }
+    RXMESH_DEVICE std::uint32_t scheduled_patch(std::uint32_t i) const
+    {
+        return schedule.patches ? schedule.patches[i] : i;
+    }
 
     RXMESH_DEVICE PatchInfo patch(std::uint32_t p) const
     {

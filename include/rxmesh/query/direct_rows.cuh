@@ -37,7 +37,8 @@ __device__ __forceinline__ std::uint32_t direct_row(const PatchInfo& pi, std::ui
     }
 }
 
-//! EV, FE, FV for the patches blockIdx.x, blockIdx.x + gridDim.x, ...: each
+//! EV, FE, FV for the block's patches (blockIdx.x, blockIdx.x + gridDim.x,
+//! ... of the schedule, device_mesh.h): each
 //! thread loads and maps the rows of kElementsInFlight elements (independent
 //! loads, in flight together), then runs the lambdas.
 template <Op op, int BlockThreads, typename Lambda, typename Active>
@@ -46,7 +47,11 @@ __device__ __forceinline__ void direct_query(const DeviceMesh& mesh, Lambda& use
     using Source            = typename OpTraits<op>::Source;
     using Output            = typename OpTraits<op>::Output;
     constexpr std::uint32_t K = op == Op::EV ? 2 : 3;
-    for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
+    const std::uint32_t end = mesh.end_item();
+    for (std::uint32_t i = mesh.first_item() + blockIdx.x; i < end; i += gridDim.x) {
+        const std::uint32_t p = mesh.scheduled_patch(i);
+        if (!patch_may_be_active(active, p))
+            continue;
         const PatchInfo      pi  = mesh.patch(p);
         const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
         const LocalToGlobal& out = op == Op::FE ? pi.emap : pi.vmap;

@@ -84,7 +84,24 @@ struct LaunchLimits
 {
     int         max_smem = -1, sms = 0;
     std::size_t static_smem = 0, opted_in = 0;
+    // resident blocks per SM at the dynamic shared memory `occupancy_smem`
+    std::size_t occupancy_smem = ~std::size_t(0);
+    int         blocks_per_sm  = 0;
 };
+
+//! The grid of a scheduled launch: one block per entry the schedule can
+//! span, at most as many as fit on the device at once (they loop).
+template <auto kernel>
+unsigned scheduled_grid(LaunchLimits& c, int block_threads, std::size_t smem, std::uint32_t capacity)
+{
+    if (c.occupancy_smem != smem) {
+        RXMESH_CHECK_CUDA(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&c.blocks_per_sm, kernel, block_threads, smem));
+        c.occupancy_smem = smem;
+    }
+    const std::uint64_t resident = std::uint64_t(std::max(c.blocks_per_sm, 1)) * c.sms;
+    return unsigned(std::max<std::uint64_t>(1, std::min<std::uint64_t>(capacity, resident)));
+}
 
 //! (One cache per kernel: a template on the kernel itself, since kernels of
 //! different queries share one function type.)
@@ -113,7 +130,9 @@ template <Op op, int BlockThreads, typename F, typename Active>
 void launch_in_scratch(DeviceMesh mesh, std::size_t smem_bytes, int sms, F f, Active active,
                        bool oriented, cudaStream_t stream)
 {
-    const unsigned grid  = std::min<unsigned>(mesh.store.num_patches, 2u * unsigned(sms));
+    const std::uint32_t items =
+        mesh.schedule.range ? mesh.schedule.capacity : mesh.store.num_patches;
+    const unsigned grid = std::max(1u, std::min<unsigned>(items, 2u * unsigned(sms)));
     mesh.scratch_stride  = (smem_bytes + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
@@ -124,13 +143,14 @@ void launch_in_scratch(DeviceMesh mesh, std::size_t smem_bytes, int sms, F f, Ac
 }
 
 //! Runs f(source, row) for every owned, active source element of `op`: one
-//! kernel of one block per patch, or the scratch fallback when the largest
+//! kernel of one block per patch (with a schedule: of as many blocks as are
+//! resident, looping over its entries), or the scratch fallback when the largest
 //! patch's query exceeds the device's shared memory.
 template <Op op, int BlockThreads, typename F, typename Active>
 void launch_for_each(const DeviceMesh& mesh, F f, Active active, bool oriented,
                      cudaStream_t stream)
 {
-    if (mesh.store.num_patches == 0)
+    if (mesh.store.num_patches == 0 || (mesh.schedule.range && mesh.schedule.capacity == 0))
         return;
     const bool        orient = oriented && can_orient(op);
     const std::size_t smem   = query_smem_bytes(op, orient, mesh.limits);
@@ -145,7 +165,12 @@ void launch_for_each(const DeviceMesh& mesh, F f, Active active, bool oriented,
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         c.opted_in = smem;
     }
-    kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, f, active, orient);
+    const unsigned grid =
+        mesh.schedule.range
+            ? scheduled_grid<for_each_kernel<op, BlockThreads, F, Active>>(c, BlockThreads, smem,
+                                                                             mesh.schedule.capacity)
+            : mesh.store.num_patches;
+    kernel<<<grid, BlockThreads, smem, stream>>>(mesh, f, active, orient);
     RXMESH_CHECK_LAUNCH();
 }
 

@@ -1,6 +1,10 @@
 // The eight first-order queries and their source/output element types.
 #pragma once
 
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 #include "rxmesh/core/ids.h"
 
 namespace rxmesh {
@@ -78,5 +82,32 @@ struct AllActive
         return true;
     }
 };
+
+namespace detail {
+
+template <typename Active, typename = void>
+struct HasPatchTest : std::false_type
+{
+};
+template <typename Active>
+struct HasPatchTest<Active, std::void_t<decltype(std::declval<const Active&>().patch(0u))>>
+    : std::true_type
+{
+};
+
+//! An active-set predicate may also say of a whole patch that none of its
+//! elements is active (`bool patch(std::uint32_t p) const`): the block then
+//! skips the patch without looking at its elements. Without it, every patch
+//! may be active.
+template <typename Active>
+RXMESH_HD bool patch_may_be_active(const Active& active, std::uint32_t p)
+{
+    if constexpr (HasPatchTest<Active>::value)
+        return active.patch(p);
+    else
+        return (void)p, true;
+}
+
+}  // namespace detail
 
 }  // namespace rxmesh

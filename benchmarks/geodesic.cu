@@ -1,0 +1,322 @@
+// Geodesic distance by parallel toplesets propagation: RXMesh
+// (algo/geodesic.cuh) against the same algorithm over the PDE halfedges
+// (baselines/pde_geodesic.cuh, same loop structure, block size swept) in
+// RXMesh's vertex order and in the input's, and the serial CPU reference
+// (reference/geodesic.h, double). Per size (the input refined 1-to-4, levels
+// 0..L): time to solution (toplesets included; toplesets and propagation also
+// apart), iterations, time per iteration; medians of --runs runs after a
+// warm-up, CUDA events. Every method's distances are verified at every size:
+// the GPU methods against each other (the same float arithmetic: equal up to
+// 1e-6 relative) and against the CPU reference (1e-4 relative).
+// --dump DIR writes RXMesh's distances in input order (float32, one per input
+// vertex) for sizes up to --dump-max-faces, for the exact-geodesic accuracy
+// check (scripts/geodesic_exact_error.py with CGAL).
+//
+// usage: bench_geodesic [--mesh FILE] [--levels L] [--runs R] [--source I]
+//                       [--tol T] [--json FILE] [--dump DIR] [--dump-max-faces N]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_util.h"
+#include "pde_geodesic.cuh"
+#include "rxmesh/algo/geodesic.cuh"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/geodesic.h"
+#include "rxmesh/rxmesh.cuh"
+
+namespace {
+
+using namespace rxmesh;
+
+struct Args
+{
+    std::string   file, json, dump;
+    int           levels = 4, runs = 5;
+    std::uint32_t source = 0;
+    double        tol    = 1e-4;
+    std::uint64_t dump_max_faces = 1000000, cpu_max_faces = 4000000;
+};
+
+struct Timing
+{
+    double total_ms = 0, toplesets_ms = 0, propagation_ms = 0;
+    long   iterations = 0, sweeps = 0;
+    int    block = 0;
+    bool   ok = false;
+    double max_rel_diff = 0;  // against the RXMesh result
+    std::uint32_t levels = 0;
+};
+
+struct Row
+{
+    std::uint64_t faces = 0, vertices = 0;
+    std::uint32_t levels = 0;
+    Timing        rx, pde_sorted, pde_input;
+    double        cpu_ms = 0, cpu_max_rel = 0;
+    bool          cpu_ok = false;
+    double        max_distance = 0;
+};
+
+double max_relative_difference(const std::vector<float>& a, const std::vector<float>& b)
+{
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::isinf(a[i]) || std::isinf(b[i])) {
+            if (std::isinf(a[i]) != std::isinf(b[i]))
+                return INFINITY;
+            continue;
+        }
+        worst = std::max(worst, std::abs(double(a[i]) - b[i]) / std::max(double(b[i]), 1e-30));
+    }
+    return worst;
+}
+
+template <int B>
+Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
+                         DeviceBuffer<float>& d)
+{
+    GeodesicOptions o;
+    o.tolerance = a.tol;
+    GeodesicReport rep;
+    std::vector<double> topo, prop;
+    Timing t;
+    t.block    = B;
+    t.total_ms = bench::gpu_median_ms([&] {
+        rep = geodesic_distance<B>(mesh, mesh.positions().data(), src, d.data(), o);
+        topo.push_back(rep.toplesets_ms);
+        prop.push_back(rep.propagation_ms);
+    }, 1, a.runs);
+    t.toplesets_ms   = bench::median(topo);
+    t.propagation_ms = bench::median(prop);
+    t.iterations     = rep.iterations;
+    t.sweeps         = rep.sweeps;
+    t.levels         = rep.levels;
+    t.ok             = rep.converged;
+    return t;
+}
+
+Timing time_rxmesh(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
+                   std::vector<float>& result)
+{
+    DeviceBuffer<float> d(mesh.num_vertices());
+    Timing best;
+    for (const Timing& t : {time_rxmesh_block<64>(mesh, src, a, d), time_rxmesh_block<128>(mesh, src, a, d),
+                            time_rxmesh_block<256>(mesh, src, a, d)})
+        if (best.block == 0 || t.total_ms < best.total_ms)
+            best = t;
+    result = d.to_host();  // every block size computes the same distances
+    return best;
+}
+
+//! PDE over `faces` (numbered as `positions`), block size swept.
+Timing time_pde(const std::vector<Triangle>& faces, const std::vector<float>& positions,
+                std::uint32_t num_vertices, const std::vector<std::uint32_t>& src, const Args& a,
+                std::vector<float>& result)
+{
+    const baselines::PdeMesh pde(faces, num_vertices);
+    const auto               pos = DeviceBuffer<float>::from_host(positions);
+    DeviceBuffer<float>      d(num_vertices);
+    GeodesicOptions          o;
+    o.tolerance = a.tol;
+    Timing best;
+    for (int block : {64, 128, 256, 512}) {
+        GeodesicReport      rep;
+        std::vector<double> topo, prop;
+        GpuTimer            topo_timer;
+        Timing              t;
+        t.block    = block;
+        t.total_ms = bench::gpu_median_ms([&] {
+            topo_timer.start();
+            const baselines::PdeToplesets top = baselines::pde_toplesets(pde, src, block);
+            topo.push_back(topo_timer.stop_ms());
+            rep = baselines::pde_propagate(pde, pos.data(), src, top, d.data(), o, block);
+            prop.push_back(rep.propagation_ms);
+        }, 1, a.runs);
+        t.toplesets_ms   = bench::median(topo);
+        t.propagation_ms = bench::median(prop);
+        t.iterations     = rep.iterations;
+        t.sweeps         = rep.sweeps;
+        t.levels         = rep.levels;
+        t.ok             = rep.converged;
+        if (best.block == 0 || t.total_ms < best.total_ms)
+            best = t;
+    }
+    result = d.to_host();
+    return best;
+}
+
+std::vector<float> flat_positions(const std::vector<Vec3f>& p)
+{
+    std::vector<float> out;
+    for (const auto& x : p)
+        out.insert(out.end(), x.begin(), x.end());
+    return out;
+}
+
+Row measure(const TriangleSoup& soup, const Args& a, int level)
+{
+    BuildOptions opt;
+    opt.weld = true;
+    const RXMesh mesh(soup, opt);
+    const auto   to_global = mesh.input_vertex_to_global().to_host();
+    if (a.source >= to_global.size() || to_global[a.source] == ~0u)
+        throw InvalidInputError("bench_geodesic: source " + std::to_string(a.source) + " is not a mesh vertex");
+    const std::vector<std::uint32_t> src_global{to_global[a.source]}, src_input{a.source};
+    Row row;
+    row.faces    = mesh.num_faces();
+    row.vertices = mesh.num_vertices();
+    std::vector<float> rx, pde_sorted, pde_input;
+    row.rx = time_rxmesh(mesh, src_global, a, rx);
+    // PDE in RXMesh's numbering
+    const std::vector<float> gpos = mesh.positions().to_host();
+    std::vector<Triangle>    gfaces(mesh.num_faces());
+    const auto               flat = mesh.faces().to_host();
+    for (std::size_t f = 0; f < gfaces.size(); ++f)
+        gfaces[f] = {flat[3 * f], flat[3 * f + 1], flat[3 * f + 2]};
+    row.pde_sorted = time_pde(gfaces, gpos, mesh.num_vertices(), src_global, a, pde_sorted);
+    row.pde_sorted.max_rel_diff = max_relative_difference(pde_sorted, rx);
+    // PDE in the input's numbering, compared through the input -> global map
+    row.pde_input = time_pde(soup.faces, flat_positions(soup.positions),
+                             std::uint32_t(soup.positions.size()), src_input, a, pde_input);
+    std::vector<float> rx_in_input(soup.positions.size(), INFINITY);
+    for (std::size_t i = 0; i < rx_in_input.size(); ++i)
+        if (to_global[i] != ~0u)
+            rx_in_input[i] = rx[to_global[i]];
+    row.pde_input.max_rel_diff = max_relative_difference(pde_input, rx_in_input);
+    // the serial CPU reference, in double, on the global numbering
+    std::vector<Vec3f> hp(mesh.num_vertices());
+    for (std::size_t v = 0; v < hp.size(); ++v)
+        hp[v] = {gpos[3 * v], gpos[3 * v + 1], gpos[3 * v + 2]};
+    row.levels = row.rx.levels;
+    if (row.faces <= a.cpu_max_faces) {  // beyond: verified against PDE only
+        reference::Geodesic ref;
+        row.cpu_ms = bench::cpu_median_ms(
+            [&] { ref = reference::geodesic_ptp(hp, gfaces, src_global, a.tol); }, row.faces > 1000000 ? 1 : 3);
+        std::vector<float> ref_f(ref.distance.begin(), ref.distance.end());
+        row.cpu_max_rel = max_relative_difference(rx, ref_f);
+        row.cpu_ok      = ref.converged && row.cpu_max_rel <= 1e-4 && ref.toplesets.num_levels == row.levels;
+    } else {
+        row.cpu_ms = NAN;
+        row.cpu_max_rel = NAN;
+        row.cpu_ok = true;
+    }
+    for (float x : rx)
+        if (!std::isinf(x))
+            row.max_distance = std::max(row.max_distance, double(x));
+    row.rx.ok         = row.rx.ok && row.cpu_ok && row.pde_sorted.levels == row.levels;
+    row.pde_sorted.ok = row.pde_sorted.ok && row.pde_sorted.max_rel_diff <= 1e-6;
+    row.pde_input.ok  = row.pde_input.ok && row.pde_input.max_rel_diff <= 1e-6;
+    if (!a.dump.empty() && row.faces <= a.dump_max_faces)
+        bench::write_text_file(a.dump + "/rxmesh_level" + std::to_string(level) + ".f32",
+                               std::string(reinterpret_cast<const char*>(rx_in_input.data()),
+                                           rx_in_input.size() * sizeof(float)));
+    return row;
+}
+
+const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+
+void print_table(const std::vector<Row>& rows)
+{
+    std::printf("### Time to solution (ms; toplesets + propagation; median of runs)\n\n"
+                "| faces | levels | iterations (closing sweeps) | RXMesh (block) | PDE, RXMesh order (block) | PDE, input order (block) "
+                "| CPU serial | RXMesh vs PDE sorted / input | RXMesh vs CPU | verified |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f | %.2fx / %.2fx | %.0fx | %s %s %s %s |\n",
+                    (unsigned long long)r.faces, r.levels, r.rx.iterations, r.rx.sweeps, r.rx.total_ms, r.rx.block,
+                    r.pde_sorted.total_ms, r.pde_sorted.block, r.pde_input.total_ms, r.pde_input.block, r.cpu_ms,
+                    r.pde_sorted.total_ms / r.rx.total_ms, r.pde_input.total_ms / r.rx.total_ms,
+                    r.cpu_ms / r.rx.total_ms, yes(r.rx.ok), yes(r.pde_sorted.ok), yes(r.pde_input.ok), yes(r.cpu_ok));
+    std::printf("\n### Apart: toplesets and propagation (ms), time per propagation iteration (us)\n\n"
+                "| faces | RXMesh toplesets | RXMesh propagation | RXMesh us/iter | PDE sorted toplesets | PDE sorted "
+                "propagation | PDE us/iter | max rel. diff PDE sorted / input / CPU |\n|---|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1e / %.1e / %.1e |\n",
+                    (unsigned long long)r.faces, r.rx.toplesets_ms, r.rx.propagation_ms,
+                    1e3 * r.rx.propagation_ms / std::max(1L, r.rx.iterations), r.pde_sorted.toplesets_ms,
+                    r.pde_sorted.propagation_ms, 1e3 * r.pde_sorted.propagation_ms / std::max(1L, r.pde_sorted.iterations),
+                    r.pde_sorted.max_rel_diff, r.pde_input.max_rel_diff, r.cpu_max_rel);
+}
+
+std::string timing_json(const Timing& t)
+{
+    using bench::json_number;
+    return "{\"total_ms\": " + json_number(t.total_ms) + ", \"toplesets_ms\": " + json_number(t.toplesets_ms) +
+           ", \"propagation_ms\": " + json_number(t.propagation_ms) + ", \"iterations\": " +
+           std::to_string(t.iterations) + ", \"block\": " + std::to_string(t.block) + ", \"verified\": " +
+           (t.ok ? "true" : "false") + ", \"max_rel_diff_vs_rxmesh\": " + json_number(t.max_rel_diff) + "}";
+}
+
+std::string row_json(const Row& r)
+{
+    using bench::json_number;
+    return "{\"faces\": " + std::to_string(r.faces) + ", \"vertices\": " + std::to_string(r.vertices) +
+           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) +
+           ", \"pde_rxmesh_order\": " + timing_json(r.pde_sorted) + ", \"pde_input_order\": " +
+           timing_json(r.pde_input) + ", \"cpu_serial_ms\": " + json_number(r.cpu_ms) +
+           ", \"cpu_max_rel_diff\": " + json_number(r.cpu_max_rel) + ", \"max_distance\": " +
+           json_number(r.max_distance) + "}";
+}
+
+Args parse(int argc, char** argv)
+{
+    Args a;
+    for (int i = 1; i < argc; i += 2) {
+        const std::string k = argv[i];
+        if (i + 1 == argc)
+            throw Error("bench_geodesic: option " + k + " needs a value");
+        const std::string v = argv[i + 1];
+        if (k == "--mesh") a.file = v;
+        else if (k == "--levels") a.levels = std::stoi(v);
+        else if (k == "--runs") a.runs = std::stoi(v);
+        else if (k == "--source") a.source = std::uint32_t(std::stoul(v));
+        else if (k == "--tol") a.tol = std::stod(v);
+        else if (k == "--json") a.json = v;
+        else if (k == "--dump") a.dump = v;
+        else if (k == "--dump-max-faces") a.dump_max_faces = std::stoull(v);
+        else if (k == "--cpu-max-faces") a.cpu_max_faces = std::stoull(v);
+        else throw Error("bench_geodesic: unknown option " + k);
+    }
+    return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const Args a = parse(argc, argv);
+        bench::keep_pool_memory();
+        TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
+        std::printf("GPU: %s; mesh %s; source input vertex %u; tol %.1e; median of %d runs after a warm-up\n\n",
+                    bench::gpu_name().c_str(), a.file.empty() ? "icosphere(5)" : a.file.c_str(), a.source,
+                    a.tol, a.runs);
+        std::vector<Row> rows;
+        std::string      json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"tolerance\": " +
+                           bench::json_number(a.tol) + ", \"rows\": [";
+        for (int level = 0; level <= a.levels; ++level) {
+            if (level > 0)
+                soup = generate::refine(soup);
+            rows.push_back(measure(soup, a, level));
+            const Row& r = rows.back();
+            std::fprintf(stderr, "level %d: %llu faces, RXMesh %.2f ms, PDE %.2f / %.2f ms, CPU %.0f ms\n", level,
+                         (unsigned long long)r.faces, r.rx.total_ms, r.pde_sorted.total_ms, r.pde_input.total_ms,
+                         r.cpu_ms);
+            json += (level ? ", " : "") + row_json(r);
+        }
+        print_table(rows);
+        if (!a.json.empty())
+            bench::write_text_file(a.json, json + "]}\n");
+        for (const Row& r : rows)
+            if (!(r.rx.ok && r.pde_sorted.ok && r.pde_input.ok && r.cpu_ok))
+                return 2;
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_geodesic: %s\n", e.what());
+        return 1;
+    }
+}
