@@ -1,19 +1,25 @@
 // Geodesic distance by parallel toplesets propagation: RXMesh
-// (algo/geodesic.cuh) against the same algorithm over the PDE halfedges
+// (algo/geodesic.cuh: accumulate_scheduled with Min; block size swept; also
+// with plain launches instead of CUDA graphs, and in the paper's VF for_each
+// form, geodesic_vf.cuh) against the same algorithm over the PDE halfedges
 // (baselines/pde_geodesic.cuh, same loop structure, block size swept) in
-// RXMesh's vertex order and in the input's, and the serial CPU reference
-// (reference/geodesic.h, double). Per size (the input refined 1-to-4, levels
-// 0..L): time to solution (toplesets included; toplesets and propagation also
-// apart), iterations, time per iteration; medians of --runs runs after a
-// warm-up, CUDA events. Every method's distances are verified at every size:
-// the GPU methods against each other (the same float arithmetic: equal up to
-// 1e-6 relative) and against the CPU reference (1e-4 relative).
+// RXMesh's vertex order and in the input's, and the serial CPU version of the
+// same algorithm (baselines/cpu_ptp.h, one core). Per size (the input refined
+// 1-to-4, levels 0..L): time to solution (toplesets included; toplesets and
+// propagation also apart), iterations, time per iteration; GPU: medians of
+// --runs runs after a warm-up, CUDA events; CPU: median of 3 runs (1 above
+// 1M faces). Every method's distances are verified at every size: the GPU
+// methods against each other (the same float arithmetic: equal up to 1e-6
+// relative), the serial CPU version against RXMesh (1e-4 relative: the host
+// rounds without fused multiply-adds), and RXMesh against the double oracle
+// reference/geodesic.h up to --oracle-max-faces (1e-4 relative).
 // --dump DIR writes RXMesh's distances in input order (float32, one per input
 // vertex) for sizes up to --dump-max-faces, for the exact-geodesic accuracy
-// check (scripts/geodesic_exact_error.py with CGAL).
+// check (bench_geodesic_exact, with CGAL).
 //
-// usage: bench_geodesic [--mesh FILE] [--levels L] [--runs R] [--source I]
+// usage: bench_geodesic [--mesh FILE] [--levels L] [--min-level K] [--runs R] [--source I]
 //                       [--tol T] [--json FILE] [--dump DIR] [--dump-max-faces N]
+//                       [--cpu-max-faces N] [--oracle-max-faces N]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +27,8 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "geodesic_vf.cuh"
+#include "cpu_ptp.h"
 #include "pde_geodesic.cuh"
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/io/generate.h"
@@ -38,7 +46,9 @@ struct Args
     int           levels = 4, runs = 5;
     std::uint32_t source = 0;
     double        tol    = 1e-4;
-    std::uint64_t dump_max_faces = 1000000, cpu_max_faces = 4000000;
+    std::uint64_t dump_max_faces = 1000000, oracle_max_faces = 1000000;
+    std::uint64_t cpu_max_faces  = ~0ull;
+    int           min_level      = 0;
 };
 
 struct Timing
@@ -55,9 +65,10 @@ struct Row
 {
     std::uint64_t faces = 0, vertices = 0;
     std::uint32_t levels = 0;
-    Timing        rx, pde_sorted, pde_input;
-    double        cpu_ms = 0, cpu_max_rel = 0;
-    bool          cpu_ok = false;
+    Timing        rx, rx_vf, pde_sorted, pde_input;
+    double        rx_plain_ms = 0;  // RXMesh's best block size, plain launches instead of graphs
+    double        cpu_ms = 0, cpu_max_rel = 0, oracle_max_rel = 0;
+    bool          cpu_ok = false, oracle_ok = false;
     double        max_distance = 0;
 };
 
@@ -75,18 +86,30 @@ double max_relative_difference(const std::vector<float>& a, const std::vector<fl
     return worst;
 }
 
-template <int B>
+//! RXMesh with block size B: the library's relaxation (accumulate), or with
+//! kVf the paper's form (a VF for_each, geodesic_vf.cuh).
+template <int B, bool kVf = false>
 Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
-                         DeviceBuffer<float>& d)
+                         DeviceBuffer<float>& d, bool graph = true)
 {
     GeodesicOptions o;
     o.tolerance = a.tol;
-    GeodesicReport rep;
+    o.graph     = graph;
+    GeodesicReport      rep;
     std::vector<double> topo, prop;
-    Timing t;
+    Timing              t;
     t.block    = B;
     t.total_ms = bench::gpu_median_ms([&] {
-        rep = geodesic_distance<B>(mesh, mesh.positions().data(), src, d.data(), o);
+        if constexpr (kVf) {
+            GpuTimer timer;
+            timer.start();
+            const Toplesets top = toplesets(mesh, src);
+            const float     ms  = timer.stop_ms();
+            rep = bench::propagate_distance_vf<B>(mesh, mesh.positions().data(), src, top, d.data(), o);
+            rep.toplesets_ms = ms;
+        } else {
+            rep = geodesic_distance<B>(mesh, mesh.positions().data(), src, d.data(), o);
+        }
         topo.push_back(rep.toplesets_ms);
         prop.push_back(rep.propagation_ms);
     }, 1, a.runs);
@@ -99,16 +122,40 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
     return t;
 }
 
-Timing time_rxmesh(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
-                   std::vector<float>& result)
+Timing fastest(std::initializer_list<Timing> candidates)
 {
-    DeviceBuffer<float> d(mesh.num_vertices());
     Timing best;
-    for (const Timing& t : {time_rxmesh_block<64>(mesh, src, a, d), time_rxmesh_block<128>(mesh, src, a, d),
-                            time_rxmesh_block<256>(mesh, src, a, d)})
+    for (const Timing& t : candidates)
         if (best.block == 0 || t.total_ms < best.total_ms)
             best = t;
+    return best;
+}
+
+Timing time_rxmesh(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
+                   std::vector<float>& result, double& plain_ms)
+{
+    DeviceBuffer<float> d(mesh.num_vertices());
+    const Timing        best = fastest({time_rxmesh_block<64>(mesh, src, a, d),
+                                        time_rxmesh_block<128>(mesh, src, a, d),
+                                        time_rxmesh_block<256>(mesh, src, a, d)});
     result = d.to_host();  // every block size computes the same distances
+    const auto plain = [&](auto timing) { plain_ms = timing.total_ms; };
+    if (best.block == 64)
+        plain(time_rxmesh_block<64>(mesh, src, a, d, false));
+    else if (best.block == 128)
+        plain(time_rxmesh_block<128>(mesh, src, a, d, false));
+    else
+        plain(time_rxmesh_block<256>(mesh, src, a, d, false));
+    return best;
+}
+
+Timing time_rxmesh_vf(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
+                      std::vector<float>& result)
+{
+    DeviceBuffer<float> d(mesh.num_vertices());
+    const Timing        best = fastest({time_rxmesh_block<128, true>(mesh, src, a, d),
+                                        time_rxmesh_block<256, true>(mesh, src, a, d)});
+    result = d.to_host();
     return best;
 }
 
@@ -169,8 +216,10 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     Row row;
     row.faces    = mesh.num_faces();
     row.vertices = mesh.num_vertices();
-    std::vector<float> rx, pde_sorted, pde_input;
-    row.rx = time_rxmesh(mesh, src_global, a, rx);
+    std::vector<float> rx, rx_vf, pde_sorted, pde_input;
+    row.rx    = time_rxmesh(mesh, src_global, a, rx, row.rx_plain_ms);
+    row.rx_vf = time_rxmesh_vf(mesh, src_global, a, rx_vf);
+    row.rx_vf.max_rel_diff = max_relative_difference(rx_vf, rx);
     // PDE in RXMesh's numbering
     const std::vector<float> gpos = mesh.positions().to_host();
     std::vector<Triangle>    gfaces(mesh.num_faces());
@@ -187,27 +236,37 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         if (to_global[i] != ~0u)
             rx_in_input[i] = rx[to_global[i]];
     row.pde_input.max_rel_diff = max_relative_difference(pde_input, rx_in_input);
-    // the serial CPU reference, in double, on the global numbering
+    // the serial CPU baseline (the same float algorithm, tuned for one core)
+    // at every size, and the double oracle (reference/geodesic.h) up to
+    // --oracle-max-faces, both on the global numbering
     std::vector<Vec3f> hp(mesh.num_vertices());
     for (std::size_t v = 0; v < hp.size(); ++v)
         hp[v] = {gpos[3 * v], gpos[3 * v + 1], gpos[3 * v + 2]};
     row.levels = row.rx.levels;
-    if (row.faces <= a.cpu_max_faces) {  // beyond: verified against PDE only
-        reference::Geodesic ref;
-        row.cpu_ms = bench::cpu_median_ms(
-            [&] { ref = reference::geodesic_ptp(hp, gfaces, src_global, a.tol); }, row.faces > 1000000 ? 1 : 3);
-        std::vector<float> ref_f(ref.distance.begin(), ref.distance.end());
-        row.cpu_max_rel = max_relative_difference(rx, ref_f);
-        row.cpu_ok      = ref.converged && row.cpu_max_rel <= 1e-4 && ref.toplesets.num_levels == row.levels;
+    if (row.faces <= a.cpu_max_faces) {
+        baselines::CpuPtpResult cpu;
+        row.cpu_ms = bench::cpu_median_ms([&] { cpu = baselines::cpu_ptp(hp, gfaces, src_global, a.tol); },
+                                          row.faces > 1000000 ? 1 : 3);
+        row.cpu_max_rel = max_relative_difference(cpu.distance, rx);
+        row.cpu_ok      = cpu.converged && row.cpu_max_rel <= 1e-4 && cpu.levels == row.levels;
     } else {
-        row.cpu_ms = NAN;
-        row.cpu_max_rel = NAN;
+        row.cpu_ms = row.cpu_max_rel = NAN;
         row.cpu_ok = true;
+    }
+    if (row.faces <= a.oracle_max_faces) {
+        const reference::Geodesic ref = reference::geodesic_ptp(hp, gfaces, src_global, a.tol);
+        const std::vector<float>  ref_f(ref.distance.begin(), ref.distance.end());
+        row.oracle_max_rel = max_relative_difference(rx, ref_f);
+        row.oracle_ok = ref.converged && row.oracle_max_rel <= 1e-4 && ref.toplesets.num_levels == row.levels;
+    } else {
+        row.oracle_max_rel = NAN;
+        row.oracle_ok      = true;
     }
     for (float x : rx)
         if (!std::isinf(x))
             row.max_distance = std::max(row.max_distance, double(x));
-    row.rx.ok         = row.rx.ok && row.cpu_ok && row.pde_sorted.levels == row.levels;
+    row.rx.ok         = row.rx.ok && row.oracle_ok && row.pde_sorted.levels == row.levels;
+    row.rx_vf.ok      = row.rx_vf.ok && row.rx_vf.max_rel_diff <= 1e-6;
     row.pde_sorted.ok = row.pde_sorted.ok && row.pde_sorted.max_rel_diff <= 1e-6;
     row.pde_input.ok  = row.pde_input.ok && row.pde_input.max_rel_diff <= 1e-6;
     if (!a.dump.empty() && row.faces <= a.dump_max_faces)
@@ -222,24 +281,28 @@ const char* yes(bool ok) { return ok ? "yes" : "NO"; }
 void print_table(const std::vector<Row>& rows)
 {
     std::printf("### Time to solution (ms; toplesets + propagation; median of runs)\n\n"
-                "| faces | levels | iterations (closing sweeps) | RXMesh (block) | PDE, RXMesh order (block) | PDE, input order (block) "
-                "| CPU serial | RXMesh vs PDE sorted / input | RXMesh vs CPU | verified |\n"
-                "|---|---|---|---|---|---|---|---|---|---|\n");
+                "| faces | levels | iterations (closing sweeps) | RXMesh (block) | RXMesh, no graph | RXMesh VF form (block) "
+                "| PDE, RXMesh order (block) | PDE, input order (block) | CPU serial, 1 core | RXMesh vs PDE sorted / input "
+                "| RXMesh vs CPU | verified |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f | %.2fx / %.2fx | %.0fx | %s %s %s %s |\n",
+        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f | %.2fx / %.2fx "
+                    "| %.0fx | %s %s %s %s %s |\n",
                     (unsigned long long)r.faces, r.levels, r.rx.iterations, r.rx.sweeps, r.rx.total_ms, r.rx.block,
-                    r.pde_sorted.total_ms, r.pde_sorted.block, r.pde_input.total_ms, r.pde_input.block, r.cpu_ms,
-                    r.pde_sorted.total_ms / r.rx.total_ms, r.pde_input.total_ms / r.rx.total_ms,
-                    r.cpu_ms / r.rx.total_ms, yes(r.rx.ok), yes(r.pde_sorted.ok), yes(r.pde_input.ok), yes(r.cpu_ok));
+                    r.rx_plain_ms, r.rx_vf.total_ms, r.rx_vf.block, r.pde_sorted.total_ms, r.pde_sorted.block, r.pde_input.total_ms,
+                    r.pde_input.block, r.cpu_ms, r.pde_sorted.total_ms / r.rx.total_ms,
+                    r.pde_input.total_ms / r.rx.total_ms, r.cpu_ms / r.rx.total_ms, yes(r.rx.ok), yes(r.rx_vf.ok),
+                    yes(r.pde_sorted.ok), yes(r.pde_input.ok), yes(r.cpu_ok && r.oracle_ok));
     std::printf("\n### Apart: toplesets and propagation (ms), time per propagation iteration (us)\n\n"
-                "| faces | RXMesh toplesets | RXMesh propagation | RXMesh us/iter | PDE sorted toplesets | PDE sorted "
-                "propagation | PDE us/iter | max rel. diff PDE sorted / input / CPU |\n|---|---|---|---|---|---|---|---|\n");
+                "| faces | RXMesh toplesets | RXMesh propagation | RXMesh us/iter | VF form us/iter | PDE sorted toplesets "
+                "| PDE sorted propagation | PDE us/iter | max rel. diff VF / PDE sorted / input / CPU / oracle |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
+    const auto per_iteration = [](const Timing& t) { return 1e3 * t.propagation_ms / std::max(1L, t.iterations); };
     for (const Row& r : rows)
-        std::printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1e / %.1e / %.1e |\n",
-                    (unsigned long long)r.faces, r.rx.toplesets_ms, r.rx.propagation_ms,
-                    1e3 * r.rx.propagation_ms / std::max(1L, r.rx.iterations), r.pde_sorted.toplesets_ms,
-                    r.pde_sorted.propagation_ms, 1e3 * r.pde_sorted.propagation_ms / std::max(1L, r.pde_sorted.iterations),
-                    r.pde_sorted.max_rel_diff, r.pde_input.max_rel_diff, r.cpu_max_rel);
+        std::printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1e / %.1e / %.1e / %.1e / %.1e |\n",
+                    (unsigned long long)r.faces, r.rx.toplesets_ms, r.rx.propagation_ms, per_iteration(r.rx),
+                    per_iteration(r.rx_vf), r.pde_sorted.toplesets_ms, r.pde_sorted.propagation_ms,
+                    per_iteration(r.pde_sorted), r.rx_vf.max_rel_diff, r.pde_sorted.max_rel_diff,
+                    r.pde_input.max_rel_diff, r.cpu_max_rel, r.oracle_max_rel);
 }
 
 std::string timing_json(const Timing& t)
@@ -255,10 +318,11 @@ std::string row_json(const Row& r)
 {
     using bench::json_number;
     return "{\"faces\": " + std::to_string(r.faces) + ", \"vertices\": " + std::to_string(r.vertices) +
-           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) +
+           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) + ", \"rxmesh_no_graph_ms\": " + bench::json_number(r.rx_plain_ms) + ", \"rxmesh_vf_form\": " + timing_json(r.rx_vf) +
            ", \"pde_rxmesh_order\": " + timing_json(r.pde_sorted) + ", \"pde_input_order\": " +
            timing_json(r.pde_input) + ", \"cpu_serial_ms\": " + json_number(r.cpu_ms) +
-           ", \"cpu_max_rel_diff\": " + json_number(r.cpu_max_rel) + ", \"max_distance\": " +
+           ", \"cpu_max_rel_diff\": " + json_number(r.cpu_max_rel) + ", \"oracle_max_rel_diff\": " +
+           json_number(r.oracle_max_rel) + ", \"max_distance\": " +
            json_number(r.max_distance) + "}";
 }
 
@@ -279,6 +343,8 @@ Args parse(int argc, char** argv)
         else if (k == "--dump") a.dump = v;
         else if (k == "--dump-max-faces") a.dump_max_faces = std::stoull(v);
         else if (k == "--cpu-max-faces") a.cpu_max_faces = std::stoull(v);
+        else if (k == "--oracle-max-faces") a.oracle_max_faces = std::stoull(v);
+        else if (k == "--min-level") a.min_level = std::stoi(v);
         else throw Error("bench_geodesic: unknown option " + k);
     }
     return a;
@@ -301,18 +367,20 @@ int main(int argc, char** argv)
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0)
                 soup = generate::refine(soup);
+            if (level < a.min_level)
+                continue;
             rows.push_back(measure(soup, a, level));
             const Row& r = rows.back();
             std::fprintf(stderr, "level %d: %llu faces, RXMesh %.2f ms, PDE %.2f / %.2f ms, CPU %.0f ms\n", level,
                          (unsigned long long)r.faces, r.rx.total_ms, r.pde_sorted.total_ms, r.pde_input.total_ms,
                          r.cpu_ms);
-            json += (level ? ", " : "") + row_json(r);
+            json += (rows.size() > 1 ? ", " : "") + row_json(r);
         }
         print_table(rows);
         if (!a.json.empty())
             bench::write_text_file(a.json, json + "]}\n");
         for (const Row& r : rows)
-            if (!(r.rx.ok && r.pde_sorted.ok && r.pde_input.ok && r.cpu_ok))
+            if (!(r.rx.ok && r.rx_vf.ok && r.pde_sorted.ok && r.pde_input.ok && r.cpu_ok && r.oracle_ok))
                 return 2;
         return 0;
     } catch (const std::exception& e) {

@@ -203,10 +203,10 @@ PdeToplesets pde_toplesets(const PdeMesh& pde, const std::vector<std::uint32_t>&
     RXMESH_CHECK_LAUNCH();
     const unsigned grid = resident_grid(reinterpret_cast<const void*>(bfs_step), block_threads);
     const Halfedges m   = halfedges(pde);
-    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&] {
+    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&](cudaStream_t s) {
         for (int i = 0; i < 16; ++i) {
-            bfs_step<<<grid, block_threads, 0, stream>>>(m, t.level.data(), t.sorted.data(), state.data());
-            bfs_advance<<<1, 1, 0, stream>>>(state.data(), t.level_offsets.data());
+            bfs_step<<<grid, block_threads, 0, s>>>(m, t.level.data(), t.sorted.data(), state.data());
+            bfs_advance<<<1, 1, 0, s>>>(state.data(), t.level_offsets.data());
         }
         RXMESH_CHECK_LAUNCH();
     });
@@ -240,13 +240,14 @@ GeodesicReport pde_propagate(const PdeMesh& pde, const float* positions,
     const int       chunk = options.chunk > 0 ? options.chunk : 32;
     GpuTimer        timer(stream);
     timer.start();
-    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, [&] {
+    const auto enqueue_chunk = [&](cudaStream_t s) {
         for (int i = 0; i < chunk; ++i) {
-            ptp_step<<<grid, block_threads, 0, stream>>>(m, a, positions, float(options.tolerance));
-            ptp_advance<<<1, 1, 0, stream>>>(a);
+            ptp_step<<<grid, block_threads, 0, s>>>(m, a, positions, float(options.tolerance));
+            ptp_advance<<<1, 1, 0, s>>>(a);
         }
         RXMESH_CHECK_LAUNCH();
-    });
+    };
+    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, enqueue_chunk, options.graph);
     rep.propagation_ms    = timer.stop_ms();
     const PtpState last   = read_back(state.data(), stream);
     rep.iterations        = last.iteration;

@@ -22,6 +22,7 @@
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
+#include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/op.h"
 
@@ -187,6 +188,19 @@ class RXMesh
     void accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
                         cudaStream_t stream = 0) const;
 
+    //! accumulate over a subset, combining by Combine: only the patches that
+    //! `schedule` names (PatchSchedule{}: every patch), only the owned
+    //! vertices that `active` accepts (the others get neither contributions
+    //! nor finalize; `active.patch(p)`, when it exists, skips whole patches).
+    //! Combine: Plus (sums) or Min (the least contribution, +inf without
+    //! one); contribute receives a VertexReduction<T, N, Combine>. For loops
+    //! whose active set moves on the device (algo/geodesic.cuh).
+    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
+              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize,
+              typename Active = AllActive>
+    void accumulate_scheduled(const PatchSchedule& schedule, Input input, Contribute contribute,
+                              Finalize finalize, Active active = {}, cudaStream_t stream = 0) const;
+
     //! The low-level form: a query prepared for the user's own kernel, with
     //! its launch configuration (query/patch_query.cuh).
     //! \throw Error when the largest patch's query does not fit the device's
@@ -195,7 +209,7 @@ class RXMesh
     PatchQuery<op, BlockThreads> query(bool oriented = false) const;
 
     //! The store as query blocks see it (raw pointers; query/device_mesh.h).
-    DeviceMesh device() const { return DeviceMesh{m_store.view(), m_store.limits}; }
+    DeviceMesh device() const { return DeviceMesh{m_store.view(), m_store.limits, {}, nullptr, 0}; }
 
    private:
     void fill_stats(const PatcherResult& patches);
@@ -239,7 +253,8 @@ template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Co
 void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
 {
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), NoVertexInput{}, detail::NoSum{}, contribute, finalize, stream);
+        device(), NoVertexInput{}, detail::AccumulateSpec<Plus, AllActive, detail::NoSum>{},
+        contribute, finalize, stream);
 }
 
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
@@ -247,8 +262,9 @@ template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename In
 void RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
                         cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(device(), input, detail::NoSum{},
-                                                                 contribute, finalize, stream);
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
+        device(), input, detail::AccumulateSpec<Plus, AllActive, detail::NoSum>{}, contribute,
+        finalize, stream);
 }
 
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
@@ -257,7 +273,21 @@ void RXMesh::accumulate_sum(Input input, Contribute contribute, Finalize finaliz
                             cudaStream_t stream) const
 {
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), input, detail::SumInto{total}, contribute, finalize, stream);
+        device(), input, detail::AccumulateSpec<Plus, AllActive, detail::SumInto>{{}, {total}},
+        contribute, finalize, stream);
+}
+
+template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
+          typename Input, typename Contribute, typename Finalize, typename Active>
+void RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
+                                  Contribute contribute, Finalize finalize, Active active,
+                                  cudaStream_t stream) const
+{
+    DeviceMesh mesh = device();
+    mesh.schedule   = schedule;
+    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
+        mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
+        contribute, finalize, stream);
 }
 
 template <Op op, int BlockThreads>

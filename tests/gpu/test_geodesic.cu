@@ -226,6 +226,97 @@ TEST(GpuGeodesic, SourcesUnreachableAndTriangleInequality)
     }
 }
 
+//! Distances in input order for a source given as an input vertex.
+std::vector<float> gpu_distances_in_input_order(const TriangleSoup& soup, std::uint32_t source,
+                                                double tolerance)
+{
+    const RXMesh    mesh(soup, with_capacity(256));
+    const auto      to_global = mesh.input_vertex_to_global().to_host();
+    GeodesicOptions o;
+    o.tolerance          = tolerance;
+    GeodesicReport rep;
+    const auto     g = gpu_distances(mesh, {to_global[source]}, o, &rep);
+    EXPECT_TRUE(rep.converged);
+    std::vector<float> out(soup.positions.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = g[to_global[i]];
+    return out;
+}
+
+double distance(const Vec3f& a, const Vec3f& b)
+{
+    return std::sqrt(std::pow(double(a[0]) - b[0], 2) + std::pow(double(a[1]) - b[1], 2) +
+                     std::pow(double(a[2]) - b[2], 2));
+}
+
+//! The first-order discretisation bound of a vertex at distance r from the
+//! source on a mesh of longest edge h, derived in
+//! tests/cpu/test_reference_geodesic.cpp (the local curvature error
+//! l^2 / (2 r) of a planar update, summed back to the source); float storage
+//! adds about 1e-7 r, far below it.
+double discretisation_bound(double r, double h) { return h * (1 + std::log(std::max(r, h) / h)); }
+
+//! Independent of the algorithm: on a plane the geodesic distance is the
+//! Euclidean one. The GPU's values never fall below it (every update is a
+//! convex combination plus a leg, see the reference test) and exceed it by
+//! at most the discretisation bound.
+TEST(GpuGeodesic, FlatGridIsEuclideanWithinTheDiscretisationBound)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    constexpr int       n = 96;
+    const double        h = std::sqrt(2.0) / n;  // the diagonals
+    const TriangleSoup  m = generate::grid(n, n);
+    const std::uint32_t s = std::uint32_t((n / 3) * (n + 1) + n / 2);
+    const auto          d = gpu_distances_in_input_order(m, s, 1e-6);
+    EXPECT_EQ(d[s], 0.f);
+    for (std::size_t v = 0; v < d.size(); ++v) {
+        const double r = distance(m.positions[v], m.positions[s]);
+        EXPECT_GE(d[v], r * (1 - 1e-6)) << "vertex " << v;
+        EXPECT_LE(d[v] - r, discretisation_bound(r, h)) << "vertex " << v;
+    }
+}
+
+//! Independent of the algorithm: on an icosphere of radius R the geodesic
+//! distance is the great-circle arc R theta, up to the polyhedron's own
+//! distances (between R theta rho / R and R theta, rho the least distance
+//! of a face plane from the centre; the reference test explains why) and
+//! the discretisation bound.
+TEST(GpuGeodesic, IcosphereIsTheGreatCircleArcWithinTheDiscretisationBound)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const double R = 2;
+    TriangleSoup m = generate::icosphere(5);
+    for (Vec3f& p : m.positions)
+        for (float& x : p)
+            x *= float(R);  // a power of two: exact
+    double h = 0, rho = R;
+    for (const Triangle& t : m.faces) {
+        const Vec3f &a = m.positions[t[0]], &b = m.positions[t[1]], &c = m.positions[t[2]];
+        const double u[3] = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
+        const double w[3] = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
+        const double nrm[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        const double len = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+        rho = std::min(rho, std::abs(nrm[0] * a[0] + nrm[1] * a[1] + nrm[2] * a[2]) / len);
+        for (int k = 0; k < 3; ++k)
+            h = std::max(h, distance(m.positions[t[k]], m.positions[t[(k + 1) % 3]]));
+    }
+    const auto   d  = gpu_distances_in_input_order(m, 0, 1e-6);
+    const Vec3f& s  = m.positions[0];
+    EXPECT_EQ(d[0], 0.f);
+    for (std::size_t v = 0; v < d.size(); ++v) {
+        const Vec3f& p   = m.positions[v];
+        const double dot = double(s[0]) * p[0] + double(s[1]) * p[1] + double(s[2]) * p[2];
+        const double cx  = double(s[1]) * p[2] - double(s[2]) * p[1];
+        const double cy  = double(s[2]) * p[0] - double(s[0]) * p[2];
+        const double cz  = double(s[0]) * p[1] - double(s[1]) * p[0];
+        const double arc = R * std::atan2(std::sqrt(cx * cx + cy * cy + cz * cz), dot);
+        const double bound = discretisation_bound(arc, h);
+        EXPECT_GE(d[v], distance(p, s) * (1 - 1e-6)) << "vertex " << v;
+        EXPECT_LE(d[v], arc + bound) << "vertex " << v;
+        EXPECT_GE(d[v], arc * rho / R - bound) << "vertex " << v;
+    }
+}
+
 TEST(GpuGeodesic, BadInputThrows)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

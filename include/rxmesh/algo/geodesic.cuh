@@ -25,16 +25,24 @@
 //    they cost one confirming iteration. (An addition to Romero Calla et al.)
 // reference/geodesic.h is the serial oracle of exactly these steps.
 //
-// The programming model: one VF query per iteration with an active set
-// ("level in the window"), over only the patches that can hold a vertex of the
-// window (RXMesh::for_each_scheduled): patches in order of their lowest level,
-// a contiguous range of them per window. A one-thread kernel moves the window
-// and the range on the device; the host enqueues iterations in chunks and
-// reads the "done" flag one chunk late (algo/device_loop.cuh).
+// The programming model: each iteration is one
+// RXMesh::accumulate_scheduled<Op::FV, float, 1, Min> with an active set
+// ("level in the window") over only the patches that can hold a vertex of
+// the window: patches in order of their lowest level, a contiguous range of
+// them per window (a device-side PatchSchedule). Each block stages its
+// patch's positions and current distances in shared memory (coalesced for
+// the owned vertices), and each window vertex takes, in registers, the least
+// of its faces' updates: no global gathers per face and no atomics. A
+// one-thread kernel moves the window and the range on the device; the host
+// enqueues iterations in chunks and reads the "done" flag one chunk late
+// (algo/device_loop.cuh).
 //
-// VF, not the paper's oriented VV: consecutive vertices of an oriented ring
-// are a triangle only around manifold interior vertices; VF names each
-// incident triangle once on any mesh (boundaries, non-manifold vertices).
+// Faces, not the paper's oriented VV: consecutive vertices of an oriented
+// ring are a triangle only around manifold interior vertices, while every
+// face of a vertex is one of its triangles on any mesh (boundaries,
+// non-manifold vertices). The paper's form, a VF for_each whose lambda reads
+// the faces' corners from global memory, is kept in the benchmark
+// (benchmarks/geodesic_vf.cuh) as a measured alternative.
 //
 //   std::vector<std::uint32_t> sources = {0};
 //   rxmesh::DeviceBuffer<float> d(mesh.num_vertices());
@@ -67,6 +75,7 @@ struct GeodesicOptions
     double tolerance      = 1e-4;  // a level converged: no vertex changed by more, relative
     long   max_iterations = 0;     // 0: 8 L + 64
     int    chunk          = 32;    // iterations enqueued between looks at the done flag
+    bool   graph          = true;  // replay a chunk as a CUDA graph (algo/device_loop.cuh)
 };
 
 struct GeodesicReport
@@ -101,44 +110,61 @@ struct PtpArrays
     long                 max_iterations;
 };
 
-//! VF lambda: the new distance of v from its triangles.
-struct PtpRelax
+//! What a relaxation stages per vertex: its position (3) and its current
+//! distance (1), read from the array iteration t reads.
+struct PtpStagedInput
 {
-    PtpArrays            a;
-    const float*         positions;
-    const std::uint32_t* faces;
-    float                tolerance;
+    PtpArrays    a;
+    const float* positions;
 
-    __device__ void operator()(VertexId v, const RowView<FaceId>& vf) const
+    __device__ float operator()(VertexId v, int d) const
+    {
+        return d < 3 ? positions[3 * std::size_t(v.id()) + d]
+                     : a.distance[a.state->iteration & 1][v.id()];
+    }
+};
+
+//! A face's update of the corner gathered here (+inf for a face that repeats
+//! a vertex: no triangle to cross).
+struct PtpFaceUpdate
+{
+    __device__ void operator()(FaceId, const RowView<VertexId>& fv, const StagedRow<float, 4>& x,
+                               const VertexReduction<float, 1, Min>& best) const
+    {
+        const int k = best.owns(0) ? 0 : (best.owns(1) ? 1 : 2);
+        const int p = k == 2 ? 0 : k + 1, q = k == 0 ? 2 : k - 1;  // the face's order from k
+        if (fv[k] == fv[p] || fv[k] == fv[q] || fv[p] == fv[q])
+            return;
+        const float  v[3] = {x(k, 0), x(k, 1), x(k, 2)};
+        const float  a[3] = {x(p, 0), x(p, 1), x(p, 2)};
+        const float  b[3] = {x(q, 0), x(q, 1), x(q, 2)};
+        const float  d[1] = {float(ptp_update(v, a, b, x(p, 3), x(q, 3)))};
+        best.add(k, d);
+    }
+};
+
+//! The new distance of v: the least of its current one and its faces'
+//! updates; levels that left the window last iteration are copied.
+struct PtpFinalize
+{
+    PtpArrays a;
+    float     tolerance;
+
+    __device__ void operator()(VertexId v, const float (&best)[1]) const
     {
         const std::uint32_t it = a.state->iteration, lv = a.level[v.id()];
-        const float*        in  = a.distance[it & 1];
+        const float         cur = a.distance[it & 1][v.id()];
         float*              out = a.distance[(it + 1) & 1];
-        const float         cur = in[v.id()];
         if (lv < a.state->start) {  // left the window last iteration
             out[v.id()] = cur;
             return;
         }
-        double best = cur;
-        for (std::uint32_t i = 0; i < vf.size(); ++i)
-            best = fmin(best, from_face(v.id(), faces + 3 * std::size_t(vf[i].id()), in));
-        const float next = fminf(cur, float(best));
+        const float next = fminf(cur, best[0]);
         out[v.id()]      = next;
         if (next != cur && fabsf(next - cur) > tolerance * next) {
             a.changed_at[lv]     = it;
             a.state->last_change = it;  // the same value from every writer
         }
-    }
-
-    //! The face's update of v (+inf for a face that repeats a vertex).
-    __device__ double from_face(std::uint32_t v, const std::uint32_t* f, const float* d) const
-    {
-        const int           k = f[0] == v ? 0 : (f[1] == v ? 1 : 2);
-        const std::uint32_t p = f[(k + 1) % 3], q = f[(k + 2) % 3];
-        if (p == v || q == v || p == q)
-            return INFINITY;
-        return ptp_update(positions + 3 * std::size_t(v), positions + 3 * std::size_t(p),
-                          positions + 3 * std::size_t(q), d[p], d[q]);
     }
 };
 
@@ -216,54 +242,49 @@ static __global__ void ptp_init_kernel(PtpArrays a, const std::uint32_t* sources
     }
 }
 
-}  // namespace detail
-
-//! Propagation over given toplesets (see the top of the file); distance: one
-//! float per vertex, global order, +inf where unreachable. BlockThreads: the
-//! VF query's block size.
-template <int BlockThreads = default_query_threads(Op::VF)>
-GeodesicReport propagate_distance(const RXMesh& mesh, const float* positions,
-                                         const std::vector<std::uint32_t>& sources,
-                                         const Toplesets& t, float* distance,
-                                         const GeodesicOptions& options = {},
-                                         cudaStream_t stream = 0)
+//! The propagation loop of the top of the file around a relaxation step:
+//! relax(a, schedule, s) enqueues one iteration's update of the window on
+//! stream s (reading distance[t & 1], writing the other, marking changed
+//! levels); the window moves on the device after each.
+template <typename EnqueueRelax>
+GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std::uint32_t>& sources,
+                               const Toplesets& t, float* distance, const GeodesicOptions& options,
+                               cudaStream_t stream, EnqueueRelax&& relax)
 {
-    const std::uint32_t V = mesh.num_vertices();
-    GeodesicReport      rep;
-    rep.levels = t.num_levels;
+    GeodesicReport rep;
+    rep.levels        = t.num_levels;
     const long max_it = options.max_iterations > 0 ? options.max_iterations
                                                    : 8 * long(t.num_levels) + 64;
-    DeviceBuffer<float>            other(V, stream);
-    DeviceBuffer<std::uint32_t>    changed_at(t.num_levels, stream);
-    DeviceBuffer<detail::PtpState> state(1, stream);
-    const auto                     src = DeviceBuffer<std::uint32_t>::from_host(sources, stream);
+    DeviceBuffer<float>         other(num_vertices, stream);
+    DeviceBuffer<std::uint32_t> changed_at(t.num_levels, stream);
+    DeviceBuffer<PtpState>      state(1, stream);
+    const auto                  src = DeviceBuffer<std::uint32_t>::from_host(sources, stream);
     changed_at.memset(0xFF);
     const float inf = std::numeric_limits<float>::infinity();
-    fill(Attribute<float, 1, VertexId>(distance, nullptr, V, stream), inf);
-    fill(Attribute<float, 1, VertexId>(other.data(), nullptr, V, stream), inf);
-    const detail::PtpArrays a{t.level.data(), t.highest_level.data(), t.level_offsets.data(),
-                              changed_at.data(), {distance, other.data()}, state.data(),
-                              t.num_levels, t.widest_patch, max_it};
-    detail::ptp_init_kernel<<<1, 256, 0, stream>>>(a, src.data(), std::uint32_t(src.size()));
+    fill(Attribute<float, 1, VertexId>(distance, nullptr, num_vertices, stream), inf);
+    fill(Attribute<float, 1, VertexId>(other.data(), nullptr, num_vertices, stream), inf);
+    const PtpArrays a{t.level.data(), t.highest_level.data(), t.level_offsets.data(),
+                      changed_at.data(), {distance, other.data()}, state.data(),
+                      t.num_levels, t.widest_patch, max_it};
+    ptp_init_kernel<<<1, 256, 0, stream>>>(a, src.data(), std::uint32_t(src.size()));
     RXMESH_CHECK_LAUNCH();
     const PatchSchedule schedule{t.by_lowest_level.data(), state.data()->range, t.reached};
-    const detail::PtpRelax relax{a, positions, mesh.faces().data(), float(options.tolerance)};
-    GpuTimer timer(stream);
+    GpuTimer            timer(stream);
     timer.start();
     const int chunk = options.chunk > 0 ? options.chunk : 32;
-    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, [&] {
+    const auto enqueue_chunk = [&](cudaStream_t s) {
         for (int i = 0; i < chunk; ++i) {
-            mesh.for_each_scheduled<Op::VF, BlockThreads>(schedule, relax, detail::InWindow{a},
-                                                          false, stream);
-            detail::ptp_advance_kernel<<<1, 1, 0, stream>>>(a);
+            relax(a, schedule, s);
+            ptp_advance_kernel<<<1, 1, 0, s>>>(a);
         }
         RXMESH_CHECK_LAUNCH();
-    });
-    rep.propagation_ms = timer.stop_ms();
-    const detail::PtpState last = read_back(state.data(), stream);
-    rep.iterations              = last.iteration;
-    rep.sweeps                  = last.sweeps;
-    rep.converged               = last.converged != 0;
+    };
+    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, enqueue_chunk, options.graph);
+    rep.propagation_ms    = timer.stop_ms();
+    const PtpState last   = read_back(state.data(), stream);
+    rep.iterations        = last.iteration;
+    rep.sweeps            = last.sweeps;
+    rep.converged         = last.converged != 0;
     if (last.iteration & 1)  // the last iteration wrote the other array
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(distance, other.data(), other.bytes(),
                                           cudaMemcpyDeviceToDevice, stream));
@@ -271,11 +292,34 @@ GeodesicReport propagate_distance(const RXMesh& mesh, const float* positions,
     return rep;
 }
 
+}  // namespace detail
+
+//! Propagation over given toplesets (see the top of the file); distance: one
+//! float per vertex, global order, +inf where unreachable. Each iteration is
+//! one RXMesh::accumulate_scheduled<Op::FV, float, 1, Min> over the window's
+//! patches: positions and distances staged per patch, each window vertex
+//! takes the least of its faces' updates. BlockThreads: its block size.
+template <int BlockThreads = 128>
+GeodesicReport propagate_distance(const RXMesh& mesh, const float* positions,
+                                  const std::vector<std::uint32_t>& sources, const Toplesets& t,
+                                  float* distance, const GeodesicOptions& options = {},
+                                  cudaStream_t stream = 0)
+{
+    const float tolerance = float(options.tolerance);
+    return detail::run_propagation(
+        mesh.num_vertices(), sources, t, distance, options, stream,
+        [&](const detail::PtpArrays& a, const PatchSchedule& schedule, cudaStream_t s) {
+            mesh.accumulate_scheduled<Op::FV, float, 1, Min, BlockThreads>(
+                schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
+                detail::PtpFaceUpdate{}, detail::PtpFinalize{a, tolerance}, detail::InWindow{a}, s);
+        });
+}
+
 //! Geodesic distance from `sources` (global vertex ids) to every vertex:
 //! toplesets, then propagation.
 //! \throw InvalidInputError for no source, a source out of range, or a
 //!        tolerance that is not > 0.
-template <int BlockThreads = default_query_threads(Op::VF)>
+template <int BlockThreads = 128>
 GeodesicReport geodesic_distance(const RXMesh& mesh, const float* positions,
                                         const std::vector<std::uint32_t>& sources,
                                         float* distance, const GeodesicOptions& options = {},

@@ -39,15 +39,18 @@ RXMESH_HD inline double ptp_update(const float* v, const float* a, const float* 
     const double t0 = std::fmin(ta, tb);
     const double w0 = ta - t0, w1 = tb - t0;  // shifted times
     // Q^-1 = [q11 -q01; -q01 q00] / det
-    const double s     = (q11 - 2 * q01 + q00) / det;               // 1^T Q^-1 1
-    const double delta = ((q11 - q01) * w0 + (q00 - q01) * w1) / det;  // 1^T Q^-1 w
-    const double c     = (q11 * w0 * w0 - 2 * q01 * w0 * w1 + q00 * w1 * w1) / det;
+    const double inv   = 1 / det;
+    const double s     = (q11 - 2 * q01 + q00) * inv;                  // 1^T Q^-1 1
+    const double delta = ((q11 - q01) * w0 + (q00 - q01) * w1) * inv;  // 1^T Q^-1 w
+    const double c     = (q11 * w0 * w0 - 2 * q01 * w0 * w1 + q00 * w1 * w1) * inv;
     const double disc  = delta * delta - s * (c - 1);
     if (!(disc >= 0))
         return along_edges;
-    const double p  = (delta + std::sqrt(disc)) / s;
-    const double c0 = (q11 * (w0 - p) - q01 * (w1 - p)) / det;
-    const double c1 = (q00 * (w1 - p) - q01 * (w0 - p)) / det;
+    const double p = (delta + std::sqrt(disc)) / s;
+    // the front's direction in the basis X: both components negative (the
+    // common factor 1 / det > 0 does not change the signs)
+    const double c0 = q11 * (w0 - p) - q01 * (w1 - p);
+    const double c1 = q00 * (w1 - p) - q01 * (w0 - p);
     return (c0 < 0 && c1 < 0) ? p + t0 : along_edges;
 }
 

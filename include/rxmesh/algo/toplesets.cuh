@@ -225,11 +225,10 @@ inline Toplesets toplesets(const RXMesh& mesh, const std::vector<std::uint32_t>&
     // the seed step queued level 0's patches: step 0's work list
     const PatchSchedule schedule{work.data(), state.data()->range, P};
     const detail::OnFrontier on_frontier{t.level.data(), state.data()};
-    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&] {
+    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&](cudaStream_t s) {
         for (int i = 0; i < 16; ++i) {
-            mesh.for_each_scheduled<Op::VV>(schedule, detail::BfsExpand{a}, on_frontier, false,
-                                            stream);
-            detail::bfs_advance_kernel<<<1, 1, 0, stream>>>(state.data(), t.level_offsets.data());
+            mesh.for_each_scheduled<Op::VV>(schedule, detail::BfsExpand{a}, on_frontier, false, s);
+            detail::bfs_advance_kernel<<<1, 1, 0, s>>>(state.data(), t.level_offsets.data());
         }
         RXMESH_CHECK_LAUNCH();
     });

@@ -65,6 +65,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/query/block_transpose.cuh"
+#include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/direct_rows.cuh"
 #include "rxmesh/query/launch.cuh"
@@ -72,28 +73,29 @@
 
 namespace rxmesh {
 
-//! One call's view of the vertex sum being gathered (see the top of the
-//! file): N values of type T.
-template <typename T, int N>
-class VertexSums
+//! One call's view of the vertex value being gathered (see the top of the
+//! file): N values of type T, combined by Combine.
+template <typename T, int N, typename Combine = Plus>
+class VertexReduction
 {
    public:
-    __device__ VertexSums(T (&sum)[N], const std::uint16_t (&local)[3], std::uint32_t self)
+    __device__ VertexReduction(T (&sum)[N], const std::uint16_t (&local)[3], std::uint32_t self)
         : m_sum(sum), m_local{local[0], local[1], local[2]}, m_self(self)
     {
     }
 
-    //! Whether the k-th vertex of the row is the one this call sums (adds
-    //! into the others do nothing): lets a lambda compute only that corner.
+    //! Whether the k-th vertex of the row is the one this call gathers for
+    //! (adds into the others do nothing): lets a lambda compute only that
+    //! corner.
     __device__ bool owns(int k) const { return local(k) == m_self; }
 
-    //! Adds value[0..N) into the sum of the k-th vertex of the row.
+    //! Combines value[0..N) into the k-th vertex of the row.
     __device__ void add(int k, const T (&value)[N]) const
     {
         if (owns(k))
 #pragma unroll
             for (int d = 0; d < N; ++d)
-                m_sum[d] += value[d];
+                m_sum[d] = Combine::apply(m_sum[d], value[d]);
     }
 
    private:
@@ -107,6 +109,10 @@ class VertexSums
     std::uint16_t m_local[3];
     std::uint32_t m_self;
 };
+
+//! The sums of accumulate and accumulate_sum.
+template <typename T, int N>
+using VertexSums = VertexReduction<T, N, Plus>;
 
 //! A vertex input that accumulate stages in shared memory per patch: M
 //! values of U per vertex, flat by global id (e.g. positions).
@@ -241,7 +247,7 @@ __device__ __forceinline__ void build_vertex_sources(
 
 //! Calls contribute for local source i (a face or an edge) whose row of
 //! local vertices is raw, summing for local vertex v into sum.
-template <Op op, typename T, int N, typename Input, typename Contribute>
+template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
 __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint32_t i,
                                                   const std::uint16_t (&raw)[3],
                                                   const typename Input::value_type* staged,
@@ -256,7 +262,7 @@ __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint
     for (int k = 0; k < 3; ++k)
         global[k] = k < K ? pi.vmap(raw[k]) : 0u;
     const RowView<VertexId> row(raw, global, K, 0);
-    const VertexSums<T, N>  sums(sum, raw, v);
+    const VertexReduction<T, N, Combine> sums(sum, raw, v);
     if constexpr (Input::components == 0)
         contribute(Source(src(i)), row, sums);
     else
@@ -277,26 +283,29 @@ struct SumInto
     double*               total   = nullptr;  // device memory, added to atomically
 };
 
-//! Each thread sums its owned vertices' sources in registers and finalizes
-//! them; returns the sum of finalize's results when Reduce::enabled.
-template <Op op, typename T, int N, int BlockThreads, typename Input, typename Reduce,
-          typename Contribute, typename Finalize>
+//! Each thread gathers its active owned vertices' sources in registers and
+//! finalizes them; returns the sum of finalize's results when Reduce::enabled.
+template <Op op, typename T, int N, int BlockThreads, typename Combine, typename Input,
+          typename Reduce, typename Contribute, typename Finalize, typename Active>
 __device__ __forceinline__ double gather_owned_vertices(
     const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
-    Contribute& contribute, Finalize& finalize)
+    Contribute& contribute, Finalize& finalize, const Active& active)
 {
     constexpr int K       = op == Op::EV ? 2 : 3;
     double        partial = 0;
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
+        if (!active(VertexId(pi.vmap.owned_offset + v)))
+            continue;
         T sum[N];
 #pragma unroll
         for (int d = 0; d < N; ++d)
-            sum[d] = T{};
+            sum[d] = Combine::template identity<T>();
         for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
             const std::uint32_t  i      = a.v_val[j];
             const std::uint16_t* r      = a.rows + K * i;
             const std::uint16_t  raw[3] = {r[0], r[1], K == 3 ? r[K - 1] : std::uint16_t(0xFFFF)};
-            contribute_source<op, T, N, Input>(pi, i, raw, a.staged, v, sum, contribute);
+            contribute_source<op, T, N, Combine, Input>(pi, i, raw, a.staged, v, sum,
+                                                        contribute);
         }
         const T(&done)[N] = sum;
         if constexpr (Reduce::enabled)
@@ -320,18 +329,32 @@ __device__ __forceinline__ void add_block_sum(const Reduce& reduce, double parti
     }
 }
 
-//! One block per patch (or fewer blocks looping over the patches, with the
-//! arrays in the global scratch when !kShared).
+//! What an accumulate launch gathers: how values combine (Plus, Min), which
+//! vertices take part (an active set, optionally with a patch test), and
+//! what is done with finalize's results (NoSum, SumInto).
+template <typename Combine, typename Active, typename Reduce>
+struct AccumulateSpec
+{
+    Active active;
+    Reduce reduce;
+};
+
+//! One block per patch (or, with a schedule or the global scratch, fewer
+//! blocks looping over the patches; the arrays in the scratch when !kShared).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, bool kShared, typename Input,
-          typename Reduce, typename Contribute, typename Finalize>
+          typename Combine, typename Active, typename Reduce, typename Contribute, typename Finalize>
 __global__ void __launch_bounds__(BlockThreads, MinBlocks)
-    accumulate_kernel(DeviceMesh mesh, Input input, Reduce reduce, Contribute contribute,
-                      Finalize finalize)
+    accumulate_kernel(DeviceMesh mesh, Input input, AccumulateSpec<Combine, Active, Reduce> spec,
+                      Contribute contribute, Finalize finalize)
 {
     extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
     __shared__ typename BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
-    double partial = 0;
-    for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
+    double              partial = 0;
+    const std::uint32_t end     = mesh.end_item();
+    for (std::uint32_t item = mesh.first_item() + blockIdx.x; item < end; item += gridDim.x) {
+        const std::uint32_t p = mesh.scheduled_patch(item);
+        if (!patch_may_be_active(spec.active, p))  // the same answer in every thread
+            continue;
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(kShared ? rxmesh_accumulate_smem
                                        : mesh.scratch + blockIdx.x * mesh.scratch_stride);
@@ -341,25 +364,27 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
         build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
-        partial += gather_owned_vertices<op, T, N, BlockThreads, Input, Reduce>(pi, a, contribute,
-                                                                                finalize);
+        partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
+            pi, a, contribute, finalize, spec.active);
     }
-    add_block_sum<BlockThreads>(reduce, partial);
+    add_block_sum<BlockThreads>(spec.reduce, partial);
 }
 
-//! Runs accumulate_kernel over all patches: shared memory when the largest
-//! patch's arrays fit, else a few blocks over a global scratch (synchronous).
+//! Runs accumulate_kernel over the mesh's patches (its schedule's, when it has
+//! one): shared memory when the largest patch's arrays fit, else a few blocks
+//! over a global scratch (synchronous).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Reduce, typename Contribute, typename Finalize>
-void launch_accumulate(DeviceMesh mesh, Input input, Reduce reduce, Contribute contribute,
-                       Finalize finalize, cudaStream_t stream)
+          typename Combine, typename Active, typename Reduce, typename Contribute, typename Finalize>
+void launch_accumulate(DeviceMesh mesh, Input input, AccumulateSpec<Combine, Active, Reduce> spec,
+                       Contribute contribute, Finalize finalize, cudaStream_t stream)
 {
     static_assert(op == Op::FV || op == Op::EV,
-                  "accumulate sums faces (FV) or edges (EV) into their vertices");
-    if (mesh.store.num_patches == 0)
+                  "accumulate gathers faces (FV) or edges (EV) into their vertices");
+    const std::uint32_t items = mesh.schedule.range ? mesh.schedule.capacity : mesh.store.num_patches;
+    if (mesh.store.num_patches == 0 || items == 0)
         return;
-    constexpr auto kernel = accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Reduce,
-                                              Contribute, Finalize>;
+    constexpr auto kernel = accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input,
+                                              Combine, Active, Reduce, Contribute, Finalize>;
     const std::size_t smem = accumulate_smem_bytes<op, Input>(mesh.limits);
     LaunchLimits&     c    = launch_limits<kernel>();
     if (smem + c.static_smem <= std::size_t(c.max_smem)) {
@@ -368,17 +393,20 @@ void launch_accumulate(DeviceMesh mesh, Input input, Reduce reduce, Contribute c
                 kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
             c.opted_in = smem;
         }
-        kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(mesh, input, reduce,
-                                                                        contribute, finalize);
+        const unsigned grid = mesh.schedule.range
+                                  ? scheduled_grid<kernel>(c, BlockThreads, smem, items)
+                                  : mesh.store.num_patches;
+        kernel<<<grid, BlockThreads, smem, stream>>>(mesh, input, spec, contribute, finalize);
         RXMESH_CHECK_LAUNCH();
         return;
     }
-    const unsigned grid = std::min<unsigned>(mesh.store.num_patches, 2u * unsigned(c.sms));
+    const unsigned grid = std::min<unsigned>(items, 2u * unsigned(c.sms));
     mesh.scratch_stride = (smem + 255) & ~std::size_t(255);
     DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
     mesh.scratch = scratch.data();
-    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Reduce, Contribute, Finalize>
-        <<<grid, BlockThreads, 0, stream>>>(mesh, input, reduce, contribute, finalize);
+    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Combine, Active, Reduce,
+                      Contribute, Finalize><<<grid, BlockThreads, 0, stream>>>(mesh, input, spec,
+                                                                              contribute, finalize);
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
