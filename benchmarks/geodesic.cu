@@ -67,6 +67,7 @@ struct Row
     std::uint32_t levels = 0;
     Timing        rx, rx_vf, pde_sorted, pde_input;
     double        rx_plain_ms = 0;  // RXMesh's best block size, plain launches instead of graphs
+    Timing        rx_no_sweeps;     // RXMesh's best block size, Romero et al.'s stopping rule
     double        cpu_ms = 0, cpu_max_rel = 0, oracle_max_rel = 0;
     bool          cpu_ok = false, oracle_ok = false;
     double        max_distance = 0;
@@ -90,11 +91,12 @@ double max_relative_difference(const std::vector<float>& a, const std::vector<fl
 //! kVf the paper's form (a VF for_each, geodesic_vf.cuh).
 template <int B, bool kVf = false>
 Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
-                         DeviceBuffer<float>& d, bool graph = true)
+                         DeviceBuffer<float>& d, bool graph = true, bool sweeps = true)
 {
     GeodesicOptions o;
-    o.tolerance = a.tol;
-    o.graph     = graph;
+    o.tolerance      = a.tol;
+    o.graph          = graph;
+    o.closing_sweeps = sweeps;
     GeodesicReport      rep;
     std::vector<double> topo, prop;
     Timing              t;
@@ -131,21 +133,32 @@ Timing fastest(std::initializer_list<Timing> candidates)
     return best;
 }
 
+//! RXMesh at its best block size with plain launches, and without closing
+//! sweeps (then also the largest relative difference to `swept`).
+template <int B>
+void time_variants(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
+                   const std::vector<float>& swept, Row& row)
+{
+    DeviceBuffer<float> d(mesh.num_vertices());
+    row.rx_plain_ms               = time_rxmesh_block<B>(mesh, src, a, d, false).total_ms;
+    row.rx_no_sweeps              = time_rxmesh_block<B>(mesh, src, a, d, true, false);
+    row.rx_no_sweeps.max_rel_diff = max_relative_difference(d.to_host(), swept);
+}
+
 Timing time_rxmesh(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
-                   std::vector<float>& result, double& plain_ms)
+                   std::vector<float>& result, Row& row)
 {
     DeviceBuffer<float> d(mesh.num_vertices());
     const Timing        best = fastest({time_rxmesh_block<64>(mesh, src, a, d),
                                         time_rxmesh_block<128>(mesh, src, a, d),
                                         time_rxmesh_block<256>(mesh, src, a, d)});
     result = d.to_host();  // every block size computes the same distances
-    const auto plain = [&](auto timing) { plain_ms = timing.total_ms; };
     if (best.block == 64)
-        plain(time_rxmesh_block<64>(mesh, src, a, d, false));
+        time_variants<64>(mesh, src, a, result, row);
     else if (best.block == 128)
-        plain(time_rxmesh_block<128>(mesh, src, a, d, false));
+        time_variants<128>(mesh, src, a, result, row);
     else
-        plain(time_rxmesh_block<256>(mesh, src, a, d, false));
+        time_variants<256>(mesh, src, a, result, row);
     return best;
 }
 
@@ -217,7 +230,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     row.faces    = mesh.num_faces();
     row.vertices = mesh.num_vertices();
     std::vector<float> rx, rx_vf, pde_sorted, pde_input;
-    row.rx    = time_rxmesh(mesh, src_global, a, rx, row.rx_plain_ms);
+    row.rx    = time_rxmesh(mesh, src_global, a, rx, row);
     row.rx_vf = time_rxmesh_vf(mesh, src_global, a, rx_vf);
     row.rx_vf.max_rel_diff = max_relative_difference(rx_vf, rx);
     // PDE in RXMesh's numbering
@@ -305,6 +318,16 @@ void print_table(const std::vector<Row>& rows)
                     r.pde_input.max_rel_diff, r.cpu_max_rel, r.oracle_max_rel);
 }
 
+void print_sweeps_table(const std::vector<Row>& rows)
+{
+    std::printf("\n### RXMesh without closing sweeps (Romero et al.'s stopping rule), same block size\n\n"
+                "| faces | iterations with / without | ms with / without | max rel. diff to the swept result |\n"
+                "|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %ld / %ld | %.2f / %.2f | %.1e |\n", (unsigned long long)r.faces, r.rx.iterations,
+                    r.rx_no_sweeps.iterations, r.rx.total_ms, r.rx_no_sweeps.total_ms, r.rx_no_sweeps.max_rel_diff);
+}
+
 std::string timing_json(const Timing& t)
 {
     using bench::json_number;
@@ -318,7 +341,7 @@ std::string row_json(const Row& r)
 {
     using bench::json_number;
     return "{\"faces\": " + std::to_string(r.faces) + ", \"vertices\": " + std::to_string(r.vertices) +
-           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) + ", \"rxmesh_no_graph_ms\": " + bench::json_number(r.rx_plain_ms) + ", \"rxmesh_vf_form\": " + timing_json(r.rx_vf) +
+           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) + ", \"rxmesh_no_graph_ms\": " + bench::json_number(r.rx_plain_ms) + ", \"rxmesh_no_closing_sweeps\": " + timing_json(r.rx_no_sweeps) + ", \"rxmesh_vf_form\": " + timing_json(r.rx_vf) +
            ", \"pde_rxmesh_order\": " + timing_json(r.pde_sorted) + ", \"pde_input_order\": " +
            timing_json(r.pde_input) + ", \"cpu_serial_ms\": " + json_number(r.cpu_ms) +
            ", \"cpu_max_rel_diff\": " + json_number(r.cpu_max_rel) + ", \"oracle_max_rel_diff\": " +
@@ -377,6 +400,7 @@ int main(int argc, char** argv)
             json += (rows.size() > 1 ? ", " : "") + row_json(r);
         }
         print_table(rows);
+        print_sweeps_table(rows);
         if (!a.json.empty())
             bench::write_text_file(a.json, json + "]}\n");
         for (const Row& r : rows)

@@ -92,11 +92,18 @@ if want mcf_cpu; then  # OpenMesh serial and all cores, the bundle when present
     echo "run_benchmarks: no bench_mcf_openmesh (OpenMesh missing); skipped" | tee "$RESULTS/mcf_openmesh.md"
   fi
 fi
-if want geodesic; then  # distances in input order for the CGAL exact-geodesic check
+if want geodesic; then
+  # distances in input order (for bench_geodesic_exact's accuracy check and
+  # for the serial CPU baseline's verification); the serial CPU baseline at
+  # the largest size runs for minutes, beside the GPU benchmark on its own core
   mkdir -p "$RESULTS/geodesic_dump"
-  $B/bench_geodesic --mesh $M/armadillo.off --levels 4 --runs "${GEODESIC_RUNS:-5}" \
-    --json "$RESULTS/geodesic.json" --dump "$RESULTS/geodesic_dump" --dump-max-faces 900000 \
+  $B/bench_geodesic_cpu --mesh $M/armadillo.off --level 4 \
+    --distances "$RESULTS/geodesic_dump/rxmesh_level4.f32" > "$RESULTS/geodesic_cpu_level4.md" 2>&1 &
+  CPU_PID=$!
+  $B/bench_geodesic --mesh $M/armadillo.off --levels 4 --runs "${GEODESIC_RUNS:-5}" --cpu-max-faces 4000000 \
+    --json "$RESULTS/geodesic.json" --dump "$RESULTS/geodesic_dump" --dump-max-faces 14000000 \
     | tee "$RESULTS/geodesic.md"
+  wait $CPU_PID; cat "$RESULTS/geodesic_cpu_level4.md"
 fi
 want normals && $B/bench_vertex_normals --mesh $M/armadillo.off --min-faces 13000000 \
   --runs "$RUNS" --json "$RESULTS/vertex_normals.json" | tee "$RESULTS/vertex_normals.md"

@@ -330,6 +330,29 @@ TEST(GpuGeodesic, BadInputThrows)
     EXPECT_THROW(geodesic_distance(mesh, x, {0}, d.data(), o), InvalidInputError);
 }
 
+//! Without closing sweeps the loop stops where the sweeps would begin: the
+//! same window iterations, and every distance at or above the swept one (a
+//! sweep only lowers values).
+TEST(GpuGeodesic, WithoutClosingSweepsStopsWhereTheSweepsBegin)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes()) {
+        SCOPED_TRACE(m.name);
+        const RXMesh    mesh(m.soup, with_capacity(64));
+        const auto      sources = spread_sources(mesh.num_vertices(), 2);
+        GeodesicOptions o;
+        GeodesicReport  swept, plain;
+        const auto      d_swept = gpu_distances(mesh, sources, o, &swept);
+        o.closing_sweeps        = false;
+        const auto d_plain      = gpu_distances(mesh, sources, o, &plain);
+        EXPECT_TRUE(plain.converged);
+        EXPECT_EQ(plain.sweeps, 0);
+        EXPECT_EQ(plain.iterations, swept.iterations - swept.sweeps);
+        for (std::size_t v = 0; v < d_plain.size(); ++v)
+            ASSERT_GE(d_plain[v], d_swept[v]) << "vertex " << v;
+    }
+}
+
 //! A limit on the iterations stops the loop early, and says so.
 TEST(GpuGeodesic, IterationLimitReportsNotConverged)
 {

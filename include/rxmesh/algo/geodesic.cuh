@@ -76,6 +76,12 @@ struct GeodesicOptions
     long   max_iterations = 0;     // 0: 8 L + 64
     int    chunk          = 32;    // iterations enqueued between looks at the done flag
     bool   graph          = true;  // replay a chunk as a CUDA graph (algo/device_loop.cuh)
+    //! Settle the result with closing sweeps once the window has passed the
+    //! last level (see the top of the file). false: stop there, as Romero
+    //! Calla et al. do; fewer iterations, distances up to a few times the
+    //! tolerance above the update's fixed point (and not what reference/
+    //! geodesic.h computes).
+    bool closing_sweeps = true;
 };
 
 struct GeodesicReport
@@ -108,6 +114,7 @@ struct PtpArrays
     PtpState*            state;
     std::uint32_t        num_levels, widest_patch;
     long                 max_iterations;
+    bool                 closing_sweeps;
 };
 
 //! What a relaxation stages per vertex: its position (3) and its current
@@ -133,8 +140,8 @@ struct PtpFaceUpdate
     {
         const int k = best.owns(0) ? 0 : (best.owns(1) ? 1 : 2);
         const int p = k == 2 ? 0 : k + 1, q = k == 0 ? 2 : k - 1;  // the face's order from k
-        if (fv[k] == fv[p] || fv[k] == fv[q] || fv[p] == fv[q])
-            return;
+        if (fv.local(k) == fv.local(p) || fv.local(k) == fv.local(q) || fv.local(p) == fv.local(q))
+            return;  // (local ids: one per vertex in a patch)
         const float  v[3] = {x(k, 0), x(k, 1), x(k, 2)};
         const float  a[3] = {x(p, 0), x(p, 1), x(p, 2)};
         const float  b[3] = {x(q, 0), x(q, 1), x(q, 2)};
@@ -222,6 +229,8 @@ static __global__ void ptp_advance_kernel(PtpArrays a)
     s->end = min(end + 1, a.num_levels);
     if (long(s->iteration) >= a.max_iterations)
         return stop(s, false);
+    if (s->start >= a.num_levels && !a.closing_sweeps)
+        return stop(s, true);
     if (s->start >= a.num_levels) {  // from now on: sweeps over every level
         s->sweeping  = 1;
         s->start     = 0;
@@ -265,7 +274,7 @@ GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std
     fill(Attribute<float, 1, VertexId>(other.data(), nullptr, num_vertices, stream), inf);
     const PtpArrays a{t.level.data(), t.highest_level.data(), t.level_offsets.data(),
                       changed_at.data(), {distance, other.data()}, state.data(),
-                      t.num_levels, t.widest_patch, max_it};
+                      t.num_levels, t.widest_patch, max_it, options.closing_sweeps};
     ptp_init_kernel<<<1, 256, 0, stream>>>(a, src.data(), std::uint32_t(src.size()));
     RXMESH_CHECK_LAUNCH();
     const PatchSchedule schedule{t.by_lowest_level.data(), state.data()->range, t.reached};
