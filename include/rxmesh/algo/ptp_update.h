@@ -14,12 +14,8 @@
 //
 // In double: the discriminant subtracts two terms of the size of (t / |X|)^2;
 // t is first shifted by min(ta, tb) (a front shifted in time is the same
-// front), which keeps them small. On the device the reciprocals and square
-// roots start from the hardware's approximations and take Newton steps in
-// double (about 1e-15 relative, far below the float the distances are stored
-// in) instead of the correctly rounded sequences, which dominated the
-// update's instructions. Shared by the GPU algorithm and the benchmarks'
-// baselines; reference/geodesic.h implements it independently.
+// front), which keeps them small. Shared by the GPU algorithm and the
+// benchmarks' baselines; reference/geodesic.h implements it independently.
 #pragma once
 
 #include <cmath>
@@ -27,39 +23,6 @@
 #include "rxmesh/core/macros.h"
 
 namespace rxmesh {
-
-namespace detail {
-
-//! 1 / x, x > 0 and finite.
-RXMESH_HD inline double ptp_reciprocal(double x)
-{
-#if defined(__CUDA_ARCH__)
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));  // about 20 bits
-    r = fma(r, fma(-x, r, 1.0), r);                        // about 40
-    return fma(r, fma(-x, r, 1.0), r);                     // double
-#else
-    return 1 / x;
-#endif
-}
-
-//! sqrt(x), x >= 0 and finite.
-RXMESH_HD inline double ptp_sqrt(double x)
-{
-#if defined(__CUDA_ARCH__)
-    if (!(x > 0))
-        return 0;
-    double y;
-    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));  // 1 / sqrt(x), about 20 bits
-    y = y * fma(-0.5 * x * y, y, 1.5);                       // about 40
-    const double s = x * y;                                  // sqrt(x), refined once more:
-    return fma(0.5 * y, fma(-s, s, x), s);
-#else
-    return std::sqrt(x);
-#endif
-}
-
-}  // namespace detail
 
 RXMESH_HD inline double ptp_update(const float* v, const float* a, const float* b, double ta,
                                    double tb)
@@ -69,21 +32,21 @@ RXMESH_HD inline double ptp_update(const float* v, const float* a, const float* 
     const double q00   = x0[0] * x0[0] + x0[1] * x0[1] + x0[2] * x0[2];
     const double q01   = x0[0] * x1[0] + x0[1] * x1[1] + x0[2] * x1[2];
     const double q11   = x1[0] * x1[0] + x1[1] * x1[1] + x1[2] * x1[2];
-    const double along_edges = std::fmin(ta + detail::ptp_sqrt(q00), tb + detail::ptp_sqrt(q11));
+    const double along_edges = std::fmin(ta + std::sqrt(q00), tb + std::sqrt(q11));
     const double det   = q00 * q11 - q01 * q01;
     if (!(det > 1e-12 * q00 * q11) || std::isinf(ta) || std::isinf(tb))
         return along_edges;
     const double t0 = std::fmin(ta, tb);
     const double w0 = ta - t0, w1 = tb - t0;  // shifted times
     // Q^-1 = [q11 -q01; -q01 q00] / det
-    const double inv   = detail::ptp_reciprocal(det);
+    const double inv   = 1 / det;
     const double s     = (q11 - 2 * q01 + q00) * inv;                  // 1^T Q^-1 1
     const double delta = ((q11 - q01) * w0 + (q00 - q01) * w1) * inv;  // 1^T Q^-1 w
     const double c     = (q11 * w0 * w0 - 2 * q01 * w0 * w1 + q00 * w1 * w1) * inv;
     const double disc  = delta * delta - s * (c - 1);
     if (!(disc >= 0))
         return along_edges;
-    const double p = (delta + detail::ptp_sqrt(disc)) * detail::ptp_reciprocal(s);
+    const double p = (delta + std::sqrt(disc)) / s;
     // the front's direction in the basis X: both components negative (the
     // common factor 1 / det > 0 does not change the signs)
     const double c0 = q11 * (w0 - p) - q01 * (w1 - p);
