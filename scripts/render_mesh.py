@@ -3,10 +3,13 @@
 apps' READMEs, drawn from the apps' own PLY output.
 
 usage: render_mesh.py OUT.png MESH [MESH ...] [--titles "a|b"] [--view ELEV,AZIM] [--up y|z]
-                      [--color-normals]
+                      [--color-normals] [--color-distance NAME [--isolines K]]
 
 --color-normals: faces coloured by their vertices' nx, ny, nz properties
 (mapped from [-1, 1] to RGB), as rxmesh-vertex-normal writes them.
+--color-distance NAME: faces coloured by the vertex property NAME (e.g.
+rxmesh-geodesic's "distance"), shaded, with K iso-lines (faces that a level
+crosses drawn dark); infinite values grey.
 
 MESH: OFF (text) or PLY (ascii or binary little-endian, as the apps write).
 Flat-shaded triangles, lit from the viewer; no dependency beyond matplotlib
@@ -98,6 +101,27 @@ def normal_colors(faces, extra):
             for f in faces]
 
 
+def distance_colors(faces, values, grey, isolines, cmap):
+    """Shaded colormap of each face's mean value; faces that one of the
+    `isolines` equally spaced levels crosses are dark."""
+    finite = [x for x in values if x == x and abs(x) != float("inf")]
+    top = max(finite) if finite else 1.0
+    step = top / (isolines + 1) if isolines > 0 else float("inf")
+    out = []
+    for f, g in zip(faces, grey):
+        d = [values[v] for v in f]
+        if any(x != x or abs(x) == float("inf") for x in d):
+            out.append((0.6 * g, 0.6 * g, 0.6 * g))
+            continue
+        if step != float("inf") and int(min(d) / step) != int(max(d) / step):
+            out.append((0.05, 0.05, 0.05))
+            continue
+        r, gg, b, _ = cmap(sum(d) / 3 / top)
+        light = 0.35 + 0.65 * g
+        out.append((r * light, gg * light, b * light))
+    return out
+
+
 def shade(tris, view_dir):
     """Grey level of each triangle: |cos| between its normal and the view."""
     out = []
@@ -118,6 +142,8 @@ def main():
     ap.add_argument("--view", default="10,-60")
     ap.add_argument("--up", default="z", choices=["y", "z"], help="the meshes' up axis")
     ap.add_argument("--color-normals", action="store_true")
+    ap.add_argument("--color-distance", default="", help="a vertex property to colour by")
+    ap.add_argument("--isolines", type=int, default=12)
     args = ap.parse_args()
     try:
         import math
@@ -142,6 +168,9 @@ def main():
         colors = [(g, g, g) for g in grey]
         if args.color_normals and "nx" in extra:
             colors = normal_colors(faces, extra)
+        if args.color_distance in extra:
+            colors = distance_colors(faces, extra[args.color_distance], grey, args.isolines,
+                                     matplotlib.colormaps["viridis"])
         ax = fig.add_subplot(1, len(args.meshes), i + 1, projection="3d")
         ax.add_collection3d(Poly3DCollection(tris, facecolors=colors, linewidths=0))
         lo = [min(v[k] for v in verts) for k in range(3)]
