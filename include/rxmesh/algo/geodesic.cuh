@@ -21,8 +21,10 @@
 //    shorter path through higher levels reaches it (hop count and metric
 //    distance disagree on long thin triangles, or where two fronts meet);
 //    the sweeps settle the distances at the update's fixed point, where every
-//    edge satisfies the triangle inequality. After an accurate window phase
-//    they cost one confirming iteration. (An addition to Romero Calla et al.)
+//    edge satisfies the triangle inequality. On small meshes they take a few
+//    iterations; on large ones many, each over every reached vertex, since
+//    the levels the window left were still decreasing slowly (see
+//    GeodesicOptions::closing_sweeps). (An addition to Romero Calla et al.)
 // reference/geodesic.h is the serial oracle of exactly these steps.
 //
 // The programming model: each iteration is one
@@ -78,9 +80,9 @@ struct GeodesicOptions
     bool   graph          = true;  // replay a chunk as a CUDA graph (algo/device_loop.cuh)
     //! Settle the result with closing sweeps once the window has passed the
     //! last level (see the top of the file). false: stop there, as Romero
-    //! Calla et al. do; fewer iterations, distances up to a few times the
-    //! tolerance above the update's fixed point (and not what reference/
-    //! geodesic.h computes).
+    //! Calla et al. do; fewer iterations, but distances above the update's
+    //! fixed point, on large meshes by far more than the tolerance (and not
+    //! what reference/geodesic.h computes).
     bool closing_sweeps = true;
 };
 
