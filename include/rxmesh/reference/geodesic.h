@@ -26,8 +26,8 @@
 // can be before a shorter path through higher levels reached it (hop count
 // and metric distance disagree on long thin triangles, or where two fronts
 // meet); the sweeps settle the result at the update's fixed point, where
-// every edge satisfies d_j <= d_i + |p_i - p_j| up to the tolerance. After
-// an accurate window phase they cost one confirming iteration.
+// every edge satisfies d_j <= d_i + |p_i - p_j| up to the tolerance. Small
+// meshes need few of them, large ones many.
 // Stops after max_iterations in total at the latest (then not converged).
 // Faces that repeat a vertex are skipped (no triangle to cross).
 #pragma once
