@@ -34,7 +34,7 @@
 // blocks; sums.owns(k) says which corner of the row this call sums (adds
 // into others do nothing), so compute only that one. It must not write to
 // global memory, and what it adds must depend on the face only. Every vertex
-// gets finalize, also one with no face (sum zero). Without an input, the
+// (every active one, below) gets finalize, also one with no face (sum zero). Without an input, the
 // overload without VertexInput passes no StagedRow. A patch whose arrays do
 // not fit shared memory (a huge input, or a huge patch) runs the same code
 // over a global scratch buffer instead.
@@ -52,6 +52,21 @@
 //       EdgeTerm{op},                                       // sums w (x_v - x_u)
 //       ProductAndDot{op, dir, d_new, q},                   // writes q, returns d.q
 //       &state->dq);
+//
+// A subset, combined otherwise: RXMesh::accumulate_scheduled takes only the
+// patches a device-side PatchSchedule names and only the owned vertices an
+// active set accepts (the others get neither contributions nor finalize; an
+// active set's `patch(p)` retires whole patches), and combines by Combine
+// (query/combine.h: Plus, or Min with +inf for a vertex with no
+// contribution); contribute then receives a VertexReduction<T, N, Combine>,
+// whose add combines. The geodesic propagation relaxes its window so
+// (algo/geodesic.cuh):
+//
+//   mesh.accumulate_scheduled<Op::FV, float, 1, Min>(
+//       schedule, computed_vertex_input<float, 4>(PtpStagedInput{a, x}),  // position, distance
+//       PtpFaceUpdate{},                    // the face's update of the gathered corner
+//       PtpFinalize{a, tol},                // min(current, least update)
+//       InWindow{a});                       // level in the window
 #pragma once
 
 #include <cuda_runtime.h>
