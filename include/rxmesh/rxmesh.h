@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "rxmesh/attribute/registry.h"
@@ -24,6 +25,7 @@
 #include "rxmesh/patch/validate.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
+#include "rxmesh/query/kring_rows.h"
 #include "rxmesh/query/op.h"
 
 namespace rxmesh {
@@ -201,6 +203,30 @@ class RXMesh
     void accumulate_scheduled(const PatchSchedule& schedule, Input input, Contribute contribute,
                               Finalize finalize, Active active = {}, cudaStream_t stream = 0) const;
 
+    // ---- higher-order queries (query/kring.cuh) ----
+
+    //! Calls `f(v, rings)` once per owned vertex v that `active` accepts,
+    //! with `rings` (a KRingView) holding every vertex within k edges of v:
+    //! global ids, each once, ring by ring (ring 0 is v), each ring in the
+    //! order found. 0 <= k <= kMaxKRingRings. Any mesh (boundaries,
+    //! non-manifold vertices, components, any valence, any k). Synchronises
+    //! `stream` (it reads whether any vertex needed the global-memory path).
+    template <int BlockThreads = 64, typename F, typename Active = AllActive>
+    void for_each_kring(int k, F f, Active active = {}, const KRingOptions& options = {},
+                        cudaStream_t stream = 0) const;
+    //! The same, growing v's rings while they find vertices u with
+    //! `accept(v, u)` (a __device__ predicate on two VertexIds): ring d + 1
+    //! holds the unfound neighbours of ring d that accept admits; the growth
+    //! stops at the first ring that adds none, or after max_rings rings.
+    template <int BlockThreads = 64, typename Accept, typename F, typename Active = AllActive>
+    void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
+                              const KRingOptions& options = {}, cudaStream_t stream = 0) const;
+    //! The one-rings the k-ring queries read (query/kring_rows.h), built on
+    //! the first k-ring query and kept with the mesh.
+    const KRingRows& kring_rows(cudaStream_t stream = 0) const;
+    //! Device bytes the k-ring rows hold (0 before the first k-ring query).
+    std::size_t kring_bytes() const { return m_kring_rows ? m_kring_rows->bytes() : 0; }
+
     //! The low-level form: a query prepared for the user's own kernel, with
     //! its launch configuration (query/patch_query.cuh).
     //! \throw Error when the largest patch's query does not fit the device's
@@ -221,6 +247,7 @@ class RXMesh
     DeviceBuffer<std::uint32_t> m_input_to_global, m_global_to_input;
     BuildStats                  m_stats;
     AttributeRegistry           m_attributes{0, 0, 0};
+    mutable std::shared_ptr<KRingRows> m_kring_rows;  // built on the first k-ring query
 };
 
 }  // namespace rxmesh
@@ -228,6 +255,7 @@ class RXMesh
 // ---- the query members: device code, for CUDA translation units only ----
 #if defined(__CUDACC__)
 #include "rxmesh/query/accumulate.cuh"
+#include "rxmesh/query/kring.cuh"
 #include "rxmesh/query/launch.cuh"
 #include "rxmesh/query/patch_query.cuh"
 
@@ -288,6 +316,29 @@ void RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
         mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
         contribute, finalize, stream);
+}
+
+template <int BlockThreads, typename F, typename Active>
+void RXMesh::for_each_kring(int k, F f, Active active, const KRingOptions& options,
+                            cudaStream_t stream) const
+{
+    const KRingRows& rows = kring_rows(stream);
+    const std::uint32_t capacity =
+        options.capacity ? options.capacity : detail::default_kring_capacity(k);
+    detail::launch_kring<BlockThreads>(device(), rows.view(m_store.view()), num_vertices(),
+                                       rows.max_owned_vertices, k, capacity, f,
+                                       detail::AcceptAll{}, active, stream);
+}
+
+template <int BlockThreads, typename Accept, typename F, typename Active>
+void RXMesh::for_each_kring_while(Accept accept, int max_rings, F f, Active active,
+                                  const KRingOptions& options, cudaStream_t stream) const
+{
+    const KRingRows&    rows     = kring_rows(stream);
+    const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
+    detail::launch_kring<BlockThreads>(device(), rows.view(m_store.view()), num_vertices(),
+                                       rows.max_owned_vertices, max_rings, capacity, f, accept,
+                                       active, stream);
 }
 
 template <Op op, int BlockThreads>

@@ -1,0 +1,186 @@
+// Bilateral mesh denoising (Fleishman, Drori, Cohen-Or 2003; the formulas in
+// algo/bilateral_terms.h), Jacobi iterations: every vertex reads the previous
+// positions. Written with the public API, one iteration is three queries:
+//   1. RXMesh::accumulate<Op::FV>: the normal, summed per patch in
+//      registers (positions staged in shared memory);
+//   2. RXMesh::for_each<Op::VV>: sigma_c^2, the least squared edge length;
+//   3. RXMesh::for_each_kring_while: the ball, grown ring by ring while it
+//      finds vertices within 2 sigma_c, and the weighted offset along n.
+// Vertices with no neighbour, a zero normal or sigma_c = 0 (a zero-length
+// edge: the weights are undefined there) keep their position; vertices
+// whose ball would reach beyond kMaxKRingRings rings get the ball of that
+// many rings (a ball is rarely more than three rings deep).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "rxmesh/algo/bilateral_terms.h"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/rxmesh.cuh"
+
+namespace rxmesh {
+
+struct BilateralOptions
+{
+    int          iterations = 1;
+    KRingOptions kring;  // list length per thread of the ball query
+};
+
+//! Milliseconds per stage, summed over the iterations (CUDA events).
+struct BilateralStats
+{
+    int   iterations = 0;
+    float normals_ms = 0, sigma_ms = 0, filter_ms = 0, total_ms = 0;
+};
+
+namespace detail {
+
+//! Per-vertex state of one iteration, in global (patch) order.
+struct BilateralFrame
+{
+    const float* x;        // positions read (3 per vertex)
+    float*       normal;   // 3 per vertex; zero when undefined
+    float*       sc2;      // sigma_c^2; 0 when undefined
+    float*       x_next;   // positions written
+};
+
+struct BilateralNormalTerm
+{
+    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                               const VertexSums<float, 3>& sums) const
+    {
+        float p[3][3];
+        for (int k = 0; k < 3; ++k)
+            for (int d = 0; d < 3; ++d)
+                p[k][d] = x(k, d);
+        for (int k = 0; k < 3; ++k)
+            if (sums.owns(k)) {
+                float n[3];
+                bilateral::normal_term(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+                sums.add(k, n);
+            }
+    }
+};
+
+struct StoreBilateralNormal
+{
+    float*          normal;
+    __device__ void operator()(VertexId v, const float (&sum)[3]) const
+    {
+        float n[3] = {sum[0], sum[1], sum[2]};
+        if (!bilateral::normalize(n))
+            n[0] = n[1] = n[2] = 0.f;
+        for (int d = 0; d < 3; ++d)
+            normal[3 * std::uint64_t(v.id()) + d] = n[d];
+    }
+};
+
+__device__ inline const float* position(const float* x, VertexId v)
+{
+    return x + 3 * std::uint64_t(v.id());
+}
+
+//! Vertices the filter moves: a unit normal and sigma_c > 0.
+struct Filtered
+{
+    BilateralFrame  f;
+    __device__ bool operator()(VertexId v) const
+    {
+        return f.sc2[v.id()] > 0.f &&
+               bilateral::dot3(position(f.normal, v), position(f.normal, v)) > 0.f;
+    }
+};
+
+struct InBall
+{
+    BilateralFrame  f;
+    __device__ bool operator()(VertexId centre, VertexId u) const
+    {
+        return bilateral::in_ball(position(f.x, centre), position(f.x, u), f.sc2[centre.id()]);
+    }
+};
+
+struct MoveAlongNormal
+{
+    BilateralFrame  f;
+    __device__ void operator()(VertexId v, const KRingView& ball) const
+    {
+        const float* p = position(f.x, v);
+        const float* n = position(f.normal, v);
+        const float  offset =
+            bilateral::ball_offset(p, n, f.sc2[v.id()], [&](const auto& g) {
+                for (std::uint32_t i = 0; i < ball.size(); ++i)
+                    g(position(f.x, ball[i]));
+            });
+        for (int d = 0; d < 3; ++d)
+            f.x_next[3 * std::uint64_t(v.id()) + d] = p[d] + n[d] * offset;
+    }
+};
+
+//! Iteration stages 1 and 2: normals and sigma_c^2 of positions f.x.
+inline void bilateral_prepare(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
+{
+    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x}, BilateralNormalTerm{},
+                                      StoreBilateralNormal{f.normal}, stream);
+}
+
+inline void bilateral_sigma_c(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
+{
+    const float* x   = f.x;
+    float*       sc2 = f.sc2;
+    mesh.for_each<Op::VV>(
+        [=] __device__(VertexId v, const RowView<VertexId>& vv) {
+            float least = vv.size() ? INFINITY : 0.f;
+            for (std::uint32_t i = 0; i < vv.size(); ++i)
+                least = fminf(least, bilateral::squared_distance(position(x, vv[i]),
+                                                                 position(x, v)));
+            sc2[v.id()] = least;
+        },
+        AllActive{}, false, stream);
+}
+
+}  // namespace detail
+
+//! Runs options.iterations Jacobi iterations of bilateral denoising on
+//! `positions` (device, 3 floats per vertex, global order), in place.
+//! \return the time of each stage.
+inline BilateralStats bilateral_denoise(const RXMesh& mesh, float* positions,
+                                        const BilateralOptions& options = {},
+                                        cudaStream_t stream = 0)
+{
+    if (options.iterations < 0)
+        throw InvalidInputError("bilateral_denoise: iterations must be >= 0, got " +
+                                std::to_string(options.iterations));
+    const std::size_t  n3 = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> normal(n3, stream), sc2(mesh.num_vertices(), stream), next(n3, stream);
+    BilateralStats      stats;
+    GpuTimer            timer(stream), total(stream);
+    mesh.kring_rows(stream);  // built once, outside the timings
+    total.start();
+    for (int it = 0; it < options.iterations; ++it) {
+        const detail::BilateralFrame f{positions, normal.data(), sc2.data(), next.data()};
+        timer.start();
+        detail::bilateral_prepare(mesh, f, stream);
+        stats.normals_ms += timer.stop_ms();
+        timer.start();
+        detail::bilateral_sigma_c(mesh, f, stream);
+        stats.sigma_ms += timer.stop_ms();
+        timer.start();
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(next.data(), positions, n3 * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, stream));
+        mesh.for_each_kring_while(detail::InBall{f}, kMaxKRingRings, detail::MoveAlongNormal{f},
+                                  detail::Filtered{f}, options.kring, stream);
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(positions, next.data(), n3 * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, stream));
+        stats.filter_ms += timer.stop_ms();
+        ++stats.iterations;
+    }
+    stats.total_ms = total.stop_ms();
+    return stats;
+}
+
+}  // namespace rxmesh

@@ -1,0 +1,282 @@
+// The k-ring queries against a CPU breadth-first search (reference/kring.h):
+// for every owned vertex of every generated and real mesh, k = 1..4 (and up
+// to 8 on small patches, k larger than a patch's radius), patch capacities
+// 256..2048, the rings equal the reference's ring by ring, each vertex once,
+// the lambda runs exactly once per active vertex; also the predicate form,
+// short lists (the global-memory path) and active subsets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "mesh_faces.h"
+#include "rxmesh/reference/kring.h"
+#include "rxmesh/reference/topology.h"
+#include "rxmesh/rxmesh.cuh"
+#include "test_data.h"
+
+namespace kring_test {
+
+using namespace rxmesh;
+
+//! Rings of every vertex as the GPU returned them: vertices and their ring
+//! index, CSR by vertex, and the number of lambda calls per vertex.
+struct Rings
+{
+    std::vector<std::uint32_t> offsets, values, ring, calls;
+    std::vector<std::uint8_t>  bad_bounds;  // ring_begin/ring_end inconsistent
+};
+
+struct Mask
+{
+    const std::uint8_t* mask;  // null: all active
+    __device__ bool     operator()(VertexId v) const { return !mask || mask[v.id()]; }
+};
+
+//! A predicate both sides evaluate exactly: keeps about four in five vertices.
+__host__ __device__ inline bool kept(std::uint32_t u)
+{
+    return ((u * 2654435761u) >> 7) % 5u != 0u;
+}
+struct KeepHashed
+{
+    __device__ bool operator()(VertexId, VertexId u) const { return kept(u.id()); }
+};
+
+//! Calls the query (k >= 0: for_each_kring; k < 0: for_each_kring_while
+//! with KeepHashed and max_rings = -k) with f.
+template <typename F>
+void query(const RXMesh& m, int k, F f, const std::uint8_t* mask, std::uint32_t capacity)
+{
+    KRingOptions options;
+    options.capacity = capacity;
+    if (k >= 0)
+        m.for_each_kring(k, f, Mask{mask}, options);
+    else
+        m.for_each_kring_while(KeepHashed{}, -k, f, Mask{mask}, options);
+}
+
+Rings run(const RXMesh& m, int k, const std::vector<std::uint8_t>& mask = {},
+          std::uint32_t capacity = 0)
+{
+    const std::uint32_t V = m.num_vertices();
+    DeviceBuffer<std::uint8_t> dmask = DeviceBuffer<std::uint8_t>::from_host(mask);
+    const std::uint8_t*        mk    = mask.empty() ? nullptr : dmask.data();
+    DeviceBuffer<std::uint32_t> count(V), calls(V);
+    DeviceBuffer<std::uint8_t>  bad(V);
+    count.memset(0), calls.memset(0), bad.memset(0);
+    std::uint32_t *c = count.data(), *n = calls.data();
+    std::uint8_t*  b = bad.data();
+    query(m, k, [=] __device__(VertexId v, const KRingView& r) {
+        c[v.id()] = r.size();
+        atomicAdd(n + v.id(), 1u);
+        bool ok = r.num_rings() >= 1 && r.ring_begin(0) == 0 && r.ring_end(0) == 1 &&
+                  r.ring_end(r.num_rings() - 1) == r.size() && r[0] == v;
+        for (std::uint32_t d = 1; d < r.num_rings(); ++d)
+            ok = ok && r.ring_begin(d) == r.ring_end(d - 1) && r.ring_end(d) > r.ring_begin(d);
+        b[v.id()] = !ok;
+    }, mk, capacity);
+    Rings out;
+    out.calls      = calls.to_host();
+    out.bad_bounds = bad.to_host();
+    const auto counts = count.to_host();
+    out.offsets.assign(V + 1, 0);
+    std::partial_sum(counts.begin(), counts.end(), out.offsets.begin() + 1);
+    auto off = DeviceBuffer<std::uint32_t>::from_host(out.offsets);
+    DeviceBuffer<std::uint32_t> val(std::max(1u, out.offsets[V])), ring(val.size());
+    std::uint32_t *o = off.data(), *pv = val.data(), *pr = ring.data();
+    query(m, k, [=] __device__(VertexId v, const KRingView& r) {
+        for (std::uint32_t d = 0; d < r.num_rings(); ++d)
+            for (std::uint32_t i = r.ring_begin(d); i < r.ring_end(d); ++i) {
+                pv[o[v.id()] + i] = r[i].id();
+                pr[o[v.id()] + i] = d;
+            }
+    }, mk, capacity);
+    out.values = val.to_host();
+    out.ring   = ring.to_host();
+    return out;
+}
+
+std::vector<std::vector<std::uint32_t>> reference_rings(const reference::Csr& vv, std::uint32_t v,
+                                                        int k)
+{
+    if (k >= 0)
+        return reference::kring(vv, v, k);
+    return reference::grow(vv, v, [](std::uint32_t u) { return kept(u); }, -k);
+}
+
+//! Every active vertex's rings equal the reference's, ring by ring.
+void expect_rings(const RXMesh& m, int k, const std::string& name,
+                  const std::vector<std::uint8_t>& mask = {}, std::uint32_t capacity = 0)
+{
+    SCOPED_TRACE(name + (k >= 0 ? " k " + std::to_string(k) : " grow " + std::to_string(-k)) +
+                 " capacity " + std::to_string(capacity));
+    const Rings r    = run(m, k, mask, capacity);
+    const auto  topo = reference::build_topology(m.num_vertices(), test::faces_of(m));
+    for (std::uint32_t v = 0; v < m.num_vertices(); ++v) {
+        const bool active = mask.empty() || mask[v];
+        ASSERT_EQ(r.calls[v], active ? 1u : 0u) << "lambda calls of vertex " << v;
+        if (!active)
+            continue;
+        ASSERT_EQ(r.bad_bounds[v], 0) << "ring bounds of vertex " << v;
+        const auto ref = reference_rings(topo.vv, v, k);
+        ASSERT_EQ(r.offsets[v + 1] - r.offsets[v],
+                  std::accumulate(ref.begin(), ref.end(), std::size_t(0),
+                                  [](std::size_t s, const auto& x) { return s + x.size(); }))
+            << "size of vertex " << v;
+        std::vector<std::vector<std::uint32_t>> got(ref.size());
+        for (std::uint32_t i = r.offsets[v]; i < r.offsets[v + 1]; ++i) {
+            ASSERT_LT(r.ring[i], ref.size()) << "vertex " << v;
+            if (i > r.offsets[v])
+                ASSERT_GE(r.ring[i], r.ring[i - 1]) << "ring order of vertex " << v;
+            got[r.ring[i]].push_back(r.values[i]);
+        }
+        for (std::size_t d = 0; d < ref.size(); ++d) {
+            std::sort(got[d].begin(), got[d].end());
+            ASSERT_EQ(got[d], ref[d]) << "vertex " << v << " ring " << d;
+        }
+    }
+}
+
+std::vector<std::pair<std::string, TriangleSoup>> generated()
+{
+    namespace g = rxmesh::generate;
+    return {
+        {"icosphere4", g::icosphere(4)},
+        {"torus", g::torus(64, 40)},
+        {"grid", g::grid(70, 45)},
+        {"cylinder", g::cylinder(48, 20)},
+        {"components", g::components(120, 1)},
+        {"bowtie", g::bowtie()},
+        {"fin5", g::fin(5)},
+        {"isolated", g::isolated_faces(300)},
+        {"degenerate", g::with_degenerate_faces()},
+        {"fan2000", g::fan(2000)},
+        {"quad_grid", g::duplicated_quad_grid(40)},
+        {"refined", g::refine(g::refine(g::torus(16, 7)))},
+    };
+}
+
+struct NoOp
+{
+    __device__ void operator()(VertexId, const KRingView&) const {}
+};
+
+RXMesh build(const TriangleSoup& soup, std::uint32_t capacity)
+{
+    BuildOptions options;
+    options.weld             = true;
+    options.patcher.capacity = capacity;
+    return RXMesh(soup, options);
+}
+
+}  // namespace kring_test
+
+using namespace kring_test;
+
+TEST(GpuKRing, GeneratedMeshesMatchReference)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : generated())
+        for (std::uint32_t capacity : {256u, 512u, 1024u, 2048u}) {
+            const RXMesh mesh = build(soup, capacity);
+            for (int k = 1; k <= 4; ++k)
+                expect_rings(mesh, k, name + " patch " + std::to_string(capacity));
+            expect_rings(mesh, -4, name + " patch " + std::to_string(capacity));
+        }
+}
+
+TEST(GpuKRing, RealMeshesMatchReference)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    auto files = test::list_files(test::cgal_data_dir(), test::mesh_extensions());
+    const auto assimp = test::list_files(test::assimp_models_dir(), test::mesh_extensions());
+    files.insert(files.end(), assimp.begin(), assimp.end());
+    if (files.empty())
+        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
+    int checked = 0;
+    for (const auto& file : files) {
+        TriangleSoup soup;
+        try {
+            soup = io::read(file);
+        } catch (const Error&) {
+            continue;
+        }
+        if (soup.faces.empty() || soup.faces.size() > 200'000)
+            continue;
+        const RXMesh mesh = build(soup, 512);
+        for (int k = 1; k <= 3; ++k)
+            expect_rings(mesh, k, file);
+        expect_rings(mesh, -3, file);
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(GpuKRing, LargeKCrossesManyPatches)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // patches of 64 faces have a radius of a few edges: rings of 5..8 cross several
+    for (const auto& soup : {generate::icosphere(3), generate::grid(30, 20)}) {
+        const RXMesh mesh = build(soup, 64);
+        ASSERT_GT(mesh.num_patches(), 10u);
+        for (int k : {5, 8})
+            expect_rings(mesh, k, "small patches");
+        expect_rings(mesh, 0, "k 0: the vertex alone");
+    }
+}
+
+TEST(GpuKRing, ShortListsTakeTheGlobalPath)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // lists of 2 and 5 entries: nearly every vertex overflows, some several times
+    const RXMesh mesh = build(generate::refine(generate::torus(20, 9)), 256);
+    for (std::uint32_t capacity : {2u, 5u}) {
+        expect_rings(mesh, 3, "short lists", {}, capacity);
+        expect_rings(mesh, -5, "short lists", {}, capacity);
+    }
+    const RXMesh fan = build(generate::fan(5000), 512);  // one vertex of valence 5000
+    expect_rings(fan, 2, "fan 5000");
+}
+
+TEST(GpuKRing, ActiveSubsets)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const RXMesh        mesh = build(generate::torus(48, 30), 256);
+    const std::uint32_t V    = mesh.num_vertices();
+    std::mt19937        rng(11);
+    std::vector<std::uint8_t> none(V, 0), one(V, 0), half(V);
+    one[V / 3] = 1;
+    for (auto& b : half)
+        b = rng() & 1;
+    for (const auto& mask : {none, one, half}) {
+        expect_rings(mesh, 2, "active subset", mask);
+        expect_rings(mesh, -3, "active subset", mask);
+        expect_rings(mesh, 2, "active subset, short lists", mask, 4);
+    }
+}
+
+TEST(GpuKRing, KOutOfRangeThrows)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const RXMesh mesh(generate::icosphere(1));
+    EXPECT_THROW(mesh.for_each_kring(kMaxKRingRings + 1, NoOp{}), Error);
+    EXPECT_THROW(mesh.for_each_kring(-1, NoOp{}), Error);
+}
+
+TEST(GpuKRing, RowsMemoryIsSmall)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const RXMesh mesh(generate::torus(64, 40));
+    EXPECT_EQ(mesh.kring_bytes(), 0u);
+    mesh.kring_rows();
+    // offsets (4 B per vertex) + 2 B per directed edge + the bucket owners
+    const std::size_t expected = 4 * (std::size_t(mesh.num_vertices()) + 1) +
+                                 2 * 2 * std::size_t(mesh.num_edges()) +
+                                 4 * ((std::size_t(mesh.num_vertices()) - 1) / 256 + 2);
+    EXPECT_EQ(mesh.kring_bytes(), expected);
+}
