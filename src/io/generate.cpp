@@ -4,6 +4,7 @@
 // direction by its two faces.
 #include "rxmesh/io/generate.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -337,31 +338,98 @@ TriangleSoup refine(const TriangleSoup& mesh)
     return out;
 }
 
-TriangleSoup noisy(const TriangleSoup& mesh, float amplitude, std::uint32_t seed)
+namespace {
+
+//! Mean length over the faces' edges (each face contributes its three, so an
+//! interior edge counts twice); 0 without faces. Throws on an index out of
+//! range, naming `function`.
+double mean_face_edge_length(const TriangleSoup& mesh, const char* function)
 {
-    if (!(amplitude >= 0))
-        throw InvalidInputError("generate::noisy: amplitude must be >= 0");
     double length = 0;
-    for (const Triangle& t : mesh.faces)
+    for (std::size_t f = 0; f < mesh.faces.size(); ++f)
         for (int k = 0; k < 3; ++k) {
-            const Vec3f& a = mesh.positions[t[k]];
-            const Vec3f& b = mesh.positions[t[(k + 1) % 3]];
+            const std::uint32_t ia = mesh.faces[f][k], ib = mesh.faces[f][(k + 1) % 3];
+            require(ia < mesh.positions.size() && ib < mesh.positions.size(), function,
+                    "face " + std::to_string(f) + " references a vertex out of range");
+            const Vec3f& a = mesh.positions[ia];
+            const Vec3f& b = mesh.positions[ib];
             length += std::sqrt(double(a[0] - b[0]) * (a[0] - b[0]) +
                                 double(a[1] - b[1]) * (a[1] - b[1]) +
                                 double(a[2] - b[2]) * (a[2] - b[2]));
         }
-    const double mean = mesh.faces.empty() ? 0 : length / (3.0 * mesh.faces.size());
-    TriangleSoup out = mesh;
-    std::uint32_t state = seed ? seed : 1u;  // xorshift32: the same noise on every platform
-    auto next = [&state] {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        return double(state) / 4294967295.0 * 2.0 - 1.0;
-    };
+    return mesh.faces.empty() ? 0 : length / (3.0 * mesh.faces.size());
+}
+
+//! xorshift32 mapped to [-1, 1]: the same noise on every platform.
+class UnitNoise
+{
+   public:
+    explicit UnitNoise(std::uint32_t seed) : m_state(seed ? seed : 1u) {}
+    double next()
+    {
+        m_state ^= m_state << 13;
+        m_state ^= m_state >> 17;
+        m_state ^= m_state << 5;
+        return double(m_state) / 4294967295.0 * 2.0 - 1.0;
+    }
+
+   private:
+    std::uint32_t m_state;
+};
+
+//! Per vertex, the unit sum of cross(b - a, c - a) over its faces (the
+//! area-weighted normal), in double; zero where the sum is zero.
+std::vector<std::array<double, 3>> area_weighted_normals(const TriangleSoup& mesh)
+{
+    std::vector<std::array<double, 3>> n(mesh.positions.size(), {0.0, 0.0, 0.0});
+    for (const Triangle& t : mesh.faces) {
+        const Vec3f &a = mesh.positions[t[0]], &b = mesh.positions[t[1]], &c = mesh.positions[t[2]];
+        const double u[3] = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
+        const double v[3] = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
+        const double x[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                             u[0] * v[1] - u[1] * v[0]};
+        for (const std::uint32_t corner : t)
+            for (int d = 0; d < 3; ++d)
+                n[corner][d] += x[d];
+    }
+    for (auto& s : n) {
+        const double l = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+        if (l > 0)
+            s = {s[0] / l, s[1] / l, s[2] / l};
+    }
+    return n;
+}
+
+}  // namespace
+
+TriangleSoup noisy(const TriangleSoup& mesh, float amplitude, std::uint32_t seed)
+{
+    if (!(amplitude >= 0))
+        throw InvalidInputError("generate::noisy: amplitude must be >= 0");
+    const double mean = mean_face_edge_length(mesh, "noisy");
+    TriangleSoup out  = mesh;
+    UnitNoise    noise(seed);
     for (Vec3f& p : out.positions)
         for (float& c : p)
-            c = float(c + amplitude * mean * next());
+            c = float(c + amplitude * mean * noise.next());
+    return out;
+}
+
+TriangleSoup normal_noise(const TriangleSoup& mesh, float amplitude, std::uint32_t seed)
+{
+    if (!(amplitude >= 0))
+        throw InvalidInputError("generate::normal_noise: amplitude must be >= 0");
+    const double mean    = mean_face_edge_length(mesh, "normal_noise");
+    const auto   normals = area_weighted_normals(mesh);
+    TriangleSoup out     = mesh;
+    UnitNoise    noise(seed);
+    for (std::size_t v = 0; v < out.positions.size(); ++v) {
+        // one draw per vertex, moved or not: vertex v's offset depends on v
+        // and the seed only
+        const double offset = amplitude * mean * noise.next();
+        for (int d = 0; d < 3; ++d)
+            out.positions[v][d] = float(out.positions[v][d] + offset * normals[v][d]);
+    }
     return out;
 }
 

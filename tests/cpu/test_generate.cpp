@@ -2,8 +2,10 @@
 // construction (counts, Euler characteristic, boundary, orientation).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -411,6 +413,113 @@ TEST(GenerateArguments, InvalidArgumentsThrow)
     bad.positions = {{0, 0, 0}};
     bad.faces     = {{0, 1, 2}};
     EXPECT_THROW(g::refine(bad), InvalidInputError);
+}
+
+// ---------------------------------------------------------------------------
+// normal_noise: offsets checked against normals and edge lengths computed
+// here from the faces.
+
+//! Unit sum of cross(b - a, c - a) over each vertex's faces; zero if none.
+std::vector<std::array<double, 3>> unit_area_normals(const TriangleSoup& m)
+{
+    std::vector<std::array<double, 3>> n(m.positions.size(), {0.0, 0.0, 0.0});
+    for (const Triangle& t : m.faces) {
+        double u[3], v[3];
+        for (int d = 0; d < 3; ++d) {
+            u[d] = double(m.positions[t[1]][d]) - m.positions[t[0]][d];
+            v[d] = double(m.positions[t[2]][d]) - m.positions[t[0]][d];
+        }
+        for (const std::uint32_t c : t) {
+            n[c][0] += u[1] * v[2] - u[2] * v[1];
+            n[c][1] += u[2] * v[0] - u[0] * v[2];
+            n[c][2] += u[0] * v[1] - u[1] * v[0];
+        }
+    }
+    for (auto& x : n) {
+        const double l = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        if (l > 0)
+            x = {x[0] / l, x[1] / l, x[2] / l};
+    }
+    return n;
+}
+
+//! Mean of the faces' edge lengths (interior edges counted from both faces).
+double mean_face_edge(const TriangleSoup& m)
+{
+    double sum = 0;
+    for (const Triangle& t : m.faces)
+        for (int k = 0; k < 3; ++k) {
+            double l2 = 0;
+            for (int d = 0; d < 3; ++d) {
+                const double e = double(m.positions[t[k]][d]) - m.positions[t[(k + 1) % 3]][d];
+                l2 += e * e;
+            }
+            sum += std::sqrt(l2);
+        }
+    return sum / (3.0 * m.faces.size());
+}
+
+TEST(GenerateNormalNoise, MovesAlongTheNormal)
+{
+    const TriangleSoup in        = g::icosphere(2);
+    const float        amplitude = 0.5f;
+    const TriangleSoup out       = g::normal_noise(in, amplitude, 3);
+    ASSERT_EQ(out.faces, in.faces);
+    const auto   n     = unit_area_normals(in);
+    const double bound = amplitude * mean_face_edge(in);
+    double       lo = 0, hi = 0;
+    for (std::size_t v = 0; v < in.positions.size(); ++v) {
+        double d[3];
+        for (int k = 0; k < 3; ++k)
+            d[k] = double(out.positions[v][k]) - in.positions[v][k];
+        const double along  = d[0] * n[v][0] + d[1] * n[v][1] + d[2] * n[v][2];
+        const double off[3] = {d[1] * n[v][2] - d[2] * n[v][1], d[2] * n[v][0] - d[0] * n[v][2],
+                               d[0] * n[v][1] - d[1] * n[v][0]};
+        EXPECT_LT(std::sqrt(off[0] * off[0] + off[1] * off[1] + off[2] * off[2]), 1e-6)
+            << "vertex " << v;
+        EXPECT_LE(std::fabs(along), bound + 1e-6) << "vertex " << v;
+        lo = std::min(lo, along);
+        hi = std::max(hi, along);
+    }
+    // uniform in [-bound, bound] over 162 vertices: both ends are reached
+    EXPECT_LT(lo, -0.8 * bound);
+    EXPECT_GT(hi, 0.8 * bound);
+}
+
+TEST(GenerateNormalNoise, PlanarGridMovesInZOnly)
+{
+    TriangleSoup in = g::grid(5, 4);
+    in.positions.push_back({3.f, 3.f, 3.f});  // in no face: zero normal
+    const TriangleSoup out   = g::normal_noise(in, 0.4f, 8);
+    int                moved = 0;
+    for (std::size_t v = 0; v < in.positions.size(); ++v) {
+        EXPECT_EQ(out.positions[v][0], in.positions[v][0]);
+        EXPECT_EQ(out.positions[v][1], in.positions[v][1]);
+        moved += out.positions[v][2] != 0.f;
+    }
+    EXPECT_EQ(out.positions.back(), in.positions.back());
+    EXPECT_GE(moved, 25);  // of 30 grid vertices; a zero draw is rare
+}
+
+TEST(GenerateNormalNoise, DeterministicPerSeed)
+{
+    const TriangleSoup in = g::torus(10, 6);
+    EXPECT_TRUE(bit_identical(g::normal_noise(in, 0.3f, 5), g::normal_noise(in, 0.3f, 5)));
+    EXPECT_FALSE(bit_identical(g::normal_noise(in, 0.3f, 5), g::normal_noise(in, 0.3f, 6)));
+    EXPECT_TRUE(bit_identical(g::normal_noise(in, 0.f, 5), in));
+}
+
+TEST(GenerateNormalNoise, InvalidArgumentsThrow)
+{
+    using rxmesh::InvalidInputError;
+    EXPECT_THROW(g::normal_noise(g::grid(2, 2), -0.1f), InvalidInputError);
+    EXPECT_THROW(g::normal_noise(g::grid(2, 2), std::numeric_limits<float>::quiet_NaN()),
+                 InvalidInputError);
+    TriangleSoup bad;
+    bad.positions = {{0, 0, 0}};
+    bad.faces     = {{0, 1, 2}};
+    EXPECT_THROW(g::normal_noise(bad, 0.1f), InvalidInputError);
+    EXPECT_THROW(g::noisy(bad, 0.1f), InvalidInputError);
 }
 
 }  // namespace

@@ -71,4 +71,14 @@ TriangleSoup refine(const TriangleSoup& mesh);
 //! mean edge length: a noisy input for smoothing. amplitude >= 0.
 TriangleSoup noisy(const TriangleSoup& mesh, float amplitude, std::uint32_t seed = 1);
 
+//! The mesh with every vertex moved along its area-weighted vertex normal
+//! (the unit sum of its faces' cross products) by a pseudo-random amount
+//! uniform in [-1, 1] (deterministic for a seed, one draw per vertex in
+//! order) times `amplitude` times the mean edge length: noise "along the
+//! normals" for denoising tests. Vertices with a zero normal (unused ones
+//! included) do not move.
+//! \throw InvalidInputError for amplitude < 0 (or NaN) or a face index out
+//!        of range.
+TriangleSoup normal_noise(const TriangleSoup& mesh, float amplitude, std::uint32_t seed = 1);
+
 }  // namespace rxmesh::generate

@@ -1,0 +1,517 @@
+// CPU baseline of bilateral mesh denoising (Fleishman, Drori, Cohen-Or 2003)
+// on an OpenMesh 9 TriMesh, serial and with OpenMP threads, in the float
+// arithmetic a GPU implementation runs, so that its --dump is what the GPU
+// result is compared with. The double oracle is
+// rxmesh/reference/bilateral.h; this file states the float version, one
+// Jacobi iteration, per vertex i with p = positions before the iteration:
+//
+//   n = sum over the faces of i of cross(q - pi, r - pi), float3, corners
+//       (i, q, r) in winding order starting at i;
+//       keep pi when dot(n, n) == 0 (n == 0, or too small to square:
+//       normalizing would divide by zero); n /= sqrtf(dot(n, n)) per component
+//   sc2 = min over the one-ring of dot(pj - pi, pj - pi);
+//       keep pi when there is no neighbour or sc2 == 0
+//   ball: breadth-first search from i over vertex-vertex, entering v iff
+//       dot(pv - pi, pv - pi) <= 4 * sc2; i is in the ball
+//   pass 1 over the ball: h = dot(pj - pi, n); sum_h2 += h * h;
+//       sum_abs += fabsf(h); cnt++
+//   mean_h2 = sum_h2 / cnt; mean_abs = sum_abs / cnt;
+//   sigma_s = fmaxf(1e-12f, sqrtf(fmaxf(0.f, mean_h2 - mean_abs * mean_abs)));
+//   ss2 = sigma_s * sigma_s
+//   pass 2 over the ball: d = pj - pi; t2 = dot(d, d); h = dot(d, n);
+//       w = expf(-t2 / (2 * sc2)) * expf(-h * h / (2 * ss2));
+//       sum_wh += w * h; sum_w += w
+//   p' = pi + n * (sum_wh / sum_w)
+// with dot(a, b) = a.x * b.x + a.y * b.y + a.z * b.z and
+// cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x).
+// Sums run in circulator / breadth-first order, so a GPU that sums in
+// another order agrees to rounding, not bit for bit. Built without FMA
+// contraction (CMakeLists.txt) so that every product above is rounded.
+// Ties: on meshes refined 1-to-4, collinear midpoints put many ball
+// candidates at exactly 2 sigma_c (on the armadillo refined twice, 20% of
+// the vertices have one within 1e-6 of it), so membership is decided by
+// rounding there; float and double balls then differ for a few vertices,
+// and so will a GPU's that contracts dot(d, d) into FMAs. Compare with a
+// tolerance, or compute those dot products without contraction.
+//
+// The queries are OpenMesh's circulators: vertex-face (then face-vertex for
+// the corners) for the normal, vertex-vertex for the one-ring and the ball.
+// Each thread reuses one vector as the ball: the breadth-first queue and its
+// visited set at once (membership by a linear scan; a ball holds a few dozen
+// vertices, and no V-sized marker array per thread is needed). Positions are
+// read from the mesh's points and written to a vertex property, copied back
+// after the sweep (the copy is timed with the iteration).
+//
+// Timing: per mode (1 thread, T threads; one code path, omp_set_num_threads)
+// one warm-up run, then --runs runs of --iters iterations each from the
+// input positions (reset untimed); ms per iteration = median run / iters.
+// The two modes must agree bit for bit (each vertex is computed the same
+// way on any thread); exit 3 otherwise. One iteration from the input is
+// compared with the double reference (faces <= --check-max-faces) and
+// written by --dump: float32, 3 per vertex, in the vertex order of the
+// (refined) input, no welding.
+//
+// usage: bench_bilateral_openmesh --mesh FILE [--refine K] [--iters K]
+//          [--runs R] [--threads T] [--check-max-faces F] [--json OUT]
+//          [--dump OUT]
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#ifdef RXMESH_HAVE_OPENMESH
+#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
+#endif
+
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/bilateral.h"
+
+namespace {
+
+struct Args
+{
+    std::string   file, json, dump;
+    int           refine = 0, iters = 1, runs = 3, threads = 0;
+    std::uint64_t check_max_faces = 1'000'000;
+};
+
+void usage()
+{
+    std::fprintf(stderr,
+                 "usage: bench_bilateral_openmesh --mesh FILE [--refine K] [--iters K] [--runs R] "
+                 "[--threads T] [--check-max-faces F] [--json OUT] [--dump OUT]\n");
+}
+
+//! Parses argv into a; false on a bad or missing option.
+bool parse(int argc, char** argv, Args& a)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        if (i + 1 >= argc)
+            return false;
+        const std::string v = argv[++i];
+        if (k == "--mesh")
+            a.file = v;
+        else if (k == "--refine")
+            a.refine = std::stoi(v);
+        else if (k == "--iters")
+            a.iters = std::stoi(v);
+        else if (k == "--runs")
+            a.runs = std::stoi(v);
+        else if (k == "--threads")
+            a.threads = std::stoi(v);
+        else if (k == "--check-max-faces")
+            a.check_max_faces = std::stoull(v);
+        else if (k == "--json")
+            a.json = v;
+        else if (k == "--dump")
+            a.dump = v;
+        else
+            return false;
+    }
+    if (a.threads <= 0)
+        a.threads = std::max(1, int(std::thread::hardware_concurrency()));
+    return !a.file.empty() && a.refine >= 0 && a.iters >= 1 && a.runs >= 1;
+}
+
+}  // namespace
+
+#ifdef RXMESH_HAVE_OPENMESH
+namespace {
+
+using Mesh  = OpenMesh::TriMesh_ArrayKernelT<>;  // float points
+using Point = Mesh::Point;
+using VH    = OpenMesh::VertexHandle;
+
+Point sub(const Point& a, const Point& b) { return Point(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
+float dot(const Point& a, const Point& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Point cross(const Point& a, const Point& b)
+{
+    return Point(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
+}
+
+//! Unnormalized normal of v: cross(q - p, r - p) summed over its faces.
+Point normal_sum(const Mesh& m, VH v)
+{
+    const Point p = m.point(v);
+    Point       n(0.f, 0.f, 0.f);
+    for (auto f = m.cvf_iter(v); f.is_valid(); ++f) {
+        VH  c[3];
+        int k = 0, at = 0;
+        for (auto fv = m.cfv_iter(*f); fv.is_valid() && k < 3; ++fv, ++k) {
+            c[k] = *fv;
+            if (*fv == v)
+                at = k;
+        }
+        const Point x = cross(sub(m.point(c[(at + 1) % 3]), p), sub(m.point(c[(at + 2) % 3]), p));
+        n             = Point(n[0] + x[0], n[1] + x[1], n[2] + x[2]);
+    }
+    return n;
+}
+
+//! The ball of v (breadth-first, see the top of the file) into `ball`.
+void gather_ball(const Mesh& m, VH v, float sc2, std::vector<VH>& ball)
+{
+    const Point p = m.point(v);
+    ball.clear();
+    ball.push_back(v);
+    for (std::size_t head = 0; head < ball.size(); ++head)
+        for (auto u = m.cvv_iter(ball[head]); u.is_valid(); ++u) {
+            const Point d = sub(m.point(*u), p);
+            if (dot(d, d) <= 4.f * sc2 && std::find(ball.begin(), ball.end(), *u) == ball.end())
+                ball.push_back(*u);
+        }
+}
+
+//! The new position of v (the float math at the top of the file); `size`
+//! gets the ball's size, 0 where v keeps its position.
+Point bilateral_vertex(const Mesh& m, VH v, std::vector<VH>& ball, int& size)
+{
+    const Point p  = m.point(v);
+    size           = 0;
+    Point       n  = normal_sum(m, v);
+    const float nn = dot(n, n);
+    if (nn == 0.f)
+        return p;
+    const float len = sqrtf(nn);
+    n               = Point(n[0] / len, n[1] / len, n[2] / len);
+    float sc2       = std::numeric_limits<float>::infinity();
+    bool  any       = false;
+    for (auto u = m.cvv_iter(v); u.is_valid(); ++u) {
+        const Point d = sub(m.point(*u), p);
+        sc2           = std::min(sc2, dot(d, d));
+        any           = true;
+    }
+    if (!any || sc2 == 0.f)
+        return p;
+    gather_ball(m, v, sc2, ball);
+    float sum_h2 = 0.f, sum_abs = 0.f;
+    int   cnt = 0;
+    for (const VH j : ball) {
+        const float h = dot(sub(m.point(j), p), n);
+        sum_h2 += h * h;
+        sum_abs += fabsf(h);
+        cnt++;
+    }
+    const float mean_h2 = sum_h2 / float(cnt), mean_abs = sum_abs / float(cnt);
+    const float sigma_s = fmaxf(1e-12f, sqrtf(fmaxf(0.f, mean_h2 - mean_abs * mean_abs)));
+    const float ss2     = sigma_s * sigma_s;
+    float       sum_wh = 0.f, sum_w = 0.f;
+    for (const VH j : ball) {
+        const Point d  = sub(m.point(j), p);
+        const float t2 = dot(d, d), h = dot(d, n);
+        const float w = expf(-t2 / (2.f * sc2)) * expf(-h * h / (2.f * ss2));
+        sum_wh += w * h;
+        sum_w += w;
+    }
+    size             = cnt;
+    const float step = sum_wh / sum_w;
+    return Point(p[0] + n[0] * step, p[1] + n[1] * step, p[2] + n[2] * step);
+}
+
+struct BilateralMesh
+{
+    Mesh                          m;
+    OpenMesh::VPropHandleT<Point> next;  // the iteration's output
+    std::vector<rxmesh::Triangle> kept;  // faces OpenMesh accepted
+    std::uint64_t                 rejected = 0;
+};
+
+//! One Jacobi iteration on the current OpenMP thread count; returns the sum
+//! of the ball sizes.
+std::uint64_t iteration(BilateralMesh& bm)
+{
+    Mesh&              m     = bm.m;
+    const std::int64_t nv    = std::int64_t(m.n_vertices());
+    std::uint64_t      balls = 0;
+#pragma omp parallel reduction(+ : balls)
+    {
+        std::vector<VH> ball;  // this thread's scratch
+        ball.reserve(64);
+#pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < nv; ++i) {
+            int      size          = 0;
+            const VH v             = VH(int(i));
+            m.property(bm.next, v) = bilateral_vertex(m, v, ball, size);
+            balls += std::uint64_t(size);
+        }
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < nv; ++i)
+        m.set_point(VH(int(i)), m.property(bm.next, VH(int(i))));
+    return balls;
+}
+
+//! Vertices in input order (OpenMesh keeps it), then the faces OpenMesh
+//! accepts (a complex edge or vertex is refused and counted).
+void build_mesh(const rxmesh::TriangleSoup& soup, BilateralMesh& bm)
+{
+    bm.m.reserve(soup.positions.size(), 3 * soup.faces.size() / 2, soup.faces.size());
+    std::vector<VH> vh(soup.positions.size());
+    for (std::size_t i = 0; i < vh.size(); ++i)
+        vh[i] = bm.m.add_vertex(
+            Point(soup.positions[i][0], soup.positions[i][1], soup.positions[i][2]));
+    for (const rxmesh::Triangle& f : soup.faces) {
+        if (bm.m.add_face(vh[f[0]], vh[f[1]], vh[f[2]]).is_valid())
+            bm.kept.push_back(f);
+        else
+            ++bm.rejected;
+    }
+    bm.m.add_property(bm.next);
+}
+
+void reset(BilateralMesh& bm, const std::vector<rxmesh::Vec3f>& p)
+{
+    for (std::size_t i = 0; i < p.size(); ++i)
+        bm.m.set_point(VH(int(i)), Point(p[i][0], p[i][1], p[i][2]));
+}
+
+std::vector<float> points(const Mesh& m)
+{
+    std::vector<float> out;
+    out.reserve(3 * m.n_vertices());
+    for (const auto v : m.vertices())
+        out.insert(out.end(), {m.point(v)[0], m.point(v)[1], m.point(v)[2]});
+    return out;
+}
+
+void set_threads(int t)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct Mode
+{
+    double             ms_per_iteration = 0;
+    std::vector<float> result;  // positions after the last run
+};
+
+//! One warm-up run, then a.runs timed runs of a.iters iterations from p.
+Mode run_mode(BilateralMesh& bm, const std::vector<rxmesh::Vec3f>& p, const Args& a, int threads)
+{
+    set_threads(threads);
+    std::vector<double> ms;
+    for (int r = 0; r <= a.runs; ++r) {
+        reset(bm, p);
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int k = 0; k < a.iters; ++k)
+            (void)iteration(bm);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (r > 0)  // run 0 warms up
+            ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    return {median(ms) / a.iters, points(bm.m)};
+}
+
+//! One iteration from the input against the double reference.
+struct Check
+{
+    bool          run       = false;
+    double        max_rel   = 0;  // max |float - double| / mean edge length
+    std::uint64_t over      = 0;  // vertices with that above 1e-4
+    double        mean_ball = 0;
+    double        mean_edge = 0;
+};
+
+double mean_edge_length(const Mesh& m)
+{
+    double sum = 0;
+    for (const auto e : m.edges())
+        sum += m.calc_edge_length(e);
+    return m.n_edges() ? sum / double(m.n_edges()) : 0.0;
+}
+
+//! One iteration from p (ball statistics, the dump), compared with the
+//! reference when the mesh is small enough.
+Check one_iteration(BilateralMesh& bm, const std::vector<rxmesh::Vec3f>& p, const Args& a,
+                    std::vector<float>& out)
+{
+    Check c;
+    reset(bm, p);
+    c.mean_edge               = mean_edge_length(bm.m);
+    const std::uint64_t balls = iteration(bm);
+    c.mean_ball               = p.empty() ? 0 : double(balls) / double(p.size());
+    out                       = points(bm.m);
+    if (bm.m.n_faces() > a.check_max_faces)
+        return c;
+    c.run = true;
+    std::vector<std::array<double, 3>> pd(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        pd[i] = {double(p[i][0]), double(p[i][1]), double(p[i][2])};
+    const auto ref = rxmesh::reference::bilateral_iteration(pd, bm.kept);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k)
+            d2 += (out[3 * i + k] - ref[i][k]) * (out[3 * i + k] - ref[i][k]);
+        const double rel = c.mean_edge > 0 ? std::sqrt(d2) / c.mean_edge : std::sqrt(d2);
+        c.max_rel        = std::max(c.max_rel, rel);
+        c.over += rel > 1e-4;
+    }
+    return c;
+}
+
+bool write_floats(const std::string& path, const std::vector<float>& v)
+{
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f)
+        return false;
+    const bool ok = std::fwrite(v.data(), sizeof(float), v.size(), f) == v.size();
+    return std::fclose(f) == 0 && ok;
+}
+
+//! Escapes a path for a JSON string.
+std::string json_string(const std::string& s)
+{
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+struct Report
+{
+    std::uint64_t faces = 0, vertices = 0, rejected = 0;
+    Mode          serial, par;
+    bool          identical = false;
+    Check         check;
+};
+
+bool write_json(const Report& r, const Args& a)
+{
+    std::FILE* f = std::fopen(a.json.c_str(), "wb");
+    if (!f)
+        return false;
+    char check[160] = "null";
+    if (r.check.run)
+        std::snprintf(check, sizeof check,
+                      "{\"max_deviation_over_mean_edge\": %.3g, \"vertices_over_1e-4\": %llu}",
+                      r.check.max_rel, (unsigned long long)r.check.over);
+    std::fprintf(f,
+                 "{\"library\": \"OpenMesh 9 TriMesh_ArrayKernelT\", \"method\": \"bilateral "
+                 "denoising, float, Jacobi\", \"mesh\": %s, \"refine\": %d, \"faces\": %llu, "
+                 "\"vertices\": %llu, \"rejected_faces\": %llu, \"iters\": %d, \"runs\": %d, "
+                 "\"threads\": %d, \"serial_ms_per_iteration\": %.4f, "
+                 "\"parallel_ms_per_iteration\": %.4f, \"serial_equals_parallel\": %s, "
+                 "\"mean_ball_size\": %.3f, \"reference_check\": %s}\n",
+                 json_string(a.file).c_str(), a.refine, (unsigned long long)r.faces,
+                 (unsigned long long)r.vertices, (unsigned long long)r.rejected, a.iters, a.runs,
+                 a.threads, r.serial.ms_per_iteration, r.par.ms_per_iteration,
+                 r.identical ? "true" : "false", r.check.mean_ball, check);
+    return std::fclose(f) == 0;
+}
+
+void print_report(const Report& r, const Args& a)
+{
+    std::printf(
+        "\n| faces | vertices | ms per iteration, 1 thread | ms per iteration, %d threads "
+        "| speedup | serial == threaded |\n|---|---|---|---|---|---|\n",
+        a.threads);
+    std::printf("| %llu | %llu | %.2f | %.2f | %.2fx | %s |\n", (unsigned long long)r.faces,
+                (unsigned long long)r.vertices, r.serial.ms_per_iteration, r.par.ms_per_iteration,
+                r.serial.ms_per_iteration / r.par.ms_per_iteration, r.identical ? "yes" : "NO");
+    std::printf("\nmean ball size %.2f vertices (kept vertices count 0); ", r.check.mean_ball);
+    if (r.check.run)
+        std::printf(
+            "one iteration vs the double reference: max deviation %.3g x mean edge length "
+            "(%.4g), %llu vertices above 1e-4 x\n",
+            r.check.max_rel, r.check.mean_edge, (unsigned long long)r.check.over);
+    else
+        std::printf("reference check not run (faces > %llu)\n",
+                    (unsigned long long)a.check_max_faces);
+}
+
+//! Reads, refines, measures, checks, reports; the process's exit code.
+int run(const Args& a)
+{
+    rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
+    for (int k = 0; k < a.refine; ++k)
+        soup = rxmesh::generate::refine(soup);
+    BilateralMesh bm;
+    build_mesh(soup, bm);
+    Report r;
+    r.faces    = bm.m.n_faces();
+    r.vertices = bm.m.n_vertices();
+    r.rejected = bm.rejected;
+    std::printf(
+        "OpenMesh 9 TriMesh, bilateral denoising in float (Jacobi); mesh %s refined 1-to-4 "
+        "%d times, no welding: %llu faces (%llu rejected by OpenMesh: complex edge or "
+        "vertex), %llu vertices; %d iterations per run, median of %d runs after 1 warm-up; "
+        "%d threads (hardware %u)\n",
+        a.file.c_str(), a.refine, (unsigned long long)r.faces, (unsigned long long)r.rejected,
+        (unsigned long long)r.vertices, a.iters, a.runs, a.threads,
+        std::thread::hardware_concurrency());
+    std::fflush(stdout);
+    r.serial    = run_mode(bm, soup.positions, a, 1);
+    r.par       = run_mode(bm, soup.positions, a, a.threads);
+    r.identical = r.serial.result == r.par.result;
+    std::vector<float> once;
+    r.check = one_iteration(bm, soup.positions, a, once);
+    print_report(r, a);
+    if (!a.dump.empty() && !write_floats(a.dump, once)) {
+        std::fprintf(stderr, "bench_bilateral_openmesh: cannot write %s\n", a.dump.c_str());
+        return 1;
+    }
+    if (!a.json.empty() && !write_json(r, a)) {
+        std::fprintf(stderr, "bench_bilateral_openmesh: cannot write %s\n", a.json.c_str());
+        return 1;
+    }
+    return r.identical ? 0 : 3;
+}
+
+}  // namespace
+#endif  // RXMESH_HAVE_OPENMESH
+
+int main(int argc, char** argv)
+{
+    Args a;
+    try {
+        if (!parse(argc, argv, a)) {
+            usage();
+            return 2;
+        }
+    } catch (const std::exception&) {  // std::stoi and friends on a non-number
+        usage();
+        return 2;
+    }
+#ifndef RXMESH_HAVE_OPENMESH
+    std::printf(
+        "OpenMesh not available at build time: bench_bilateral_openmesh has nothing to run\n");
+    return 0;
+#else
+#ifndef _OPENMP
+    std::printf("note: built without OpenMP: the threaded column runs on 1 thread\n");
+    a.threads = 1;
+#endif
+    try {
+        return run(a);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_bilateral_openmesh: %s\n", e.what());
+        return 1;
+    }
+#endif
+}
