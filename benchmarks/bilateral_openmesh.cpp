@@ -1,29 +1,24 @@
 // CPU baseline of bilateral mesh denoising (Fleishman, Drori, Cohen-Or 2003)
 // on an OpenMesh 9 TriMesh, serial and with OpenMP threads, in the float
-// arithmetic a GPU implementation runs, so that its --dump is what the GPU
-// result is compared with. The double oracle is
-// rxmesh/reference/bilateral.h; this file states the float version, one
-// Jacobi iteration, per vertex i with p = positions before the iteration:
+// arithmetic of the GPU's algo/bilateral.cuh, so that its --dump is what the
+// GPU result is compared with. The per-vertex formulas are the GPU's own
+// functions (rxmesh/algo/bilateral_terms.h: normal_term, normalize,
+// squared_distance, in_ball, ball_offset), host-compiled here; the double
+// oracle is rxmesh/reference/bilateral.h. One Jacobi iteration, per vertex i
+// with p = positions before the iteration:
 //
-//   n = sum over the faces of i of cross(q - pi, r - pi), float3, corners
-//       (i, q, r) in winding order starting at i;
-//       keep pi when dot(n, n) == 0 (n == 0, or too small to square:
-//       normalizing would divide by zero); n /= sqrtf(dot(n, n)) per component
-//   sc2 = min over the one-ring of dot(pj - pi, pj - pi);
+//   n = sum over the faces of i of normal_term(pi, q, r) = cross(q - pi,
+//       r - pi), corners (i, q, r) in winding order starting at i; keep pi
+//       when normalize(n) fails (dot(n, n) not > 0), else n *= 1 / sqrtf(.)
+//   sc2 = min over the one-ring of squared_distance(pj, pi);
 //       keep pi when there is no neighbour or sc2 == 0
 //   ball: breadth-first search from i over vertex-vertex, entering v iff
-//       dot(pv - pi, pv - pi) <= 4 * sc2; i is in the ball
-//   pass 1 over the ball: h = dot(pj - pi, n); sum_h2 += h * h;
-//       sum_abs += fabsf(h); cnt++
-//   mean_h2 = sum_h2 / cnt; mean_abs = sum_abs / cnt;
-//   sigma_s = fmaxf(1e-12f, sqrtf(fmaxf(0.f, mean_h2 - mean_abs * mean_abs)));
-//   ss2 = sigma_s * sigma_s
-//   pass 2 over the ball: d = pj - pi; t2 = dot(d, d); h = dot(d, n);
-//       w = expf(-t2 / (2 * sc2)) * expf(-h * h / (2 * ss2));
-//       sum_wh += w * h; sum_w += w
-//   p' = pi + n * (sum_wh / sum_w)
-// with dot(a, b) = a.x * b.x + a.y * b.y + a.z * b.z and
-// cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x).
+//       in_ball: squared_distance(pv, pi) <= 4 * sc2; i is in the ball
+//   ball_offset: pass 1 sums h * h and fabsf(h), h = dot(pj - pi, n);
+//       sigma_s = fmaxf(1e-12f, sqrtf(fmaxf(0.f, mean(h^2) - mean(|h|)^2)));
+//       pass 2 sums w h and w, w = expf(-t2 * (0.5f / sc2)) *
+//       expf(-h * h * (0.5f / sigma_s^2)), t2 = dot(pj - pi, pj - pi)
+//   p' = pi + n * (sum w h / sum w), per component
 // Sums run in circulator / breadth-first order, so a GPU that sums in
 // another order agrees to rounding, not bit for bit. Built without FMA
 // contraction (CMakeLists.txt) so that every product above is rounded.
@@ -31,8 +26,8 @@
 // candidates at exactly 2 sigma_c (on the armadillo refined twice, 20% of
 // the vertices have one within 1e-6 of it), so membership is decided by
 // rounding there; float and double balls then differ for a few vertices,
-// and so will a GPU's that contracts dot(d, d) into FMAs. Compare with a
-// tolerance, or compute those dot products without contraction.
+// and so will a GPU's that contracts squared distances into FMAs. Compare
+// with a tolerance, or compute those products without contraction.
 //
 // The queries are OpenMesh's circulators: vertex-face (then face-vertex for
 // the corners) for the normal, vertex-vertex for the one-ring and the ball.
@@ -74,6 +69,7 @@
 #include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
 #endif
 
+#include "rxmesh/algo/bilateral_terms.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/bilateral.h"
@@ -135,18 +131,13 @@ using Mesh  = OpenMesh::TriMesh_ArrayKernelT<>;  // float points
 using Point = Mesh::Point;
 using VH    = OpenMesh::VertexHandle;
 
-Point sub(const Point& a, const Point& b) { return Point(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
-float dot(const Point& a, const Point& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-Point cross(const Point& a, const Point& b)
-{
-    return Point(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
-}
+namespace terms = rxmesh::bilateral;
 
-//! Unnormalized normal of v: cross(q - p, r - p) summed over its faces.
-Point normal_sum(const Mesh& m, VH v)
+//! The normal sum of v: normal_term over its faces, corners from v in
+//! winding order (vertex-face, then face-vertex circulators).
+void normal_sum(const Mesh& m, VH v, float n[3])
 {
-    const Point p = m.point(v);
-    Point       n(0.f, 0.f, 0.f);
+    n[0] = n[1] = n[2] = 0.f;
     for (auto f = m.cvf_iter(v); f.is_valid(); ++f) {
         VH  c[3];
         int k = 0, at = 0;
@@ -155,70 +146,52 @@ Point normal_sum(const Mesh& m, VH v)
             if (*fv == v)
                 at = k;
         }
-        const Point x = cross(sub(m.point(c[(at + 1) % 3]), p), sub(m.point(c[(at + 2) % 3]), p));
-        n             = Point(n[0] + x[0], n[1] + x[1], n[2] + x[2]);
+        float term[3];
+        terms::normal_term(m.point(v).data(), m.point(c[(at + 1) % 3]).data(),
+                           m.point(c[(at + 2) % 3]).data(), term);
+        for (int d = 0; d < 3; ++d)
+            n[d] += term[d];
     }
-    return n;
 }
 
 //! The ball of v (breadth-first, see the top of the file) into `ball`.
 void gather_ball(const Mesh& m, VH v, float sc2, std::vector<VH>& ball)
 {
-    const Point p = m.point(v);
+    const float* p = m.point(v).data();
     ball.clear();
     ball.push_back(v);
     for (std::size_t head = 0; head < ball.size(); ++head)
-        for (auto u = m.cvv_iter(ball[head]); u.is_valid(); ++u) {
-            const Point d = sub(m.point(*u), p);
-            if (dot(d, d) <= 4.f * sc2 && std::find(ball.begin(), ball.end(), *u) == ball.end())
+        for (auto u = m.cvv_iter(ball[head]); u.is_valid(); ++u)
+            if (terms::in_ball(p, m.point(*u).data(), sc2) &&
+                std::find(ball.begin(), ball.end(), *u) == ball.end())
                 ball.push_back(*u);
-        }
 }
 
 //! The new position of v (the float math at the top of the file); `size`
 //! gets the ball's size, 0 where v keeps its position.
 Point bilateral_vertex(const Mesh& m, VH v, std::vector<VH>& ball, int& size)
 {
-    const Point p  = m.point(v);
+    const Point& p = m.point(v);
     size           = 0;
-    Point       n  = normal_sum(m, v);
-    const float nn = dot(n, n);
-    if (nn == 0.f)
+    float n[3];
+    normal_sum(m, v, n);
+    if (!terms::normalize(n))
         return p;
-    const float len = sqrtf(nn);
-    n               = Point(n[0] / len, n[1] / len, n[2] / len);
-    float sc2       = std::numeric_limits<float>::infinity();
-    bool  any       = false;
+    float sc2 = std::numeric_limits<float>::infinity();
+    bool  any = false;
     for (auto u = m.cvv_iter(v); u.is_valid(); ++u) {
-        const Point d = sub(m.point(*u), p);
-        sc2           = std::min(sc2, dot(d, d));
-        any           = true;
+        sc2 = std::min(sc2, terms::squared_distance(m.point(*u).data(), p.data()));
+        any = true;
     }
     if (!any || sc2 == 0.f)
         return p;
     gather_ball(m, v, sc2, ball);
-    float sum_h2 = 0.f, sum_abs = 0.f;
-    int   cnt = 0;
-    for (const VH j : ball) {
-        const float h = dot(sub(m.point(j), p), n);
-        sum_h2 += h * h;
-        sum_abs += fabsf(h);
-        cnt++;
-    }
-    const float mean_h2 = sum_h2 / float(cnt), mean_abs = sum_abs / float(cnt);
-    const float sigma_s = fmaxf(1e-12f, sqrtf(fmaxf(0.f, mean_h2 - mean_abs * mean_abs)));
-    const float ss2     = sigma_s * sigma_s;
-    float       sum_wh = 0.f, sum_w = 0.f;
-    for (const VH j : ball) {
-        const Point d  = sub(m.point(j), p);
-        const float t2 = dot(d, d), h = dot(d, n);
-        const float w = expf(-t2 / (2.f * sc2)) * expf(-h * h / (2.f * ss2));
-        sum_wh += w * h;
-        sum_w += w;
-    }
-    size             = cnt;
-    const float step = sum_wh / sum_w;
-    return Point(p[0] + n[0] * step, p[1] + n[1] * step, p[2] + n[2] * step);
+    size               = int(ball.size());
+    const float offset = terms::ball_offset(p.data(), n, sc2, [&](const auto& g) {
+        for (const VH j : ball)
+            g(m.point(j).data());
+    });
+    return Point(p[0] + n[0] * offset, p[1] + n[1] * offset, p[2] + n[2] * offset);
 }
 
 struct BilateralMesh
