@@ -6,7 +6,7 @@
 #
 # usage: scripts/run_benchmarks.sh [STAGE...]
 #   stages (default: all, in this order): build reindex topology obj_parse
-#   build_store queries cpu normals mcf mcf_cpu geodesic report
+#   build_store queries cpu normals mcf mcf_cpu geodesic kring bilateral report
 # environment: BUILD_DIR (default build-bench), RESULTS (default
 #   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
 #   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 CPU_RUNS=${CPU_RUNS:-3}
 CPU_THREADS=${CPU_THREADS:-$(nproc)}
 STAGES=("$@")
-[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic report)
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic kring bilateral report)
 want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -104,6 +104,31 @@ if want geodesic; then
     --json "$RESULTS/geodesic.json" --dump "$RESULTS/geodesic_dump" --dump-max-faces 14000000 \
     | tee "$RESULTS/geodesic.md"
   wait $CPU_PID; cat "$RESULTS/geodesic_cpu_level4.md"
+fi
+want kring && $B/bench_kring --mesh $M/armadillo.off --levels 4 --runs "$RUNS" \
+  --json "$RESULTS/kring.json" | tee "$RESULTS/kring.md"
+if want bilateral; then
+  # OpenMesh serial and all cores at every size (its own process, the bundle
+  # when present); its one-iteration result is compared by bench_bilateral
+  BIL_CPU=""
+  if [ -x .bench-bin/run_bilateral.sh ]; then BIL_CPU=.bench-bin/run_bilateral.sh
+  elif [ -x $B/bench_bilateral_openmesh ]; then BIL_CPU=$B/bench_bilateral_openmesh; fi
+  BIL_DUMP=${TMPDIR:-/tmp}/rxmesh-bilateral
+  mkdir -p "$BIL_DUMP"
+  : > "$RESULTS/bilateral_openmesh.md"
+  if [ -n "$BIL_CPU" ]; then
+    for level in 0 1 2 3 4; do
+      $BIL_CPU --mesh $M/armadillo.off --refine $level --threads "$CPU_THREADS" --runs "$CPU_RUNS" \
+        --check-max-faces 1000000 --dump "$BIL_DUMP/level$level.f32" \
+        --json "$RESULTS/bilateral_openmesh_level$level.json" | tee -a "$RESULTS/bilateral_openmesh.md"
+    done
+    OM="--openmesh-dump $BIL_DUMP/level%d.f32"
+  else
+    echo "run_benchmarks: no bench_bilateral_openmesh (OpenMesh missing); skipped" | tee "$RESULTS/bilateral_openmesh.md"
+    OM=""
+  fi
+  $B/bench_bilateral --mesh $M/armadillo.off --levels 4 --runs "$RUNS" $OM \
+    --json "$RESULTS/bilateral.json" | tee "$RESULTS/bilateral.md"
 fi
 want normals && $B/bench_vertex_normals --mesh $M/armadillo.off --min-faces 13000000 \
   --runs "$RUNS" --json "$RESULTS/vertex_normals.json" | tee "$RESULTS/vertex_normals.md"

@@ -1,0 +1,307 @@
+// bench_bilateral: one Jacobi iteration of bilateral denoising
+// (algo/bilateral.cuh) against the same arithmetic over PDE
+// (baselines/pde_bilateral.cuh), in RXMesh's numbering and in the input's,
+// on a mesh and its 1-to-4 refinements. OpenMesh (serial and threaded)
+// runs as its own process (bench_bilateral_openmesh); its result after one
+// iteration is read back here (--openmesh-dump, input order) and compared.
+//
+// Timing: CUDA events, median of --runs iterations after 2 warm-ups (each
+// run one iteration on the evolving positions: the cost of an iteration
+// does not depend on how smooth the mesh is, only on its balls). PDE at its
+// best block size of a sweep; RXMesh at its defaults (not swept here).
+// Verification at every size, from the same start positions: PDE (both
+// numberings) and OpenMesh within 1e-4 of the bounding-box diagonal of
+// RXMesh, and RXMesh within 1e-4 of the serial double reference up to
+// --reference-max-faces.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "bench_util.h"
+#include "pde.cuh"
+#include "pde_bilateral.cuh"
+#include "rxmesh/algo/bilateral.cuh"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/bilateral.h"
+#include "rxmesh/rxmesh.cuh"
+
+using namespace rxmesh;
+
+namespace {
+
+struct Args
+{
+    std::string   file, json, openmesh_dump;  // openmesh_dump: a pattern with %d (level)
+    int           levels = 4, min_level = 0, runs = 15;
+    std::uint64_t reference_max_faces = 1'000'000;
+};
+
+struct Row
+{
+    int           level = 0;
+    std::uint64_t faces = 0, vertices = 0;
+    double        rx_ms = 0, normals_ms = 0, sigma_ms = 0, filter_ms = 0;
+    double        pde_sorted_ms = 0, pde_input_ms = 0;
+    int           pde_sorted_block = 0, pde_input_block = 0;
+    double        diff_pde_sorted = -1, diff_pde_input = -1, diff_openmesh = -1, diff_reference = -1;
+    bool          ok = false;
+};
+
+DeviceBuffer<float> copy_of(const float* d, std::size_t n)
+{
+    DeviceBuffer<float> c(n);
+    RXMESH_CHECK_CUDA(cudaMemcpy(c.data(), d, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    return c;
+}
+
+std::vector<Triangle> global_faces(const RXMesh& m)
+{
+    const auto            flat = m.faces().to_host();
+    std::vector<Triangle> f(flat.size() / 3);
+    for (std::size_t i = 0; i < f.size(); ++i)
+        f[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+    return f;
+}
+
+//! Largest coordinate difference between a (global order) and b (input
+//! order when `input_order`), over the vertices RXMesh keeps.
+double max_difference(const std::vector<float>& a, const std::vector<float>& b, const RXMesh& m,
+                      bool input_order)
+{
+    const auto g2i = m.global_vertex_to_input().to_host();
+    double     worst = 0;
+    for (std::size_t v = 0; v < g2i.size(); ++v) {
+        const std::size_t w = input_order ? g2i[v] : v;
+        for (int d = 0; d < 3; ++d) {
+            const double e = std::abs(double(a[3 * v + d]) - b[3 * w + d]);
+            worst          = e <= worst ? worst : e;  // NaN wins
+        }
+    }
+    return worst;
+}
+
+double bbox_diagonal(const std::vector<float>& x)
+{
+    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300}, s = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        lo[i % 3] = std::min(lo[i % 3], double(x[i])), hi[i % 3] = std::max(hi[i % 3], double(x[i]));
+    for (int d = 0; d < 3; ++d)
+        s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    return std::sqrt(s);
+}
+
+//! PDE's arrays, scratch and one iteration x -> x_next.
+struct PdeRun
+{
+    baselines::PdeMesh          pde;
+    DeviceBuffer<float>         x, x_next, normal, sc2;
+    DeviceBuffer<std::uint32_t> overflow{1};
+    PdeRun(const std::vector<Triangle>& faces, std::uint32_t V, DeviceBuffer<float> start)
+        : pde(faces, V), x(std::move(start)), x_next(3 * std::size_t(V)), normal(3 * std::size_t(V)),
+          sc2(V)
+    {
+        overflow.memset(0);
+    }
+    void iterate(int block)
+    {
+        const baselines::PdeBilateralFrame f{pde.d_target(), pde.d_face(), pde.d_next(),
+                                             pde.d_vertex_he(), pde.num_vertices(), x.data(),
+                                             normal.data(), sc2.data(), x_next.data()};
+        baselines::pde_bilateral_iteration(f, block, overflow.data());
+        std::swap(x, x_next);
+    }
+};
+
+//! PDE: best block of the sweep, and its result after one iteration from `start`.
+double time_pde(PdeRun& run, const std::vector<float>& start, const Args& a, int& block,
+                std::vector<float>& result)
+{
+    double best = 1e30;
+    for (int b : {64, 128, 256, 512}) {
+        const double ms = bench::gpu_median_ms([&] { run.iterate(b); }, 2, a.runs);
+        if (ms < best)
+            best = ms, block = b;
+    }
+    run.x.upload(start.data(), start.size());
+    run.iterate(block);
+    result = run.x.to_host();
+    return best;
+}
+
+std::vector<float> read_dump(const std::string& path, std::size_t n)
+{
+    std::vector<float> v(n);
+    std::ifstream      in(path, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(v.data()), std::streamsize(n * sizeof(float))))
+        return {};
+    return v;
+}
+
+}  // namespace
+
+
+namespace {
+
+void verify(Row& r, const RXMesh& mesh, const std::vector<float>& start,
+            const std::vector<float>& rx, const std::vector<float>& pde_sorted,
+            const std::vector<float>& pde_input, const Args& a)
+{
+    const double tol = 1e-4 * bbox_diagonal(start);
+    r.diff_pde_sorted = max_difference(rx, pde_sorted, mesh, false);
+    r.diff_pde_input  = max_difference(rx, pde_input, mesh, true);
+    r.ok = r.diff_pde_sorted <= tol && r.diff_pde_input <= tol;
+    if (!a.openmesh_dump.empty()) {
+        char path[4096];
+        std::snprintf(path, sizeof path, a.openmesh_dump.c_str(), r.level);
+        const auto om = read_dump(path, 3 * std::size_t(mesh.input_vertex_to_global().size()));
+        r.diff_openmesh = om.empty() ? -1 : max_difference(rx, om, mesh, true);
+        r.ok = r.ok && !om.empty() && r.diff_openmesh <= tol;
+    }
+    if (r.faces <= a.reference_max_faces) {
+        std::vector<Vec3f> p(start.size() / 3);
+        for (std::size_t v = 0; v < p.size(); ++v)
+            p[v] = {start[3 * v], start[3 * v + 1], start[3 * v + 2]};
+        const auto ref = reference::bilateral_denoise(p, global_faces(mesh), 1);
+        std::vector<float> flat(3 * ref.size());
+        for (std::size_t v = 0; v < ref.size(); ++v)
+            for (int d = 0; d < 3; ++d)
+                flat[3 * v + d] = float(ref[v][d]);
+        r.diff_reference = max_difference(rx, flat, mesh, false);
+        r.ok = r.ok && r.diff_reference <= tol;
+    }
+}
+
+Row measure(const TriangleSoup& soup, const Args& a, int level)
+{
+    Row r;
+    r.level = level, r.faces = soup.faces.size();
+    const RXMesh mesh(soup);
+    r.vertices = mesh.num_vertices();
+    const std::size_t n3    = 3 * std::size_t(mesh.num_vertices());
+    const auto        start = mesh.positions().to_host();
+    DeviceBuffer<float> x   = copy_of(mesh.positions().data(), n3);
+    BilateralStats    stats;
+    r.rx_ms = bench::gpu_median_ms([&] { stats = bilateral_denoise(mesh, x.data()); }, 2, a.runs);
+    r.normals_ms = stats.normals_ms, r.sigma_ms = stats.sigma_ms, r.filter_ms = stats.filter_ms;
+    x.upload(start.data(), start.size());
+    bilateral_denoise(mesh, x.data());
+    const auto rx = x.to_host();
+
+    std::vector<float> pde_sorted, pde_input;
+    {
+        PdeRun run(global_faces(mesh), mesh.num_vertices(), copy_of(mesh.positions().data(), n3));
+        r.pde_sorted_ms = time_pde(run, start, a, r.pde_sorted_block, pde_sorted);
+    }
+    {
+        std::vector<float> in(3 * soup.positions.size());
+        for (std::size_t v = 0; v < soup.positions.size(); ++v)
+            for (int d = 0; d < 3; ++d)
+                in[3 * v + d] = soup.positions[v][d];
+        PdeRun run(soup.faces, std::uint32_t(soup.positions.size()),
+                   DeviceBuffer<float>::from_host(in));
+        r.pde_input_ms = time_pde(run, in, a, r.pde_input_block, pde_input);
+        if (run.overflow.to_host()[0] != 0)
+            throw Error("PDE ball lists overflowed: raise its capacity");
+    }
+    verify(r, mesh, start, rx, pde_sorted, pde_input, a);
+    return r;
+}
+
+std::string diff_text(double d)
+{
+    if (d < 0)
+        return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1e", d);
+    return b;
+}
+
+void print_table(const std::vector<Row>& rows)
+{
+    std::printf("| faces | RXMesh ms/iter (normals + sigma_c + ball) | PDE, RXMesh ids (block) | PDE, input ids "
+                "(block) | RXMesh vs PDE same ids / input ids | max diff PDE / PDE input / OpenMesh / "
+                "reference | verified |\n|---|---|---|---|---|---|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %llu | %.3f (%.3f + %.3f + %.3f) | %.3f (%d) | %.3f (%d) | %.2fx / %.2fx | %s / %s / %s / %s | %s |\n",
+                    (unsigned long long)r.faces, r.rx_ms, r.normals_ms, r.sigma_ms, r.filter_ms,
+                    r.pde_sorted_ms, r.pde_sorted_block, r.pde_input_ms, r.pde_input_block,
+                    r.pde_sorted_ms / r.rx_ms, r.pde_input_ms / r.rx_ms,
+                    diff_text(r.diff_pde_sorted).c_str(), diff_text(r.diff_pde_input).c_str(),
+                    diff_text(r.diff_openmesh).c_str(), diff_text(r.diff_reference).c_str(),
+                    r.ok ? "yes" : "**NO**");
+}
+
+std::string row_json(const Row& r)
+{
+    auto n = [](double v) { return bench::json_number(v); };
+    return "{\"level\": " + std::to_string(r.level) + ", \"faces\": " + std::to_string(r.faces) +
+           ", \"vertices\": " + std::to_string(r.vertices) + ", \"rxmesh_ms\": " + n(r.rx_ms) +
+           ", \"rxmesh_stages_ms\": [" + n(r.normals_ms) + ", " + n(r.sigma_ms) + ", " +
+           n(r.filter_ms) + "], \"pde_rxmesh_ids_ms\": " + n(r.pde_sorted_ms) +
+           ", \"pde_rxmesh_ids_block\": " + std::to_string(r.pde_sorted_block) +
+           ", \"pde_input_ids_ms\": " + n(r.pde_input_ms) +
+           ", \"pde_input_ids_block\": " + std::to_string(r.pde_input_block) +
+           ", \"max_diff\": {\"pde\": " + n(r.diff_pde_sorted) + ", \"pde_input\": " +
+           n(r.diff_pde_input) + ", \"openmesh\": " + n(r.diff_openmesh) + ", \"reference\": " +
+           n(r.diff_reference) + "}, \"verified\": " + (r.ok ? "true" : "false") + "}";
+}
+
+Args parse(int argc, char** argv)
+{
+    Args a;
+    for (int i = 1; i < argc; i += 2) {
+        const std::string k = argv[i];
+        if (i + 1 == argc)
+            throw Error("bench_bilateral: option " + k + " needs a value");
+        const std::string v = argv[i + 1];
+        if (k == "--mesh") a.file = v;
+        else if (k == "--levels") a.levels = std::stoi(v);
+        else if (k == "--min-level") a.min_level = std::stoi(v);
+        else if (k == "--runs") a.runs = std::stoi(v);
+        else if (k == "--json") a.json = v;
+        else if (k == "--openmesh-dump") a.openmesh_dump = v;
+        else if (k == "--reference-max-faces") a.reference_max_faces = std::stoull(v);
+        else throw Error("bench_bilateral: unknown option " + k);
+    }
+    return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const Args a = parse(argc, argv);
+        bench::keep_pool_memory();
+        TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
+        std::printf("GPU: %s; mesh %s; one Jacobi iteration, median of %d after 2 warm-ups\n\n",
+                    bench::gpu_name().c_str(), a.file.empty() ? "icosphere(5)" : a.file.c_str(), a.runs);
+        std::vector<Row> rows;
+        std::string      json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"rows\": [";
+        for (int level = 0; level <= a.levels; ++level) {
+            if (level > 0)
+                soup = generate::refine(soup);
+            if (level < a.min_level)
+                continue;
+            rows.push_back(measure(soup, a, level));
+            const Row& r = rows.back();
+            std::fprintf(stderr, "level %d: %llu faces, RXMesh %.3f ms, PDE %.3f ms\n", level,
+                         (unsigned long long)r.faces, r.rx_ms, r.pde_sorted_ms);
+            json += (rows.size() > 1 ? ", " : "") + row_json(r);
+        }
+        print_table(rows);
+        if (!a.json.empty())
+            bench::write_text_file(a.json, json + "]}\n");
+        for (const Row& r : rows)
+            if (!r.ok)
+                return 2;
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_bilateral: %s\n", e.what());
+        return 1;
+    }
+}
