@@ -11,9 +11,12 @@ usage: render_mesh.py OUT.png MESH [MESH ...] [--titles "a|b"] [--view ELEV,AZIM
 rxmesh-geodesic's "distance"), shaded, with K iso-lines (faces that a level
 crosses drawn dark); infinite values grey.
 
-MESH: OFF (text) or PLY (ascii or binary little-endian, as the apps write).
-Flat-shaded triangles, lit from the viewer; no dependency beyond matplotlib
-(optional: without it the script says so and exits 0).
+MESH: OFF (text) or PLY (binary little-endian, as the apps write).
+Flat-shaded triangles, lit from the viewer, each mesh in its own panel left
+to right with equal axis scales, so a before/after picture is two meshes:
+  render_mesh.py before_after.png noisy.ply denoised.ply --titles "noisy|denoised"
+No dependency beyond matplotlib (optional: without it the script says so
+and exits 0).
 """
 import argparse
 import struct
@@ -178,6 +181,8 @@ def main():
         mid, half = [(lo[k] + hi[k]) / 2 for k in range(3)], max(hi[k] - lo[k] for k in range(3)) / 2
         for k, setter in enumerate((ax.set_xlim, ax.set_ylim, ax.set_zlim)):
             setter(mid[k] - half, mid[k] + half)
+        if hasattr(ax, "set_box_aspect"):  # matplotlib >= 3.3: a sphere stays round
+            ax.set_box_aspect((1, 1, 1))
         ax.view_init(elev=elev, azim=azim)
         ax.set_axis_off()
         ax.set_title(titles[i] if i < len(titles) else path)
