@@ -5,9 +5,8 @@
 // runs as its own process (bench_bilateral_openmesh); its result after one
 // iteration is read back here (--openmesh-dump, input order) and compared.
 //
-// Timing: CUDA events, median of --runs iterations after 2 warm-ups (each
-// run one iteration on the evolving positions: the cost of an iteration
-// does not depend on how smooth the mesh is, only on its balls). PDE at its
+// Timing: CUDA events, median of --runs iterations after 2 warm-ups, each
+// from the same start positions (restored outside the timing). PDE at its
 // best block size of a sweep; RXMesh at its defaults (not swept here).
 // Verification at every size, from the same start positions: PDE (both
 // numberings) and OpenMesh within 1e-4 of the bounding-box diagonal of
@@ -106,12 +105,13 @@ struct PdeRun
     {
         overflow.memset(0);
     }
+    void reset(const std::vector<float>& start) { x.upload(start.data(), start.size()); }
     void iterate(int block)
     {
         const baselines::PdeBilateralFrame f{pde.d_target(), pde.d_face(), pde.d_next(),
                                              pde.d_vertex_he(), pde.num_vertices(), x.data(),
                                              normal.data(), sc2.data(), x_next.data()};
-        baselines::pde_bilateral_iteration(f, block, overflow.data());
+        baselines::pde_bilateral_iteration<256>(f, block, overflow.data());
         std::swap(x, x_next);
     }
 };
@@ -122,11 +122,12 @@ double time_pde(PdeRun& run, const std::vector<float>& start, const Args& a, int
 {
     double best = 1e30;
     for (int b : {64, 128, 256, 512}) {
-        const double ms = bench::gpu_median_ms([&] { run.iterate(b); }, 2, a.runs);
+        const double ms =
+            bench::gpu_median_ms([&] { run.reset(start); }, [&] { run.iterate(b); }, 2, a.runs);
         if (ms < best)
             best = ms, block = b;
     }
-    run.x.upload(start.data(), start.size());
+    run.reset(start);
     run.iterate(block);
     result = run.x.to_host();
     return best;
@@ -185,16 +186,19 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     const auto        start = mesh.positions().to_host();
     DeviceBuffer<float> x   = copy_of(mesh.positions().data(), n3);
     BilateralStats    stats;
-    r.rx_ms = bench::gpu_median_ms([&] { stats = bilateral_denoise(mesh, x.data()); }, 2, a.runs);
+    r.rx_ms = bench::gpu_median_ms([&] { x.upload(start.data(), start.size()); },
+                                   [&] { stats = bilateral_denoise(mesh, x.data()); }, 2, a.runs);
     r.normals_ms = stats.normals_ms, r.sigma_ms = stats.sigma_ms, r.filter_ms = stats.filter_ms;
     x.upload(start.data(), start.size());
     bilateral_denoise(mesh, x.data());
     const auto rx = x.to_host();
 
     std::vector<float> pde_sorted, pde_input;
+    std::uint32_t      pde_overflows = 0;
     {
         PdeRun run(global_faces(mesh), mesh.num_vertices(), copy_of(mesh.positions().data(), n3));
         r.pde_sorted_ms = time_pde(run, start, a, r.pde_sorted_block, pde_sorted);
+        pde_overflows += run.overflow.to_host()[0];
     }
     {
         std::vector<float> in(3 * soup.positions.size());
@@ -204,10 +208,11 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         PdeRun run(soup.faces, std::uint32_t(soup.positions.size()),
                    DeviceBuffer<float>::from_host(in));
         r.pde_input_ms = time_pde(run, in, a, r.pde_input_block, pde_input);
-        if (run.overflow.to_host()[0] != 0)
-            throw Error("PDE ball lists overflowed: raise its capacity");
+        pde_overflows += run.overflow.to_host()[0];
+
     }
     verify(r, mesh, start, rx, pde_sorted, pde_input, a);
+    r.ok = r.ok && pde_overflows == 0;  // a PDE ball longer than its list: vertex left out
     return r;
 }
 

@@ -74,6 +74,7 @@ struct Args
     std::string file, json;
     int         levels = 4, min_level = 0, runs = 15;
     std::uint32_t sample = 20000;  // vertices checked against the CPU BFS per size
+    std::uint32_t capacity = 0;    // faces per patch (0: the library's default)
 };
 
 struct Timing
@@ -312,7 +313,10 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
 {
     Row r;
     r.level = level, r.faces = soup.faces.size();
-    const RXMesh mesh(soup);
+    BuildOptions options;
+    if (a.capacity)
+        options.patcher.capacity = a.capacity;
+    const RXMesh mesh(soup, options);
     r.vertices = mesh.num_vertices();
     mesh.kring_rows();
     const auto    n_in = std::uint32_t(soup.num_vertices());
@@ -399,6 +403,7 @@ Args parse(int argc, char** argv)
         else if (k == "--runs") a.runs = std::stoi(v);
         else if (k == "--sample") a.sample = std::uint32_t(std::stoul(v));
         else if (k == "--json") a.json = v;
+        else if (k == "--capacity") a.capacity = std::uint32_t(std::stoul(v));
         else throw Error("bench_kring: unknown option " + k);
     }
     return a;

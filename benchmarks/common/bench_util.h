@@ -41,6 +41,25 @@ inline double gpu_median_ms(const std::function<void()>& work, int warmup, int r
     return median(ms);
 }
 
+//! The same, where `reset` runs before every call, outside the timing (an
+//! in-place algorithm timed from the same input each time).
+inline double gpu_median_ms(const std::function<void()>& reset, const std::function<void()>& work,
+                            int warmup, int runs)
+{
+    for (int i = 0; i < warmup; ++i)
+        reset(), work();
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    GpuTimer            timer;
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        reset();
+        timer.start();
+        work();
+        ms.push_back(timer.stop_ms());
+    }
+    return median(ms);
+}
+
 //! Median host wall time of `runs` calls (for CPU baselines).
 inline double cpu_median_ms(const std::function<void()>& work, int runs)
 {

@@ -112,11 +112,12 @@ struct GrowResult
 //! Grows rings around v: ring d + 1 holds the unfound neighbours u of ring d
 //! with accept(v, u), until a ring adds nothing or max_rings rings past the
 //! centre exist. ring_end[d] receives the end of ring d in `list`.
-//! `owner_of_bits`: the patch whose owned vertices `bits` covers.
+//! `bits_map`: the local-to-global map of the patch whose owned vertices
+//! `bits` covers (the rows of those vertices are in its local ids).
 template <typename Accept>
 RXMESH_DEVICE GrowResult grow_rings(const KRingRowsView& rows, std::uint32_t v, int max_rings,
                                     const Accept& accept, const RingList& list,
-                                    const OwnedBits& bits, std::uint32_t owner_of_bits,
+                                    const OwnedBits& bits, const LocalToGlobal& bits_map,
                                     std::uint32_t* ring_end)
 {
     GrowResult r;
@@ -129,8 +130,8 @@ RXMESH_DEVICE GrowResult grow_rings(const KRingRowsView& rows, std::uint32_t v, 
         const std::uint32_t end = r.size;
         for (std::uint32_t i = begin; i < end; ++i) {
             const std::uint32_t x   = list[i];
-            const std::uint32_t q   = bits.covers(x) ? owner_of_bits : rows.owner(x);
-            const LocalToGlobal map = rows.local_to_global(q);
+            const LocalToGlobal map =
+                bits.covers(x) ? bits_map : rows.local_to_global(rows.owner(x));
             const std::uint32_t e1  = rows.row_offsets[x + 1];
             for (std::uint32_t e = rows.row_offsets[x]; e < e1; ++e) {
                 const std::uint32_t y = map(rows.entries[e]);
