@@ -318,7 +318,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         options.patcher.capacity = a.capacity;
     const RXMesh mesh(soup, options);
     r.vertices = mesh.num_vertices();
-    mesh.kring_rows();
+    mesh.kring_halo();
     const auto    n_in = std::uint32_t(soup.num_vertices());
     const auto    sc2  = sigma_c2(mesh);
     const CsrSide sorted = csr_side(global_faces(mesh), mesh.num_vertices(),
@@ -355,7 +355,7 @@ void print_tables(const std::vector<Row>& rows)
                         r.csr_input[q].block, r.csr_sorted[q].ms / r.rx[q].ms,
                         r.csr_input[q].ms / r.rx[q].ms,
                         yes(r.rx[q].ok && r.csr_sorted[q].ok && r.csr_input[q].ok));
-    std::printf("\nDevice memory (MB; bytes per face in brackets)\n\n| faces | RXMesh store | k-ring rows "
+    std::printf("\nDevice memory (MB; bytes per face in brackets)\n\n| faces | RXMesh store | k-ring halo "
                 "| RXMesh total kept | CSR VV (what the baseline reads) | CSR, 8 relations |\n"
                 "|---|---|---|---|---|---|\n");
     for (const Row& r : rows) {

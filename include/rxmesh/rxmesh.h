@@ -25,7 +25,7 @@
 #include "rxmesh/patch/validate.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
-#include "rxmesh/query/kring_rows.h"
+#include "rxmesh/query/kring_halo.h"
 #include "rxmesh/query/op.h"
 
 namespace rxmesh {
@@ -221,11 +221,11 @@ class RXMesh
     template <int BlockThreads = 64, typename Accept, typename F, typename Active = AllActive>
     void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
                               const KRingOptions& options = {}, cudaStream_t stream = 0) const;
-    //! The one-rings the k-ring queries read (query/kring_rows.h), built on
-    //! the first k-ring query and kept with the mesh.
-    const KRingRows& kring_rows(cudaStream_t stream = 0) const;
-    //! Device bytes the k-ring rows hold (0 before the first k-ring query).
-    std::size_t kring_bytes() const { return m_kring_rows ? m_kring_rows->bytes() : 0; }
+    //! The patches' halos the k-ring queries read (query/kring_halo.h),
+    //! built on the first k-ring query and kept with the mesh.
+    const KRingHalo& kring_halo(cudaStream_t stream = 0) const;
+    //! Device bytes the halos hold (0 before the first k-ring query).
+    std::size_t kring_bytes() const { return m_kring_halo ? m_kring_halo->bytes() : 0; }
 
     //! The low-level form: a query prepared for the user's own kernel, with
     //! its launch configuration (query/patch_query.cuh).
@@ -247,7 +247,7 @@ class RXMesh
     DeviceBuffer<std::uint32_t> m_input_to_global, m_global_to_input;
     BuildStats                  m_stats;
     AttributeRegistry           m_attributes{0, 0, 0};
-    mutable std::shared_ptr<KRingRows> m_kring_rows;  // built on the first k-ring query
+    mutable std::shared_ptr<KRingHalo> m_kring_halo;  // built on the first k-ring query
 };
 
 }  // namespace rxmesh
@@ -322,23 +322,23 @@ template <int BlockThreads, typename F, typename Active>
 void RXMesh::for_each_kring(int k, F f, Active active, const KRingOptions& options,
                             cudaStream_t stream) const
 {
-    const KRingRows& rows = kring_rows(stream);
+    const KRingHalo&    halo = kring_halo(stream);
     const std::uint32_t capacity =
         options.capacity ? options.capacity : detail::default_kring_capacity(k);
-    detail::launch_kring<BlockThreads>(device(), rows.view(m_store.view()), num_vertices(),
-                                       rows.max_owned_vertices, k, capacity, f,
-                                       detail::AcceptAll{}, active, stream);
+    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), num_vertices(),
+                                       halo.max_ext, k, capacity, f, detail::AcceptAll{}, active,
+                                       stream);
 }
 
 template <int BlockThreads, typename Accept, typename F, typename Active>
 void RXMesh::for_each_kring_while(Accept accept, int max_rings, F f, Active active,
                                   const KRingOptions& options, cudaStream_t stream) const
 {
-    const KRingRows&    rows     = kring_rows(stream);
+    const KRingHalo&    halo     = kring_halo(stream);
     const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
-    detail::launch_kring<BlockThreads>(device(), rows.view(m_store.view()), num_vertices(),
-                                       rows.max_owned_vertices, max_rings, capacity, f, accept,
-                                       active, stream);
+    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), num_vertices(),
+                                       halo.max_ext, max_rings, capacity, f, accept, active,
+                                       stream);
 }
 
 template <Op op, int BlockThreads>

@@ -268,15 +268,71 @@ TEST(GpuKRing, KOutOfRangeThrows)
     EXPECT_THROW(mesh.for_each_kring(-1, NoOp{}), Error);
 }
 
-TEST(GpuKRing, RowsMemoryIsSmall)
+//! The halo's contract (query/kring_halo.h), checked by a multi-source
+//! breadth-first search per patch on the CPU: level d holds the vertices at
+//! distance exactly d from the patch's owned vertices, sorted; the rows of
+//! owned and lower-level vertices decode to their one-rings.
+void expect_halo_contract(const RXMesh& mesh, const std::string& name)
+{
+    SCOPED_TRACE(name);
+    const KRingHalo& halo = mesh.kring_halo();
+    const auto topo   = reference::build_topology(mesh.num_vertices(), test::faces_of(mesh));
+    const auto vo     = mesh.store().vertex_offsets.to_host();
+    const auto hoff   = halo.halo_offsets.to_host(), hv = halo.halo_vertices.to_host();
+    const auto rfirst = halo.row_first.to_host(), roff = halo.row_offsets.to_host();
+    const auto ent    = halo.entries.to_host();
+    std::vector<int> dist(mesh.num_vertices(), -1);
+    for (std::uint32_t p = 0; p < mesh.num_patches(); ++p) {
+        std::fill(dist.begin(), dist.end(), -1);
+        std::vector<std::uint32_t> frontier;
+        for (std::uint32_t v = vo[p]; v < vo[p + 1]; ++v)
+            dist[v] = 0, frontier.push_back(v);
+        std::vector<std::uint32_t> expected;  // ext order: owned, then level by level
+        for (std::uint32_t v = vo[p]; v < vo[p + 1]; ++v)
+            expected.push_back(v);
+        for (int d = 1; d <= halo.depth; ++d) {
+            std::vector<std::uint32_t> next;
+            for (std::uint32_t x : frontier)
+                for (std::uint32_t i = topo.vv.offsets[x]; i < topo.vv.offsets[x + 1]; ++i)
+                    if (dist[topo.vv.indices[i]] < 0)
+                        dist[topo.vv.indices[i]] = d, next.push_back(topo.vv.indices[i]);
+            std::sort(next.begin(), next.end());
+            expected.insert(expected.end(), next.begin(), next.end());
+            frontier = next;
+        }
+        const std::vector<std::uint32_t> got_halo(hv.begin() + hoff[p], hv.begin() + hoff[p + 1]);
+        ASSERT_EQ(got_halo, std::vector<std::uint32_t>(expected.begin() + (vo[p + 1] - vo[p]),
+                                                       expected.end()))
+            << "halo of patch " << p;
+        const std::uint32_t rows = rfirst[p + 1] - rfirst[p];
+        for (std::uint32_t l = 0; l < rows; ++l) {
+            ASSERT_LT(dist[expected[l]], halo.depth) << "row of ext " << l << ", patch " << p;
+            std::vector<std::uint32_t> row;
+            for (std::uint32_t e = roff[rfirst[p] + l]; e < roff[rfirst[p] + l + 1]; ++e)
+                row.push_back(expected.at(ent[e]));
+            std::sort(row.begin(), row.end());
+            ASSERT_EQ(row, std::vector<std::uint32_t>(topo.vv.indices.begin() + topo.vv.offsets[expected[l]],
+                                                      topo.vv.indices.begin() + topo.vv.offsets[expected[l] + 1]))
+                << "row of ext " << l << ", patch " << p;
+        }
+        // every vertex closer than the depth has a row
+        for (std::uint32_t l = rows; l < expected.size(); ++l)
+            ASSERT_EQ(dist[expected[l]], halo.depth) << "ext " << l << " of patch " << p;
+    }
+    std::size_t bytes = 0;
+    for (std::size_t b : {halo.halo_offsets.bytes(), halo.halo_vertices.bytes(), halo.row_first.bytes(),
+                          halo.row_offsets.bytes(), halo.entries.bytes(), halo.bucket_patch.bytes()})
+        bytes += b;
+    EXPECT_EQ(mesh.kring_bytes(), bytes);
+}
+
+TEST(GpuKRing, HaloMatchesMultiSourceSearch)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const RXMesh mesh(generate::torus(64, 40));
-    EXPECT_EQ(mesh.kring_bytes(), 0u);
-    mesh.kring_rows();
-    // offsets (4 B per vertex) + 2 B per directed edge + the bucket owners
-    const std::size_t expected = 4 * (std::size_t(mesh.num_vertices()) + 1) +
-                                 2 * 2 * std::size_t(mesh.num_edges()) +
-                                 4 * ((std::size_t(mesh.num_vertices()) - 1) / 256 + 2);
-    EXPECT_EQ(mesh.kring_bytes(), expected);
+    for (const auto& [name, soup] : generated())
+        for (std::uint32_t capacity : {64u, 512u}) {
+            const RXMesh mesh = build(soup, capacity);
+            EXPECT_EQ(mesh.kring_bytes(), 0u);
+            expect_halo_contract(mesh, name + " patch " + std::to_string(capacity));
+        }
 }

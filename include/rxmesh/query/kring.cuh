@@ -3,14 +3,14 @@
 // grow_rings (query/kring_grow.cuh).
 //
 // Two kernels:
-// - the patch kernel: one block per patch, in rounds of one owned vertex
-//   per thread: first groups of kKRingGroup lanes grow the round's rings
-//   together into lists in shared memory (kring_group.cuh), then each
-//   thread calls f with its own vertex's list;
+// - the patch kernel: one block per patch, one thread per owned vertex,
+//   growing inside the patch's halo (grow_in_halo): rows of the patch only,
+//   ext ids, a bitmap for membership;
 // - the overflow kernel: vertices whose rings did not fit the list (high
-//   valence, large k) grow again, one thread each, with lists four times
-//   longer in global memory, and again until every vertex fits (a list
-//   never needs more entries than the mesh has vertices).
+//   valence, large k) or left the halo grow again (grow_global), one thread
+//   each, with lists four times longer in global memory, and again until
+//   every vertex fits (a list never needs more entries than the mesh has
+//   vertices).
 // The launcher reads how many vertices overflowed: one stream
 // synchronisation per query.
 #pragma once
@@ -27,7 +27,6 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_grow.cuh"
-#include "rxmesh/query/kring_group.cuh"
 #include "rxmesh/query/op.h"
 
 namespace rxmesh {
@@ -43,118 +42,45 @@ struct OverflowQueue
     RXMESH_DEVICE void push(std::uint32_t v) const { vertices[atomicAdd(count, 1u)] = v; }
 };
 
-//! Grows v's rings, then calls f, or queues v when its list is too short.
-template <typename F, typename Accept>
-RXMESH_DEVICE void grow_and_call(const KRingRowsView& rows, std::uint32_t v, int max_rings,
-                                 const Accept& accept, const RingList& list,
-                                 const OwnedBits& bits, const LocalToGlobal& bits_map, const F& f,
-                                 const OverflowQueue& overflow)
-{
-    std::uint32_t ring_end[kMaxKRingRings + 1];
-    bits.clear();
-    const GrowResult r = grow_rings(rows, v, max_rings, accept, list, bits, bits_map, ring_end);
-    if (r.overflow)
-        overflow.push(v);
-    else
-        f(VertexId(v), KRingView(list.base, list.stride, r.size, ring_end, r.num_rings));
-}
-
-//! Lanes per vertex in the patch kernel: a one-ring's row fills most of them.
-inline constexpr int kKRingGroup = 8;
-
-//! The patch kernel's shared memory: per vertex slot (one per thread) a
-//! list of `capacity` entries (stride capacity + 1, odd: the threads of
-//! phase 2 read their lists free of bank conflicts), its ring ends and its
-//! outcome; per group of lanes a bitmap over the patch's owned vertices.
-struct KRingSmem
-{
-    std::uint32_t *lists, *ring_ends, *sizes, *rings, *bitmaps;
-    std::uint32_t  list_stride, ends_stride, words;
-
-    RXMESH_DEVICE static KRingSmem carve(std::uint32_t* smem, std::uint32_t slots,
-                                         std::uint32_t capacity, int max_rings,
-                                         std::uint32_t words)
-    {
-        KRingSmem k;
-        k.list_stride = capacity | 1u, k.ends_stride = std::uint32_t(max_rings) + 1, k.words = words;
-        k.lists       = smem;
-        k.ring_ends   = k.lists + std::size_t(slots) * k.list_stride;
-        k.sizes       = k.ring_ends + std::size_t(slots) * k.ends_stride;
-        k.rings       = k.sizes + slots;
-        k.bitmaps     = k.rings + slots;
-        return k;
-    }
-    static std::size_t bytes(std::uint32_t slots, std::uint32_t capacity, int max_rings,
-                             std::uint32_t words)
-    {
-        const std::size_t per_slot = (capacity | 1u) + std::size_t(max_rings) + 1 + 2;
-        return 4 * (slots * per_slot + std::size_t(slots / kKRingGroup) * words);
-    }
-};
-
-//! Phase 1 of a round: group g grows the rings of slots g*G .. g*G + G - 1
-//! (vertices first + base + slot), one after the other; sizes[slot] = 0
-//! marks an inactive slot, ~0u an overflowed one.
-template <int BlockThreads, typename Accept, typename Active>
-RXMESH_DEVICE void grow_round(const KRingSmem& k, const KRingRowsView& rows, std::uint32_t first,
-                              std::uint32_t owned, std::uint32_t base, int max_rings,
-                              std::uint32_t capacity, const LocalToGlobal& map,
-                              const Accept& accept, const Active& active)
-{
-    constexpr int G   = kKRingGroup;
-    const auto    g   = LaneGroup<G>::of_thread(threadIdx.x);
-    const auto    grp = threadIdx.x / G;
-    const GroupBits bits{k.bitmaps + std::size_t(grp) * k.words, first, owned};
-    for (std::uint32_t j = 0; j < G; ++j) {
-        const std::uint32_t slot = grp * G + j, l = base + slot;
-        std::uint32_t       size = 0, rings = 0;
-        if (l < owned && active(VertexId(first + l))) {
-            const GrowResult r = grow_rings_group(
-                g, rows, first + l, max_rings, accept, k.lists + std::size_t(slot) * k.list_stride,
-                capacity, bits, map, k.ring_ends + std::size_t(slot) * k.ends_stride);
-            size = r.overflow ? ~0u : r.size, rings = r.num_rings;
-        }
-        if (g.lane == 0)
-            k.sizes[slot] = size, k.rings[slot] = rings;
-    }
-}
-
-template <int BlockThreads, typename F, typename Accept, typename Active>
+//! Lanes of the patch kernel: per thread, its bitmap (shared memory,
+//! interleaved by thread: free of bank conflicts) and list (local memory:
+//! unlike shared memory it does not limit the resident threads).
+template <int BlockThreads, int Capacity, typename F, typename Accept, typename Active>
 __global__ void __launch_bounds__(BlockThreads)
-    kring_patch_kernel(DeviceMesh mesh, KRingRowsView rows, int max_rings, std::uint32_t capacity,
+    kring_patch_kernel(DeviceMesh mesh, KRingHaloView halo, int max_rings, std::uint32_t capacity,
                        std::uint32_t words, F f, Accept accept, Active active,
                        OverflowQueue overflow)
 {
-    extern __shared__ std::uint32_t kring_smem[];
-    const KRingSmem k = KRingSmem::carve(kring_smem, BlockThreads, capacity, max_rings, words);
+    extern __shared__ std::uint32_t kring_bitmaps[];
+    std::uint32_t list[Capacity], ring_end[kMaxKRingRings + 1];
+    capacity = capacity < Capacity ? capacity : Capacity;
     for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
         if (!patch_may_be_active(active, p))
             continue;
-        const std::uint32_t first = mesh.store.vertex_offsets[p];
-        const std::uint32_t owned = mesh.store.vertex_offsets[p + 1] - first;
-        const LocalToGlobal map   = rows.local_to_global(p);
-        for (std::uint32_t base = 0; base < owned; base += BlockThreads) {
-            grow_round<BlockThreads>(k, rows, first, owned, base, max_rings, capacity, map, accept,
-                                     active);
-            __syncthreads();
-            // phase 2: each thread hands its slot's rings to f
-            const std::uint32_t slot = threadIdx.x, size = k.sizes[slot];
-            const std::uint32_t v    = first + base + slot;
-            if (size == ~0u)
+        const std::uint32_t row0 = halo.row_first[p], ext = halo.num_ext(p);
+        const HaloPatch     h{halo.row_offsets + row0, halo.entries, halo.row_first[p + 1] - row0,
+                          halo.ext_to_global(p)};
+        const ExtBits bits{kring_bitmaps + threadIdx.x, BlockThreads, ext};
+        const bool    fits = ext <= 32 * words;
+        for (std::uint32_t l = threadIdx.x; l < h.map.num_owned; l += BlockThreads) {
+            const std::uint32_t v = h.map.owned_offset + l;
+            if (!active(VertexId(v)))
+                continue;
+            const GrowResult r = fits ? grow_in_halo(h, l, max_rings, accept, list, capacity,
+                                                     bits, ring_end)
+                                      : GrowResult{0, 0, true, true};
+            if (r.overflow || r.left_halo)
                 overflow.push(v);
-            else if (size != 0)
-                f(VertexId(v), KRingView(k.lists + std::size_t(slot) * k.list_stride, 1, size,
-                                         k.ring_ends + std::size_t(slot) * k.ends_stride,
-                                         k.rings[slot]));
-            __syncthreads();
+            else
+                f(VertexId(v), KRingView(list, r.size, ring_end, r.num_rings, h.map));
         }
     }
 }
 
 //! One thread per queued vertex (all vertices when `queued` is null), each
-//! with `capacity` entries of `scratch`; no bitmap.
+//! with `capacity` entries of `scratch`.
 template <typename F, typename Accept, typename Active>
-__global__ void kring_overflow_kernel(KRingRowsView rows, const std::uint32_t* queued,
+__global__ void kring_overflow_kernel(KRingHaloView halo, const std::uint32_t* queued,
                                       const std::uint32_t* queued_count, std::uint32_t all,
                                       int max_rings, std::uint32_t capacity,
                                       std::uint32_t* scratch, F f, Accept accept, Active active,
@@ -162,13 +88,17 @@ __global__ void kring_overflow_kernel(KRingRowsView rows, const std::uint32_t* q
 {
     const std::uint32_t n      = queued ? *queued_count : all;
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
-    const RingList      list{scratch + std::uint64_t(thread) * capacity, 1, capacity};
-    const OwnedBits     none{nullptr, 0, 0, 0};
+    std::uint32_t*      list   = scratch + std::uint64_t(thread) * capacity;
+    std::uint32_t       ring_end[kMaxKRingRings + 1];
     for (std::uint32_t i = thread; i < n; i += gridDim.x * blockDim.x) {
         const std::uint32_t v = queued ? queued[i] : i;
-        if (!queued && !(patch_may_be_active(active, rows.owner(v)) && active(VertexId(v))))
+        if (!queued && !(patch_may_be_active(active, halo.owner(v)) && active(VertexId(v))))
             continue;
-        grow_and_call(rows, v, max_rings, accept, list, none, LocalToGlobal{}, f, overflow);
+        const GrowResult r = grow_global(halo, v, max_rings, accept, list, capacity, ring_end);
+        if (r.overflow)
+            overflow.push(v);
+        else
+            f(VertexId(v), KRingView(list, r.size, ring_end, r.num_rings, global_ids()));
     }
 }
 
@@ -204,7 +134,7 @@ struct KRingQueue
 //! Grows the queued vertices (every vertex when `all`) again with lists 4x
 //! longer, until none is left.
 template <typename F, typename Accept, typename Active>
-void grow_overflowed(const KRingRowsView& rows, std::uint32_t num_vertices, KRingQueue& queue,
+void grow_overflowed(const KRingHaloView& halo, std::uint32_t num_vertices, KRingQueue& queue,
                      std::uint32_t queued, bool all, int max_rings, std::uint32_t capacity, F f,
                      Accept accept, Active active, cudaStream_t stream)
 {
@@ -218,7 +148,7 @@ void grow_overflowed(const KRingRowsView& rows, std::uint32_t num_vertices, KRin
         next.count.memset(0);
         const unsigned block = 128, grid = (threads + block - 1) / block;
         kring_overflow_kernel<<<grid, block, 0, stream>>>(
-            rows, all ? nullptr : queue.vertices.data(), queue.count.data(), queued, max_rings,
+            halo, all ? nullptr : queue.vertices.data(), queue.count.data(), queued, max_rings,
             capacity, scratch.data(), f, accept, active, next.sink());
         RXMESH_CHECK_LAUNCH();
         const std::uint32_t left = next.read_count(stream);
@@ -229,18 +159,16 @@ void grow_overflowed(const KRingRowsView& rows, std::uint32_t num_vertices, KRin
     }
 }
 
-//! The patch kernel; false (nothing launched) when its shared memory
-//! exceeds the device's.
-template <int BlockThreads, typename F, typename Accept, typename Active>
-bool launch_patch_kernel(const DeviceMesh& mesh, const KRingRowsView& rows,
-                         std::uint32_t max_owned, int max_rings, std::uint32_t capacity, F f,
-                         Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
+//! The patch kernel with lists of Capacity entries; false (nothing
+//! launched) when its bitmaps exceed the device's shared memory.
+template <int BlockThreads, int Capacity, typename F, typename Accept, typename Active>
+bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, std::uint32_t words,
+                         int max_rings, std::uint32_t capacity, F f, Accept accept, Active active,
+                         OverflowQueue sink, cudaStream_t stream)
 {
-    static_assert(BlockThreads % 32 == 0, "k-ring blocks are whole warps");
-    const std::uint32_t words = (max_owned + 31) / 32;
-    const std::size_t   smem  = KRingSmem::bytes(BlockThreads, capacity, max_rings, words);
-    auto kernel = kring_patch_kernel<BlockThreads, F, Accept, Active>;
-    int  dev = 0, max_smem = 0;
+    const std::size_t smem   = std::size_t(words) * BlockThreads * 4;
+    auto              kernel = kring_patch_kernel<BlockThreads, Capacity, F, Accept, Active>;
+    int               dev = 0, max_smem = 0;
     RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
     RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (smem > std::size_t(max_smem))
@@ -249,17 +177,44 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingRowsView& rows,
         RXMESH_CHECK_CUDA(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(
-        mesh, rows, max_rings, capacity, words, f, accept, active, sink);
+        mesh, halo, max_rings, capacity, words, f, accept, active, sink);
     RXMESH_CHECK_LAUNCH();
     return true;
+}
+
+//! Bitmap words per thread: enough for the largest halo, at most 48 KB per
+//! block (patches with larger halos send their vertices to the global path).
+inline std::uint32_t kring_bitmap_words(std::uint32_t max_ext, int block_threads)
+{
+    return std::min<std::uint32_t>((max_ext + 31) / 32, 48 * 1024 / (4 * block_threads));
+}
+
+//! Lists of at least `capacity` entries: one of four compiled lengths.
+template <int BlockThreads, typename F, typename Accept, typename Active>
+bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo,
+                         std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
+                         Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
+{
+    const std::uint32_t w = kring_bitmap_words(max_ext, BlockThreads);
+    if (capacity <= 32)
+        return launch_patch_kernel<BlockThreads, 32>(mesh, halo, w, max_rings, capacity, f,
+                                                     accept, active, sink, stream);
+    if (capacity <= 64)
+        return launch_patch_kernel<BlockThreads, 64>(mesh, halo, w, max_rings, capacity, f,
+                                                     accept, active, sink, stream);
+    if (capacity <= 128)
+        return launch_patch_kernel<BlockThreads, 128>(mesh, halo, w, max_rings, capacity, f,
+                                                      accept, active, sink, stream);
+    return launch_patch_kernel<BlockThreads, 256>(mesh, halo, w, max_rings, capacity, f, accept,
+                                                  active, sink, stream);
 }
 
 //! Runs f(v, rings) for every owned vertex v that `active` accepts, rings
 //! grown by accept up to max_rings: the patch kernel, then the overflow
 //! rounds. Synchronises the stream once (more when vertices overflowed).
 template <int BlockThreads, typename F, typename Accept, typename Active>
-void launch_kring(const DeviceMesh& mesh, const KRingRowsView& rows, std::uint32_t num_vertices,
-                  std::uint32_t max_owned, int max_rings, std::uint32_t capacity, F f,
+void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, std::uint32_t num_vertices,
+                  std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
                   Accept accept, Active active, cudaStream_t stream)
 {
     if (max_rings < 0 || max_rings > kMaxKRingRings)
@@ -268,16 +223,16 @@ void launch_kring(const DeviceMesh& mesh, const KRingRowsView& rows, std::uint32
     if (num_vertices == 0 || capacity == 0)
         return;
     KRingQueue queue(num_vertices, stream);
-    if (!launch_patch_kernel<BlockThreads>(mesh, rows, max_owned, max_rings, capacity, f, accept,
+    if (!launch_patch_kernel<BlockThreads>(mesh, halo, max_ext, max_rings, capacity, f, accept,
                                            active, queue.sink(), stream)) {
         // the bitmaps do not fit shared memory: the overflow path takes every vertex
-        grow_overflowed(rows, num_vertices, queue, num_vertices, true, max_rings, 16, f, accept,
+        grow_overflowed(halo, num_vertices, queue, num_vertices, true, max_rings, 16, f, accept,
                         active, stream);
         return;
     }
     const std::uint32_t queued = queue.read_count(stream);
     if (queued > 0)  // rings longer than the shared-memory lists
-        grow_overflowed(rows, num_vertices, queue, queued, false, max_rings, capacity, f, accept,
+        grow_overflowed(halo, num_vertices, queue, queued, false, max_rings, capacity, f, accept,
                         active, stream);
 }
 

@@ -1,22 +1,24 @@
 // The breadth-first growth behind the k-ring queries: one thread grows one
-// vertex's rings into a list (global vertex ids, ring by ring, each ring in
-// the order its vertices were found), reading one-rings from KRingRows.
+// vertex's rings into a list, ring by ring, each ring in the order found.
 //
-// Membership ("was y found already?") has two answers:
-// - y owned by the block's patch: a bit in the thread's bitmap over that
-//   patch's owned vertices (most of a ring, when the patch is larger than
-//   the ring), one shared-memory access;
-// - any other y: a scan of rings d - 1, d and d + 1 only, which is enough in
-//   breadth-first order (a neighbour of a ring-d vertex lies in one of them).
-// A growth that would exceed the list's capacity stops and reports it; the
-// launcher then grows that vertex again with a larger list (query/kring.cuh).
+// - grow_in_halo (the fast path): inside the patch's halo (kring_halo.h),
+//   in ext ids: rows of the patch only, membership a bit of the thread's
+//   bitmap over the ext ids. It stops (`left_halo`) when a ring must grow
+//   from a vertex with no row in the halo.
+// - grow_global (the rest): in global ids, any vertex's row read from its
+//   owner's halo; membership by a search of rings d - 1, d and d + 1 only,
+//   which is enough in breadth-first order (a neighbour of a ring-d vertex
+//   lies in one of them).
+// Both stop with `overflow` when the list is full; the launcher then grows
+// that vertex again on the global path with a longer list (query/kring.cuh).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "rxmesh/core/ids.h"
 #include "rxmesh/core/macros.h"
-#include "rxmesh/query/kring_rows.h"
+#include "rxmesh/query/kring_halo.h"
 
 namespace rxmesh {
 
@@ -29,16 +31,17 @@ inline constexpr int kMaxKRingRings = 32;
 class KRingView
 {
    public:
-    RXMESH_DEVICE KRingView(const std::uint32_t* list, std::uint32_t stride, std::uint32_t size,
-                            const std::uint32_t* ring_end, std::uint32_t num_rings)
-        : m_list(list), m_stride(stride), m_size(size), m_ring_end(ring_end), m_rings(num_rings)
+    RXMESH_DEVICE KRingView(const std::uint32_t* list, std::uint32_t size,
+                            const std::uint32_t* ring_end, std::uint32_t num_rings,
+                            const LocalToGlobal& map)
+        : m_list(list), m_size(size), m_ring_end(ring_end), m_rings(num_rings), m_map(map)
     {
     }
     //! Vertices in all rings, the centre included.
     RXMESH_DEVICE std::uint32_t size() const { return m_size; }
-    RXMESH_DEVICE VertexId operator[](std::uint32_t i) const
+    RXMESH_DEVICE VertexId      operator[](std::uint32_t i) const
     {
-        return VertexId(m_list[std::uint64_t(i) * m_stride]);
+        return VertexId(m_map(m_list[i]));
     }
     //! Non-empty rings, ring 0 (the centre) included.
     RXMESH_DEVICE std::uint32_t num_rings() const { return m_rings; }
@@ -51,45 +54,29 @@ class KRingView
 
    private:
     const std::uint32_t* m_list;
-    std::uint32_t        m_stride, m_size;
+    std::uint32_t        m_size;
     const std::uint32_t* m_ring_end;
     std::uint32_t        m_rings;
+    LocalToGlobal        m_map;
 };
 
 namespace detail {
 
-//! A thread's list: `capacity` entries at base[0], base[stride], ...
-struct RingList
+//! The identity as a LocalToGlobal (lists of global ids).
+RXMESH_DEVICE inline LocalToGlobal global_ids()
+{
+    return {0, ~0u, nullptr};
+}
+
+//! A thread's bitmap over ext ids [0, count): words at base[0], base[stride], ...
+struct ExtBits
 {
     std::uint32_t* base;
-    std::uint32_t  stride, capacity;
+    std::uint32_t  stride, count;
 
-    RXMESH_DEVICE std::uint32_t& operator[](std::uint32_t i) const
+    //! Sets bit l; returns whether it was set before.
+    RXMESH_DEVICE bool test_and_set(std::uint32_t l) const
     {
-        return base[std::uint64_t(i) * stride];
-    }
-    //! Whether v is among entries [first, last).
-    RXMESH_DEVICE bool holds(std::uint32_t first, std::uint32_t last, std::uint32_t v) const
-    {
-        for (std::uint32_t i = first; i < last; ++i)
-            if ((*this)[i] == v)
-                return true;
-        return false;
-    }
-};
-
-//! A thread's bitmap over the owned vertices [first, first + count) of the
-//! block's patch (count 0: no bitmap; every vertex goes through the scan).
-struct OwnedBits
-{
-    std::uint32_t* base;
-    std::uint32_t  stride, first, count;
-
-    RXMESH_DEVICE bool covers(std::uint32_t v) const { return v - first < count; }
-    //! Sets v's bit; returns whether it was set before. \pre covers(v)
-    RXMESH_DEVICE bool test_and_set(std::uint32_t v) const
-    {
-        const std::uint32_t l    = v - first;
         std::uint32_t&      word = base[std::uint64_t(l >> 5) * stride];
         const std::uint32_t bit  = 1u << (l & 31u);
         const bool          was  = word & bit;
@@ -106,60 +93,99 @@ struct OwnedBits
 struct GrowResult
 {
     std::uint32_t size = 0, num_rings = 0;
-    bool          overflow = false;
+    bool          overflow = false, left_halo = false;
 };
-
-//! Grows rings around v: ring d + 1 holds the unfound neighbours u of ring d
-//! with accept(v, u), until a ring adds nothing or max_rings rings past the
-//! centre exist. ring_end[d] receives the end of ring d in `list`.
-//! `bits_map`: the local-to-global map of the patch whose owned vertices
-//! `bits` covers (the rows of those vertices are in its local ids).
-template <typename Accept>
-RXMESH_DEVICE GrowResult grow_rings(const KRingRowsView& rows, std::uint32_t v, int max_rings,
-                                    const Accept& accept, const RingList& list,
-                                    const OwnedBits& bits, const LocalToGlobal& bits_map,
-                                    std::uint32_t* ring_end)
-{
-    GrowResult r;
-    list[0] = v;
-    if (bits.covers(v))
-        bits.test_and_set(v);
-    r.size = 1, r.num_rings = 1, ring_end[0] = 1;
-    std::uint32_t prev_begin = 0, begin = 0;
-    for (int d = 0; d < max_rings; ++d) {
-        const std::uint32_t end = r.size;
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const std::uint32_t x   = list[i];
-            const LocalToGlobal map =
-                bits.covers(x) ? bits_map : rows.local_to_global(rows.owner(x));
-            const std::uint32_t e1  = rows.row_offsets[x + 1];
-            for (std::uint32_t e = rows.row_offsets[x]; e < e1; ++e) {
-                const std::uint32_t y = map(rows.entries[e]);
-                if (bits.covers(y) ? bits.test_and_set(y) : list.holds(prev_begin, r.size, y))
-                    continue;
-                if (!accept(VertexId(v), VertexId(y)))
-                    continue;
-                if (r.size == list.capacity) {
-                    r.overflow = true;
-                    return r;
-                }
-                list[r.size++] = y;
-            }
-        }
-        if (r.size == end)
-            break;
-        ring_end[r.num_rings++] = r.size;
-        prev_begin = begin;
-        begin      = end;
-    }
-    return r;
-}
 
 //! accept for the exact k-ring: every vertex.
 struct AcceptAll
 {
     RXMESH_DEVICE bool operator()(VertexId, VertexId) const { return true; }
 };
+
+//! Patch p's halo rows, for grow_in_halo.
+struct HaloPatch
+{
+    const std::uint32_t* row_offsets;  // p's first row's offset, ...
+    const std::uint16_t* entries;
+    std::uint32_t        num_rows;
+    LocalToGlobal        map;  // ext -> global
+};
+
+//! Grows the rings of ext id c (an owned vertex of the patch) while accept
+//! admits the vertices found, until a ring adds nothing or max_rings rings
+//! past the centre exist. ring_end[d]: the end of ring d in list.
+template <typename Accept>
+RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int max_rings,
+                                      const Accept& accept, std::uint32_t* list,
+                                      std::uint32_t capacity, const ExtBits& bits,
+                                      std::uint32_t* ring_end)
+{
+    GrowResult r;
+    bits.clear();
+    bits.test_and_set(c);
+    list[0] = c, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
+    for (int d = 0, begin = 0; d < max_rings; ++d) {
+        const std::uint32_t end = r.size;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const std::uint32_t x = list[i];
+            if (x >= h.num_rows)
+                return r.left_halo = true, r;
+            for (std::uint32_t e = h.row_offsets[x]; e < h.row_offsets[x + 1]; ++e) {
+                const std::uint32_t y = h.entries[e];
+                if (bits.test_and_set(y))
+                    continue;
+                if constexpr (!std::is_same_v<Accept, AcceptAll>)
+                    if (!accept(VertexId(h.map(c)), VertexId(h.map(y))))
+                        continue;  // y stays marked: accept's answer does not change
+                if (r.size == capacity)
+                    return r.overflow = true, r;
+                list[r.size++] = y;
+            }
+        }
+        if (r.size == end)
+            break;
+        ring_end[r.num_rings++] = r.size;
+        begin                   = end;
+    }
+    return r;
+}
+
+//! The same in global ids for any vertex v, rows from the owners' halos.
+template <typename Accept>
+RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, std::uint32_t v, int max_rings,
+                                     const Accept& accept, std::uint32_t* list,
+                                     std::uint32_t capacity, std::uint32_t* ring_end)
+{
+    GrowResult r;
+    list[0] = v, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
+    auto holds = [&](std::uint32_t first, std::uint32_t y) {
+        for (std::uint32_t i = first; i < r.size; ++i)
+            if (list[i] == y)
+                return true;
+        return false;
+    };
+    for (std::uint32_t d = 0, prev_begin = 0, begin = 0; d < std::uint32_t(max_rings); ++d) {
+        const std::uint32_t end = r.size;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const std::uint32_t x = list[i], q = h.owner(x);
+            const LocalToGlobal map = h.ext_to_global(q);
+            const std::uint32_t row = h.row_first[q] + (x - map.owned_offset);
+            for (std::uint32_t e = h.row_offsets[row]; e < h.row_offsets[row + 1]; ++e) {
+                const std::uint32_t y = map(h.entries[e]);
+                if (holds(prev_begin, y) || !accept(VertexId(v), VertexId(y)))
+                    continue;
+                if (r.size == capacity)
+                    return r.overflow = true, r;
+                list[r.size++] = y;
+            }
+        }
+        if (r.size == end)
+            break;
+        ring_end[r.num_rings++] = r.size;
+        prev_begin = begin, begin = end;
+    }
+    return r;
+}
 
 }  // namespace detail
 

@@ -1,6 +1,5 @@
-// RXMesh::kring_rows: every vertex's one-ring in its owner patch's local ids
-// (query/kring_rows.h), built with the mesh's own VV query: one pass counts
-// the rows, a CUB scan turns counts into offsets, a second pass writes them.
+// RXMesh::kring_halo: the entry point of the halo build (kring_halo.cu has
+// the stages): the bucket owners, the one-rings in global ids, the levels.
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -8,6 +7,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "kring_halo_build.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/rxmesh.h"
 
@@ -44,27 +44,19 @@ DeviceBuffer<std::uint32_t> bucket_owners(const PatchStore& store, std::uint32_t
     return owners;
 }
 
-std::uint32_t max_owned(const PatchStore& store)
+//! Every vertex's one-ring in global ids (CSR), from the VV query.
+struct OneRings
 {
-    const auto    offsets = store.vertex_offsets.to_host();
-    std::uint32_t most    = 0;
-    for (std::size_t p = 0; p + 1 < offsets.size(); ++p)
-        most = std::max(most, offsets[p + 1] - offsets[p]);
-    return most;
-}
+    DeviceBuffer<std::uint32_t> offsets, indices;
+};
 
-}  // namespace
-
-const KRingRows& RXMesh::kring_rows(cudaStream_t stream) const
+OneRings one_rings(const RXMesh& mesh, cudaStream_t stream)
 {
-    if (m_kring_rows)
-        return *m_kring_rows;
-    auto                rows = std::make_shared<KRingRows>();
-    const std::uint32_t n    = num_vertices();
-    rows->row_offsets        = DeviceBuffer<std::uint32_t>(std::size_t(n) + 1, stream);
-    rows->row_offsets.memset(0);
-    std::uint32_t* offsets = rows->row_offsets.data();
-    for_each<Op::VV>(
+    const std::uint32_t n = mesh.num_vertices();
+    OneRings            r{DeviceBuffer<std::uint32_t>(std::size_t(n) + 1, stream), {}};
+    r.offsets.memset(0);
+    std::uint32_t* offsets = r.offsets.data();
+    mesh.for_each<Op::VV>(
         [=] __device__(VertexId v, const RowView<VertexId>& row) { offsets[v.id()] = row.size(); },
         AllActive{}, false, stream);
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
@@ -74,20 +66,40 @@ const KRingRows& RXMesh::kring_rows(cudaStream_t stream) const
     RXMESH_CHECK_CUDA(cudaMemcpyAsync(&total, offsets + n, sizeof total, cudaMemcpyDeviceToHost,
                                       stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    rows->entries          = DeviceBuffer<std::uint16_t>(total, stream);
-    std::uint16_t* entries = rows->entries.data();
-    for_each<Op::VV>(
+    r.indices               = DeviceBuffer<std::uint32_t>(total, stream);
+    std::uint32_t* indices = r.indices.data();
+    mesh.for_each<Op::VV>(
         [=] __device__(VertexId v, const RowView<VertexId>& row) {
-            const std::uint32_t first = offsets[v.id()];
             for (std::uint32_t i = 0; i < row.size(); ++i)
-                entries[first + i] = std::uint16_t(row.local(i));
+                indices[offsets[v.id()] + i] = row[i].id();
         },
         AllActive{}, false, stream);
-    rows->bucket_patch       = bucket_owners(m_store, n, stream);
-    rows->max_owned_vertices = max_owned(m_store);
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    m_kring_rows = std::move(rows);
-    return *m_kring_rows;
+    return r;
+}
+
+}  // namespace
+
+const KRingHalo& RXMesh::kring_halo(cudaStream_t stream) const
+{
+    if (m_kring_halo)
+        return *m_kring_halo;
+    auto                halo = std::make_shared<KRingHalo>();
+    const std::uint32_t n    = num_vertices();
+    halo->bucket_patch       = bucket_owners(m_store, n, stream);
+    const OneRings          rings = one_rings(*this, stream);
+    const detail::GlobalRows g{rings.offsets.data(), rings.indices.data()};
+    const KRingHaloView      h = halo->view(m_store.view());
+    std::vector<DeviceBuffer<unsigned long long>> levels;
+    levels.push_back(detail::halo_level_one(h, g, n, stream));
+    const DeviceBuffer<unsigned long long> none;
+    for (int d = 2; d <= kKRingHaloDepth; ++d) {
+        const auto& older = d == 2 ? none : levels[levels.size() - 2];
+        auto        next  = detail::halo_next_level(h, g, levels.back(), older, stream);
+        levels.push_back(std::move(next));
+    }
+    detail::assemble_halo(*halo, m_store.view(), m_store.num_patches, g, levels, stream);
+    m_kring_halo = std::move(halo);
+    return *m_kring_halo;
 }
 
 }  // namespace rxmesh
