@@ -57,16 +57,27 @@ struct Checksum
     }
 };
 
-//! The bilateral ball's test (sc2 per vertex in the method's numbering).
+//! The bilateral ball's test (sc2 per vertex in the method's numbering);
+//! every method binds it to the centre once (its position and sc2).
 struct InBall
 {
     const float* x;
     const float* sc2;
-    __device__ bool operator()(VertexId c, VertexId u) const
+    struct Bound
     {
-        return bilateral::in_ball(x + 3 * std::uint64_t(c.id()), x + 3 * std::uint64_t(u.id()),
-                                  sc2[c.id()]);
+        const float* x;
+        float        p[3], sc2;
+        __device__ bool operator()(VertexId u) const
+        {
+            return bilateral::in_ball(p, x + 3 * std::uint64_t(u.id()), sc2);
+        }
+    };
+    __device__ Bound bind(VertexId c) const
+    {
+        const float* pc = x + 3 * std::uint64_t(c.id());
+        return {x, {pc[0], pc[1], pc[2]}, sc2[c.id()]};
     }
+    __device__ bool operator()(VertexId c, VertexId u) const { return bind(c)(u); }
 };
 
 struct Args

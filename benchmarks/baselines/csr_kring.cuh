@@ -66,13 +66,14 @@ __global__ void csr_kring_kernel(CsrRows g, int max_rings, Accept accept, F f,
     std::uint32_t list[Capacity], ring_end[kMaxKRingRings + 1];
     std::uint32_t size = 1, rings = 1, prev_begin = 0, begin = 0;
     list[0] = v, ring_end[0] = 1;
+    const auto admits = rxmesh::detail::bind_centre(accept, VertexId(v));
     for (int d = 0; d < max_rings; ++d) {
         const std::uint32_t end = size;
         for (std::uint32_t i = begin; i < end; ++i) {
             const std::uint32_t x = list[i];
             for (std::uint32_t e = g.offsets[x]; e < g.offsets[x + 1]; ++e) {
                 const std::uint32_t y = g.indices[e];
-                if (csr_list_holds(list, prev_begin, size, y) || !accept(VertexId(v), VertexId(y)))
+                if (csr_list_holds(list, prev_begin, size, y) || !admits(VertexId(y)))
                     continue;
                 if (size == Capacity) {
                     atomicAdd(overflow, 1u);

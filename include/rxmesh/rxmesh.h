@@ -218,6 +218,8 @@ class RXMesh
     //! `accept(v, u)` (a __device__ predicate on two VertexIds): ring d + 1
     //! holds the unfound neighbours of ring d that accept admits; the growth
     //! stops at the first ring that adds none, or after max_rings rings.
+    //! accept may also offer `bind(VertexId v)`, returning a predicate on u
+    //! alone: it runs once per v (load v's data there, not at every u).
     template <int BlockThreads = 64, typename Accept, typename F, typename Active = AllActive>
     void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
                               const KRingOptions& options = {}, cudaStream_t stream = 0) const;

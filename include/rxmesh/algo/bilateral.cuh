@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "rxmesh/algo/bilateral_terms.h"
 #include "rxmesh/core/cuda_check.h"
@@ -84,35 +86,40 @@ __device__ inline const float* position(const float* x, VertexId v)
     return x + 3 * std::uint64_t(v.id());
 }
 
-//! Vertices the filter moves: a unit normal and sigma_c > 0.
-struct Filtered
-{
-    BilateralFrame  f;
-    __device__ bool operator()(VertexId v) const
-    {
-        return f.sc2[v.id()] > 0.f &&
-               bilateral::dot3(position(f.normal, v), position(f.normal, v)) > 0.f;
-    }
-};
-
+//! The ball of a centre: within 2 sigma_c of it (bound to the centre once).
 struct InBall
 {
-    BilateralFrame  f;
-    __device__ bool operator()(VertexId centre, VertexId u) const
+    BilateralFrame f;
+    struct Bound
     {
-        return bilateral::in_ball(position(f.x, centre), position(f.x, u), f.sc2[centre.id()]);
+        const float* x;
+        float        p[3], sc2;
+        __device__ bool operator()(VertexId u) const
+        {
+            return bilateral::in_ball(p, position(x, u), sc2);
+        }
+    };
+    __device__ Bound bind(VertexId centre) const
+    {
+        const float* p = position(f.x, centre);
+        return {f.x, {p[0], p[1], p[2]}, f.sc2[centre.id()]};
     }
+    __device__ bool operator()(VertexId centre, VertexId u) const { return bind(centre)(u); }
 };
 
+//! Writes every vertex's next position: moved along its normal when the
+//! filter is defined there (a unit normal, sigma_c > 0), else unchanged.
 struct MoveAlongNormal
 {
     BilateralFrame  f;
     __device__ void operator()(VertexId v, const KRingView& ball) const
     {
-        const float* p = position(f.x, v);
-        const float* n = position(f.normal, v);
-        const float  offset =
-            bilateral::ball_offset(p, n, f.sc2[v.id()], [&](const auto& g) {
+        const float* p   = position(f.x, v);
+        const float* n   = position(f.normal, v);
+        const float  sc2 = f.sc2[v.id()];
+        float        offset = 0.f;
+        if (sc2 > 0.f && bilateral::dot3(n, n) > 0.f)
+            offset = bilateral::ball_offset(p, n, sc2, [&](const auto& g) {
                 for (std::uint32_t i = 0; i < ball.size(); ++i)
                     g(position(f.x, ball[i]));
             });
@@ -155,14 +162,15 @@ inline BilateralStats bilateral_denoise(const RXMesh& mesh, float* positions,
     if (options.iterations < 0)
         throw InvalidInputError("bilateral_denoise: iterations must be >= 0, got " +
                                 std::to_string(options.iterations));
-    const std::size_t  n3 = 3 * std::size_t(mesh.num_vertices());
-    DeviceBuffer<float> normal(n3, stream), sc2(mesh.num_vertices(), stream), next(n3, stream);
+    const std::size_t   n3 = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> normal(n3, stream), sc2(mesh.num_vertices(), stream), other(n3, stream);
     BilateralStats      stats;
     GpuTimer            timer(stream), total(stream);
     mesh.kring_halo(stream);  // built once, outside the timings
     total.start();
+    float *x = positions, *x_next = other.data();  // every vertex is written: no copies
     for (int it = 0; it < options.iterations; ++it) {
-        const detail::BilateralFrame f{positions, normal.data(), sc2.data(), next.data()};
+        const detail::BilateralFrame f{x, normal.data(), sc2.data(), x_next};
         timer.start();
         detail::bilateral_prepare(mesh, f, stream);
         stats.normals_ms += timer.stop_ms();
@@ -170,15 +178,15 @@ inline BilateralStats bilateral_denoise(const RXMesh& mesh, float* positions,
         detail::bilateral_sigma_c(mesh, f, stream);
         stats.sigma_ms += timer.stop_ms();
         timer.start();
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(next.data(), positions, n3 * sizeof(float),
-                                          cudaMemcpyDeviceToDevice, stream));
         mesh.for_each_kring_while(detail::InBall{f}, kMaxKRingRings, detail::MoveAlongNormal{f},
-                                  detail::Filtered{f}, options.kring, stream);
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(positions, next.data(), n3 * sizeof(float),
-                                          cudaMemcpyDeviceToDevice, stream));
+                                  AllActive{}, options.kring, stream);
         stats.filter_ms += timer.stop_ms();
+        std::swap(x, x_next);
         ++stats.iterations;
     }
+    if (x != positions)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(positions, x, n3 * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, stream));
     stats.total_ms = total.stop_ms();
     return stats;
 }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "rxmesh/core/ids.h"
 #include "rxmesh/core/macros.h"
@@ -102,6 +103,36 @@ struct AcceptAll
     RXMESH_DEVICE bool operator()(VertexId, VertexId) const { return true; }
 };
 
+template <typename Accept, typename = void>
+struct HasBind : std::false_type
+{
+};
+template <typename Accept>
+struct HasBind<Accept, std::void_t<decltype(std::declval<const Accept&>().bind(VertexId(0u)))>>
+    : std::true_type
+{
+};
+
+template <typename Accept>
+struct BoundAccept
+{
+    const Accept& accept;
+    VertexId      centre;
+    RXMESH_DEVICE bool operator()(VertexId u) const { return accept(centre, u); }
+};
+
+//! accept with its centre fixed: accept.bind(centre) where the predicate
+//! offers it (what depends on the centre is then loaded once per centre),
+//! else a wrapper calling accept(centre, u).
+template <typename Accept>
+RXMESH_DEVICE auto bind_centre(const Accept& accept, VertexId centre)
+{
+    if constexpr (HasBind<Accept>::value)
+        return accept.bind(centre);
+    else
+        return BoundAccept<Accept>{accept, centre};
+}
+
 //! Patch p's halo rows, for grow_in_halo.
 struct HaloPatch
 {
@@ -123,6 +154,7 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int m
     GrowResult r;
     bits.clear();
     bits.test_and_set(c);
+    const auto admits = bind_centre(accept, VertexId(h.map(c)));
     list[0] = c, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
     for (int d = 0, begin = 0; d < max_rings; ++d) {
         const std::uint32_t end = r.size;
@@ -135,7 +167,7 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int m
                 if (bits.test_and_set(y))
                     continue;
                 if constexpr (!std::is_same_v<Accept, AcceptAll>)
-                    if (!accept(VertexId(h.map(c)), VertexId(h.map(y))))
+                    if (!admits(VertexId(h.map(y))))
                         continue;  // y stays marked: accept's answer does not change
                 if (r.size == capacity)
                     return r.overflow = true, r;
@@ -158,6 +190,7 @@ RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, std::uint32_t v, in
 {
     GrowResult r;
     list[0] = v, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
+    const auto admits = bind_centre(accept, VertexId(v));
     auto holds = [&](std::uint32_t first, std::uint32_t y) {
         for (std::uint32_t i = first; i < r.size; ++i)
             if (list[i] == y)
@@ -172,7 +205,7 @@ RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, std::uint32_t v, in
             const std::uint32_t row = h.row_first[q] + (x - map.owned_offset);
             for (std::uint32_t e = h.row_offsets[row]; e < h.row_offsets[row + 1]; ++e) {
                 const std::uint32_t y = map(h.entries[e]);
-                if (holds(prev_begin, y) || !accept(VertexId(v), VertexId(y)))
+                if (holds(prev_begin, y) || !admits(VertexId(y)))
                     continue;
                 if (r.size == capacity)
                     return r.overflow = true, r;
