@@ -80,6 +80,25 @@ struct InBall
     __device__ bool operator()(VertexId c, VertexId u) const { return bind(c)(u); }
 };
 
+//! The same test on RXMesh's staged positions (for_each_kring_while with a
+//! VertexInput: the positions a patch's balls reach sit in shared memory).
+struct InBallStaged
+{
+    const float* sc2;
+    struct Bound
+    {
+        float           p[3], sc2;
+        __device__ bool operator()(const KRingVertex<float, 3>& u) const
+        {
+            return bilateral::in_ball(p, u.value, sc2);
+        }
+    };
+    __device__ Bound bind(const KRingVertex<float, 3>& c) const
+    {
+        return {{c.value[0], c.value[1], c.value[2]}, sc2[c.id.id()]};
+    }
+};
+
 struct Args
 {
     std::string file, json;
@@ -96,7 +115,7 @@ struct Timing
 };
 
 constexpr int kQueries = 3;  // k = 2, k = 3, ball
-const char*   kQueryName[kQueries] = {"k=2", "k=3", "ball"};
+const char*   kQueryName[kQueries] = {"k=2", "k=3", "ball"};  // RXMesh's ball: staged positions
 
 struct Row
 {
@@ -185,7 +204,8 @@ void rx_query(const RXMesh& m, int q, const InBall& ball, const Checksum& f)
     if (q < 2)
         m.for_each_kring<B>(q + 2, f);
     else
-        m.for_each_kring_while<B>(ball, kMaxKRingRings, f);
+        m.for_each_kring_while<B>(VertexInput<float, 3>{ball.x}, InBallStaged{ball.sc2},
+                                  kMaxKRingRings, f);
 }
 
 void rx_query(const RXMesh& m, int q, int block, const InBall& ball, const Checksum& f)

@@ -32,6 +32,8 @@ namespace rxmesh {
 
 template <Op op, int BlockThreads>
 class PatchQuery;
+template <typename U, int M>
+struct VertexInput;
 
 struct BuildOptions
 {
@@ -223,6 +225,16 @@ class RXMesh
     template <int BlockThreads = 64, typename Accept, typename F, typename Active = AllActive>
     void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
                               const KRingOptions& options = {}, cudaStream_t stream = 0) const;
+    //! The same with `input` (VertexInput<T, N>: N values per vertex in
+    //! device memory) staged per patch in shared memory for the vertices
+    //! the rings can reach: accept and f see KRingVertex<T, N> {id, value}
+    //! (accept(v, u) or accept.bind(v)(u); rings.vertex(i) in f, whose view
+    //! is a StagedKRingView<T, N>). For predicates on positions, e.g. a ball.
+    template <int BlockThreads = 64, typename T, int N, typename Accept, typename F,
+              typename Active = AllActive>
+    void for_each_kring_while(VertexInput<T, N> input, Accept accept, int max_rings, F f,
+                              Active active = {}, const KRingOptions& options = {},
+                              cudaStream_t stream = 0) const;
     //! The patches' halos the k-ring queries read (query/kring_halo.h),
     //! built on the first k-ring query and kept with the mesh.
     const KRingHalo& kring_halo(cudaStream_t stream = 0) const;
@@ -327,9 +339,9 @@ void RXMesh::for_each_kring(int k, F f, Active active, const KRingOptions& optio
     const KRingHalo&    halo = kring_halo(stream);
     const std::uint32_t capacity =
         options.capacity ? options.capacity : detail::default_kring_capacity(k);
-    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), num_vertices(),
-                                       halo.max_ext, k, capacity, f, detail::AcceptAll{}, active,
-                                       stream);
+    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
+                                       num_vertices(), halo.max_ext, k, capacity, f,
+                                       detail::AcceptAll{}, active, stream);
 }
 
 template <int BlockThreads, typename Accept, typename F, typename Active>
@@ -338,7 +350,19 @@ void RXMesh::for_each_kring_while(Accept accept, int max_rings, F f, Active acti
 {
     const KRingHalo&    halo     = kring_halo(stream);
     const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
-    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), num_vertices(),
+    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
+                                       num_vertices(), halo.max_ext, max_rings, capacity, f,
+                                       accept, active, stream);
+}
+
+template <int BlockThreads, typename T, int N, typename Accept, typename F, typename Active>
+void RXMesh::for_each_kring_while(VertexInput<T, N> input, Accept accept, int max_rings, F f,
+                                  Active active, const KRingOptions& options,
+                                  cudaStream_t stream) const
+{
+    const KRingHalo&    halo     = kring_halo(stream);
+    const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
+    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), input, num_vertices(),
                                        halo.max_ext, max_rings, capacity, f, accept, active,
                                        stream);
 }

@@ -47,17 +47,58 @@ struct KeepHashed
     __device__ bool operator()(VertexId, VertexId u) const { return kept(u.id()); }
 };
 
+//! The same predicate on a staged input: value 1 where kept(u).
+struct KeepStaged
+{
+    __device__ bool operator()(const KRingVertex<float, 1>&, const KRingVertex<float, 1>& u) const
+    {
+        return u.value[0] > 0.5f;
+    }
+};
+
+//! The staged form's queries: k = staged(max_rings).
+constexpr int staged(int max_rings) { return -1000 - max_rings; }
+
+//! f for the staged form: checks each entry's staged value against its id
+//! (bad[v] = 2 when one differs), then calls f.
+template <typename F>
+struct CheckStaged
+{
+    F              f;
+    std::uint8_t*  bad;
+    template <typename View>
+    __device__ void operator()(VertexId v, const View& r) const
+    {
+        for (std::uint32_t i = 0; i < r.size(); ++i)
+            if (r.vertex(i).id != r[i] || (r.vertex(i).value[0] > 0.5f) != kept(r[i].id()))
+                bad[v.id()] = 2;
+        f(v, r);
+    }
+};
+
 //! Calls the query (k >= 0: for_each_kring; k < 0: for_each_kring_while
-//! with KeepHashed and max_rings = -k) with f.
+//! with KeepHashed and max_rings = -k; k = staged(m): the staged form) with f.
 template <typename F>
 void query(const RXMesh& m, int k, F f, const std::uint8_t* mask, std::uint32_t capacity)
 {
     KRingOptions options;
     options.capacity = capacity;
-    if (k >= 0)
+    if (k >= 0) {
         m.for_each_kring(k, f, Mask{mask}, options);
-    else
+    } else if (k > -1000) {
         m.for_each_kring_while(KeepHashed{}, -k, f, Mask{mask}, options);
+    } else {
+        std::vector<float> keep(m.num_vertices());
+        for (std::uint32_t v = 0; v < keep.size(); ++v)
+            keep[v] = kept(v) ? 1.f : 0.f;
+        const auto d_keep = DeviceBuffer<float>::from_host(keep);
+        DeviceBuffer<std::uint8_t> bad(m.num_vertices());
+        bad.memset(0);
+        m.for_each_kring_while(VertexInput<float, 1>{d_keep.data()}, KeepStaged{}, -1000 - k,
+                               CheckStaged<F>{f, bad.data()}, Mask{mask}, options);
+        const auto b = bad.to_host();
+        ASSERT_EQ(std::count(b.begin(), b.end(), 2), 0) << "staged values differ from their ids";
+    }
 }
 
 Rings run(const RXMesh& m, int k, const std::vector<std::uint8_t>& mask = {},
@@ -106,14 +147,14 @@ std::vector<std::vector<std::uint32_t>> reference_rings(const reference::Csr& vv
 {
     if (k >= 0)
         return reference::kring(vv, v, k);
-    return reference::grow(vv, v, [](std::uint32_t u) { return kept(u); }, -k);
+    return reference::grow(vv, v, [](std::uint32_t u) { return kept(u); }, k > -1000 ? -k : -1000 - k);
 }
 
 //! Every active vertex's rings equal the reference's, ring by ring.
 void expect_rings(const RXMesh& m, int k, const std::string& name,
                   const std::vector<std::uint8_t>& mask = {}, std::uint32_t capacity = 0)
 {
-    SCOPED_TRACE(name + (k >= 0 ? " k " + std::to_string(k) : " grow " + std::to_string(-k)) +
+    SCOPED_TRACE(name + (k >= 0 ? " k " + std::to_string(k) : " grow form " + std::to_string(-k)) +
                  " capacity " + std::to_string(capacity));
     const Rings r    = run(m, k, mask, capacity);
     const auto  topo = reference::build_topology(m.num_vertices(), test::faces_of(m));
@@ -187,6 +228,7 @@ TEST(GpuKRing, GeneratedMeshesMatchReference)
             for (int k = 1; k <= 4; ++k)
                 expect_rings(mesh, k, name + " patch " + std::to_string(capacity));
             expect_rings(mesh, -4, name + " patch " + std::to_string(capacity));
+            expect_rings(mesh, staged(4), name + " patch " + std::to_string(capacity));
         }
 }
 
@@ -238,6 +280,7 @@ TEST(GpuKRing, ShortListsTakeTheGlobalPath)
     for (std::uint32_t capacity : {2u, 5u}) {
         expect_rings(mesh, 3, "short lists", {}, capacity);
         expect_rings(mesh, -5, "short lists", {}, capacity);
+        expect_rings(mesh, staged(5), "short lists", {}, capacity);
     }
     const RXMesh fan = build(generate::fan(5000), 512);  // one vertex of valence 5000
     expect_rings(fan, 2, "fan 5000");
@@ -256,6 +299,7 @@ TEST(GpuKRing, ActiveSubsets)
     for (const auto& mask : {none, one, half}) {
         expect_rings(mesh, 2, "active subset", mask);
         expect_rings(mesh, -3, "active subset", mask);
+        expect_rings(mesh, staged(3), "active subset", mask);
         expect_rings(mesh, 2, "active subset, short lists", mask, 4);
     }
 }

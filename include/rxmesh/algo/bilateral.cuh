@@ -5,7 +5,9 @@
 //      registers (positions staged in shared memory);
 //   2. RXMesh::for_each<Op::VV>: sigma_c^2, the least squared edge length;
 //   3. RXMesh::for_each_kring_while: the ball, grown ring by ring while it
-//      finds vertices within 2 sigma_c, and the weighted offset along n.
+//      finds vertices within 2 sigma_c, and the weighted offset along n;
+//      the positions of every vertex a patch's balls can reach are staged
+//      in shared memory (the growth tests and the weights read them there).
 // Vertices with no neighbour, a zero normal or sigma_c = 0 (a zero-length
 // edge: the weights are undefined there) keep their position; vertices
 // whose ball would reach beyond kMaxKRingRings rings get the ball of that
@@ -86,25 +88,28 @@ __device__ inline const float* position(const float* x, VertexId v)
     return x + 3 * std::uint64_t(v.id());
 }
 
+using StagedPoint = KRingVertex<float, 3>;  // a vertex and its staged position
+
 //! The ball of a centre: within 2 sigma_c of it (bound to the centre once).
 struct InBall
 {
-    BilateralFrame f;
+    const float* sc2;
     struct Bound
     {
-        const float* x;
-        float        p[3], sc2;
-        __device__ bool operator()(VertexId u) const
+        float           p[3], sc2;
+        __device__ bool operator()(const StagedPoint& u) const
         {
-            return bilateral::in_ball(p, position(x, u), sc2);
+            return bilateral::in_ball(p, u.value, sc2);
         }
     };
-    __device__ Bound bind(VertexId centre) const
+    __device__ Bound bind(const StagedPoint& c) const
     {
-        const float* p = position(f.x, centre);
-        return {f.x, {p[0], p[1], p[2]}, f.sc2[centre.id()]};
+        return {{c.value[0], c.value[1], c.value[2]}, sc2[c.id.id()]};
     }
-    __device__ bool operator()(VertexId centre, VertexId u) const { return bind(centre)(u); }
+    __device__ bool operator()(const StagedPoint& c, const StagedPoint& u) const
+    {
+        return bind(c)(u);
+    }
 };
 
 //! Writes every vertex's next position: moved along its normal when the
@@ -112,16 +117,16 @@ struct InBall
 struct MoveAlongNormal
 {
     BilateralFrame  f;
-    __device__ void operator()(VertexId v, const KRingView& ball) const
+    __device__ void operator()(VertexId v, const StagedKRingView<float, 3>& ball) const
     {
-        const float* p   = position(f.x, v);
+        const float* p   = ball.vertex(0).value;  // the centre, staged
         const float* n   = position(f.normal, v);
         const float  sc2 = f.sc2[v.id()];
         float        offset = 0.f;
         if (sc2 > 0.f && bilateral::dot3(n, n) > 0.f)
             offset = bilateral::ball_offset(p, n, sc2, [&](const auto& g) {
                 for (std::uint32_t i = 0; i < ball.size(); ++i)
-                    g(position(f.x, ball[i]));
+                    g(ball.vertex(i).value);
             });
         for (int d = 0; d < 3; ++d)
             f.x_next[3 * std::uint64_t(v.id()) + d] = p[d] + n[d] * offset;
@@ -178,8 +183,8 @@ inline BilateralStats bilateral_denoise(const RXMesh& mesh, float* positions,
         detail::bilateral_sigma_c(mesh, f, stream);
         stats.sigma_ms += timer.stop_ms();
         timer.start();
-        mesh.for_each_kring_while(detail::InBall{f}, kMaxKRingRings, detail::MoveAlongNormal{f},
-                                  AllActive{}, options.kring, stream);
+        mesh.for_each_kring_while(VertexInput<float, 3>{x}, detail::InBall{f.sc2}, kMaxKRingRings,
+                                  detail::MoveAlongNormal{f}, AllActive{}, options.kring, stream);
         stats.filter_ms += timer.stop_ms();
         std::swap(x, x_next);
         ++stats.iterations;

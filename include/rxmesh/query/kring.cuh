@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "rxmesh/core/cuda_check.h"
@@ -42,45 +43,104 @@ struct OverflowQueue
     RXMESH_DEVICE void push(std::uint32_t v) const { vertices[atomicAdd(count, 1u)] = v; }
 };
 
+//! The k-ring queries without a staged input.
+struct NoKRingInput
+{
+};
+
+//! Shared memory a staged input takes beside the bitmaps, for `cap` ext ids.
+template <typename Input>
+constexpr std::size_t kring_stage_bytes(std::uint32_t cap)
+{
+    if constexpr (std::is_same_v<Input, NoKRingInput>)
+        return 0;
+    else
+        return std::size_t(cap) * (4 + Input::components * sizeof(typename Input::value_type));
+}
+
+//! Stages the input of patch p's ext ids in shared memory (`smem`, for at
+//! most `cap` of them; not when !fits) and returns how the growth and f see
+//! the vertices. Called by the whole block.
+template <typename Input>
+RXMESH_DEVICE auto stage_vertices(const Input& input, std::uint32_t* smem, std::uint32_t cap,
+                                  const LocalToGlobal& map, std::uint32_t ext, bool fits)
+{
+    if constexpr (std::is_same_v<Input, NoKRingInput>) {
+        return UnstagedVertices{map};
+    } else {
+        using T             = typename Input::value_type;
+        constexpr int N     = Input::components;
+        std::uint32_t* halo = smem;  // global ids of the halo
+        T*             values = reinterpret_cast<T*>(smem + cap);
+        __syncthreads();  // the previous patch's readers are done
+        for (std::uint32_t i = threadIdx.x; fits && i < ext; i += blockDim.x) {
+            const std::uint32_t g = map(i);
+            if (i >= map.num_owned)
+                halo[i - map.num_owned] = g;
+            for (int d = 0; d < N; ++d)
+                values[std::size_t(N) * i + d] = input.load(g, d);
+        }
+        __syncthreads();
+        return StagedVertices<T, N>{{map.owned_offset, map.num_owned, halo}, values};
+    }
+}
+
+//! How the global path sees vertices (global ids; values in global memory).
+template <typename Input>
+RXMESH_DEVICE auto global_vertices(const Input& input)
+{
+    if constexpr (std::is_same_v<Input, NoKRingInput>)
+        return UnstagedVertices{global_ids()};
+    else
+        return StagedVertices<typename Input::value_type, Input::components>{global_ids(),
+                                                                            input.data};
+}
+
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
 //! interleaved by thread: free of bank conflicts) and list (local memory:
-//! unlike shared memory it does not limit the resident threads).
-template <int BlockThreads, int Capacity, typename F, typename Accept, typename Active>
+//! unlike shared memory it does not limit the resident threads); per block,
+//! the staged input of the patch's ext ids.
+template <int BlockThreads, int Capacity, typename Input, typename F, typename Accept,
+          typename Active>
 __global__ void __launch_bounds__(BlockThreads)
-    kring_patch_kernel(DeviceMesh mesh, KRingHaloView halo, int max_rings, std::uint32_t capacity,
-                       std::uint32_t words, F f, Accept accept, Active active,
-                       OverflowQueue overflow)
+    kring_patch_kernel(DeviceMesh mesh, KRingHaloView halo, Input input, int max_rings,
+                       std::uint32_t capacity, std::uint32_t words, F f, Accept accept,
+                       Active active, OverflowQueue overflow)
 {
-    extern __shared__ std::uint32_t kring_bitmaps[];
+    extern __shared__ std::uint32_t kring_smem[];
     std::uint32_t list[Capacity], ring_end[kMaxKRingRings + 1];
     capacity = capacity < Capacity ? capacity : Capacity;
     for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
         if (!patch_may_be_active(active, p))
             continue;
         const std::uint32_t row0 = halo.row_first[p], ext = halo.num_ext(p);
-        const HaloPatch     h{halo.row_offsets + row0, halo.entries, halo.row_first[p + 1] - row0,
-                          halo.ext_to_global(p)};
-        const ExtBits bits{kring_bitmaps + threadIdx.x, BlockThreads, ext};
-        const bool    fits = ext <= 32 * words;
-        for (std::uint32_t l = threadIdx.x; l < h.map.num_owned; l += BlockThreads) {
-            const std::uint32_t v = h.map.owned_offset + l;
-            if (!active(VertexId(v)))
+        const HaloPatch     h{halo.row_offsets + row0, halo.entries, halo.row_first[p + 1] - row0};
+        const ExtBits       bits{kring_smem + threadIdx.x, BlockThreads, ext};
+        const bool          fits = ext <= 32 * words;
+        const auto vx = stage_vertices(input, kring_smem + std::size_t(words) * BlockThreads,
+                                       32 * words, halo.ext_to_global(p), ext, fits);
+        const std::uint32_t first = mesh.store.vertex_offsets[p];
+        const std::uint32_t owned = mesh.store.vertex_offsets[p + 1] - first;
+        for (std::uint32_t l = threadIdx.x; l < owned; l += BlockThreads) {
+            if (!active(VertexId(first + l)))
                 continue;
-            const GrowResult r = fits ? grow_in_halo(h, l, max_rings, accept, list, capacity,
+            const GrowResult r = fits ? grow_in_halo(h, vx, l, max_rings, accept, list, capacity,
                                                      bits, ring_end)
                                       : GrowResult{0, 0, true, true};
             if (r.overflow || r.left_halo)
-                overflow.push(v);
+                overflow.push(first + l);
             else
-                f(VertexId(v), KRingView(list, r.size, ring_end, r.num_rings, h.map));
+                f(VertexId(first + l),
+                  BasicKRingView<std::decay_t<decltype(vx)>>(list, r.size, ring_end, r.num_rings, vx));
         }
     }
 }
 
 //! One thread per queued vertex (all vertices when `queued` is null), each
 //! with `capacity` entries of `scratch`.
-template <typename F, typename Accept, typename Active>
-__global__ void kring_overflow_kernel(KRingHaloView halo, const std::uint32_t* queued,
+template <typename Input, typename F, typename Accept, typename Active>
+__global__ void kring_overflow_kernel(KRingHaloView halo, Input input,
+                                      const std::uint32_t* queued,
                                       const std::uint32_t* queued_count, std::uint32_t all,
                                       int max_rings, std::uint32_t capacity,
                                       std::uint32_t* scratch, F f, Accept accept, Active active,
@@ -90,15 +150,16 @@ __global__ void kring_overflow_kernel(KRingHaloView halo, const std::uint32_t* q
     const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
     std::uint32_t*      list   = scratch + std::uint64_t(thread) * capacity;
     std::uint32_t       ring_end[kMaxKRingRings + 1];
+    const auto          vx = global_vertices(input);
     for (std::uint32_t i = thread; i < n; i += gridDim.x * blockDim.x) {
         const std::uint32_t v = queued ? queued[i] : i;
         if (!queued && !(patch_may_be_active(active, halo.owner(v)) && active(VertexId(v))))
             continue;
-        const GrowResult r = grow_global(halo, v, max_rings, accept, list, capacity, ring_end);
+        const GrowResult r = grow_global(halo, vx, v, max_rings, accept, list, capacity, ring_end);
         if (r.overflow)
             overflow.push(v);
         else
-            f(VertexId(v), KRingView(list, r.size, ring_end, r.num_rings, global_ids()));
+            f(VertexId(v), BasicKRingView<std::decay_t<decltype(vx)>>(list, r.size, ring_end, r.num_rings, vx));
     }
 }
 
@@ -133,8 +194,9 @@ struct KRingQueue
 
 //! Grows the queued vertices (every vertex when `all`) again with lists 4x
 //! longer, until none is left.
-template <typename F, typename Accept, typename Active>
-void grow_overflowed(const KRingHaloView& halo, std::uint32_t num_vertices, KRingQueue& queue,
+template <typename Input, typename F, typename Accept, typename Active>
+void grow_overflowed(const KRingHaloView& halo, const Input& input, std::uint32_t num_vertices,
+                     KRingQueue& queue,
                      std::uint32_t queued, bool all, int max_rings, std::uint32_t capacity, F f,
                      Accept accept, Active active, cudaStream_t stream)
 {
@@ -148,7 +210,7 @@ void grow_overflowed(const KRingHaloView& halo, std::uint32_t num_vertices, KRin
         next.count.memset(0);
         const unsigned block = 128, grid = (threads + block - 1) / block;
         kring_overflow_kernel<<<grid, block, 0, stream>>>(
-            halo, all ? nullptr : queue.vertices.data(), queue.count.data(), queued, max_rings,
+            halo, input, all ? nullptr : queue.vertices.data(), queue.count.data(), queued, max_rings,
             capacity, scratch.data(), f, accept, active, next.sink());
         RXMESH_CHECK_LAUNCH();
         const std::uint32_t left = next.read_count(stream);
@@ -161,13 +223,15 @@ void grow_overflowed(const KRingHaloView& halo, std::uint32_t num_vertices, KRin
 
 //! The patch kernel with lists of Capacity entries; false (nothing
 //! launched) when its bitmaps exceed the device's shared memory.
-template <int BlockThreads, int Capacity, typename F, typename Accept, typename Active>
-bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, std::uint32_t words,
-                         int max_rings, std::uint32_t capacity, F f, Accept accept, Active active,
-                         OverflowQueue sink, cudaStream_t stream)
+template <int BlockThreads, int Capacity, typename Input, typename F, typename Accept,
+          typename Active>
+bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
+                         std::uint32_t words, int max_rings, std::uint32_t capacity, F f,
+                         Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
 {
-    const std::size_t smem   = std::size_t(words) * BlockThreads * 4;
-    auto              kernel = kring_patch_kernel<BlockThreads, Capacity, F, Accept, Active>;
+    const std::size_t smem =
+        std::size_t(words) * BlockThreads * 4 + kring_stage_bytes<Input>(32 * words);
+    auto kernel = kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>;
     int               dev = 0, max_smem = 0;
     RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
     RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -177,7 +241,7 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, std:
         RXMESH_CHECK_CUDA(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(
-        mesh, halo, max_rings, capacity, words, f, accept, active, sink);
+        mesh, halo, input, max_rings, capacity, words, f, accept, active, sink);
     RXMESH_CHECK_LAUNCH();
     return true;
 }
@@ -190,30 +254,31 @@ inline std::uint32_t kring_bitmap_words(std::uint32_t max_ext, int block_threads
 }
 
 //! Lists of at least `capacity` entries: one of four compiled lengths.
-template <int BlockThreads, typename F, typename Accept, typename Active>
-bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo,
+template <int BlockThreads, typename Input, typename F, typename Accept, typename Active>
+bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
                          std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
                          Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
 {
     const std::uint32_t w = kring_bitmap_words(max_ext, BlockThreads);
     if (capacity <= 32)
-        return launch_patch_kernel<BlockThreads, 32>(mesh, halo, w, max_rings, capacity, f,
+        return launch_patch_kernel<BlockThreads, 32>(mesh, halo, input, w, max_rings, capacity, f,
                                                      accept, active, sink, stream);
     if (capacity <= 64)
-        return launch_patch_kernel<BlockThreads, 64>(mesh, halo, w, max_rings, capacity, f,
+        return launch_patch_kernel<BlockThreads, 64>(mesh, halo, input, w, max_rings, capacity, f,
                                                      accept, active, sink, stream);
     if (capacity <= 128)
-        return launch_patch_kernel<BlockThreads, 128>(mesh, halo, w, max_rings, capacity, f,
+        return launch_patch_kernel<BlockThreads, 128>(mesh, halo, input, w, max_rings, capacity, f,
                                                       accept, active, sink, stream);
-    return launch_patch_kernel<BlockThreads, 256>(mesh, halo, w, max_rings, capacity, f, accept,
-                                                  active, sink, stream);
+    return launch_patch_kernel<BlockThreads, 256>(mesh, halo, input, w, max_rings, capacity, f,
+                                                  accept, active, sink, stream);
 }
 
 //! Runs f(v, rings) for every owned vertex v that `active` accepts, rings
 //! grown by accept up to max_rings: the patch kernel, then the overflow
 //! rounds. Synchronises the stream once (more when vertices overflowed).
-template <int BlockThreads, typename F, typename Accept, typename Active>
-void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, std::uint32_t num_vertices,
+template <int BlockThreads, typename Input, typename F, typename Accept, typename Active>
+void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
+                  std::uint32_t num_vertices,
                   std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
                   Accept accept, Active active, cudaStream_t stream)
 {
@@ -223,16 +288,16 @@ void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, std::uint32
     if (num_vertices == 0 || capacity == 0)
         return;
     KRingQueue queue(num_vertices, stream);
-    if (!launch_patch_kernel<BlockThreads>(mesh, halo, max_ext, max_rings, capacity, f, accept,
+    if (!launch_patch_kernel<BlockThreads>(mesh, halo, input, max_ext, max_rings, capacity, f, accept,
                                            active, queue.sink(), stream)) {
         // the bitmaps do not fit shared memory: the overflow path takes every vertex
-        grow_overflowed(halo, num_vertices, queue, num_vertices, true, max_rings, 16, f, accept,
+        grow_overflowed(halo, input, num_vertices, queue, num_vertices, true, max_rings, 16, f, accept,
                         active, stream);
         return;
     }
     const std::uint32_t queued = queue.read_count(stream);
     if (queued > 0)  // rings longer than the shared-memory lists
-        grow_overflowed(halo, num_vertices, queue, queued, false, max_rings, capacity, f, accept,
+        grow_overflowed(halo, input, num_vertices, queue, queued, false, max_rings, capacity, f, accept,
                         active, stream);
 }
 

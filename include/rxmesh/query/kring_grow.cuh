@@ -26,24 +26,53 @@ namespace rxmesh {
 //! The most rings a k-ring query grows (k <= kMaxKRingRings).
 inline constexpr int kMaxKRingRings = 32;
 
+//! A vertex as a staged k-ring query hands it to accept and f: its global
+//! id and its N staged values (shared memory on the fast path).
+template <typename T, int N>
+struct KRingVertex
+{
+    VertexId id;
+    const T* value;
+};
+
+//! How a query's list entries become what accept and f see: unstaged,
+//! global ids; staged, KRingVertex (ids and values).
+struct UnstagedVertices
+{
+    LocalToGlobal map;
+    RXMESH_DEVICE VertexId operator()(std::uint32_t local) const { return VertexId(map(local)); }
+    RXMESH_DEVICE VertexId id(std::uint32_t local) const { return VertexId(map(local)); }
+};
+template <typename T, int N>
+struct StagedVertices
+{
+    LocalToGlobal map;
+    const T*      values;  // N per local id
+    RXMESH_DEVICE KRingVertex<T, N> operator()(std::uint32_t local) const
+    {
+        return {VertexId(map(local)), values + std::size_t(N) * local};
+    }
+    RXMESH_DEVICE VertexId id(std::uint32_t local) const { return VertexId(map(local)); }
+};
+
 //! One vertex's rings as the user's lambda sees them: ring 0 is the vertex
 //! itself, then every vertex at distance 1, 2, ...: each vertex once, global
 //! ids, ring by ring and, inside a ring, in the order found.
-class KRingView
+template <typename Vertices>
+class BasicKRingView
 {
    public:
-    RXMESH_DEVICE KRingView(const std::uint32_t* list, std::uint32_t size,
-                            const std::uint32_t* ring_end, std::uint32_t num_rings,
-                            const LocalToGlobal& map)
-        : m_list(list), m_size(size), m_ring_end(ring_end), m_rings(num_rings), m_map(map)
+    RXMESH_DEVICE BasicKRingView(const std::uint32_t* list, std::uint32_t size,
+                                 const std::uint32_t* ring_end, std::uint32_t num_rings,
+                                 const Vertices& vertices)
+        : m_list(list), m_size(size), m_ring_end(ring_end), m_rings(num_rings), m_vx(vertices)
     {
     }
     //! Vertices in all rings, the centre included.
     RXMESH_DEVICE std::uint32_t size() const { return m_size; }
-    RXMESH_DEVICE VertexId      operator[](std::uint32_t i) const
-    {
-        return VertexId(m_map(m_list[i]));
-    }
+    RXMESH_DEVICE VertexId      operator[](std::uint32_t i) const { return m_vx.id(m_list[i]); }
+    //! Entry i with its staged values (staged queries: KRingVertex).
+    RXMESH_DEVICE auto vertex(std::uint32_t i) const { return m_vx(m_list[i]); }
     //! Non-empty rings, ring 0 (the centre) included.
     RXMESH_DEVICE std::uint32_t num_rings() const { return m_rings; }
     //! Entries [ring_begin(d), ring_end(d)) are ring d (d < num_rings()).
@@ -52,14 +81,25 @@ class KRingView
         return d == 0 ? 0u : m_ring_end[d - 1];
     }
     RXMESH_DEVICE std::uint32_t ring_end(std::uint32_t d) const { return m_ring_end[d]; }
+    //! A staged view is also a plain one (ids only).
+    template <typename V = Vertices,
+              std::enable_if_t<!std::is_same_v<V, UnstagedVertices>, int> = 0>
+    RXMESH_DEVICE operator BasicKRingView<UnstagedVertices>() const
+    {
+        return {m_list, m_size, m_ring_end, m_rings, UnstagedVertices{m_vx.map}};
+    }
 
    private:
     const std::uint32_t* m_list;
     std::uint32_t        m_size;
     const std::uint32_t* m_ring_end;
     std::uint32_t        m_rings;
-    LocalToGlobal        m_map;
+    Vertices             m_vx;
 };
+
+using KRingView = BasicKRingView<UnstagedVertices>;
+template <typename T, int N>
+using StagedKRingView = BasicKRingView<StagedVertices<T, N>>;
 
 namespace detail {
 
@@ -100,7 +140,11 @@ struct GrowResult
 //! accept for the exact k-ring: every vertex.
 struct AcceptAll
 {
-    RXMESH_DEVICE bool operator()(VertexId, VertexId) const { return true; }
+    template <typename V>
+    RXMESH_DEVICE bool operator()(const V&, const V&) const
+    {
+        return true;
+    }
 };
 
 template <typename Accept, typename = void>
@@ -108,29 +152,28 @@ struct HasBind : std::false_type
 {
 };
 template <typename Accept>
-struct HasBind<Accept, std::void_t<decltype(std::declval<const Accept&>().bind(VertexId(0u)))>>
-    : std::true_type
+struct HasBind<Accept, std::void_t<decltype(&Accept::bind)>> : std::true_type
 {
 };
 
-template <typename Accept>
+template <typename Accept, typename V>
 struct BoundAccept
 {
     const Accept& accept;
-    VertexId      centre;
-    RXMESH_DEVICE bool operator()(VertexId u) const { return accept(centre, u); }
+    V             centre;
+    RXMESH_DEVICE bool operator()(const V& u) const { return accept(centre, u); }
 };
 
 //! accept with its centre fixed: accept.bind(centre) where the predicate
 //! offers it (what depends on the centre is then loaded once per centre),
 //! else a wrapper calling accept(centre, u).
-template <typename Accept>
-RXMESH_DEVICE auto bind_centre(const Accept& accept, VertexId centre)
+template <typename Accept, typename V>
+RXMESH_DEVICE auto bind_centre(const Accept& accept, const V& centre)
 {
     if constexpr (HasBind<Accept>::value)
         return accept.bind(centre);
     else
-        return BoundAccept<Accept>{accept, centre};
+        return BoundAccept<Accept, V>{accept, centre};
 }
 
 //! Patch p's halo rows, for grow_in_halo.
@@ -139,22 +182,21 @@ struct HaloPatch
     const std::uint32_t* row_offsets;  // p's first row's offset, ...
     const std::uint16_t* entries;
     std::uint32_t        num_rows;
-    LocalToGlobal        map;  // ext -> global
 };
 
 //! Grows the rings of ext id c (an owned vertex of the patch) while accept
 //! admits the vertices found, until a ring adds nothing or max_rings rings
 //! past the centre exist. ring_end[d]: the end of ring d in list.
-template <typename Accept>
-RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int max_rings,
-                                      const Accept& accept, std::uint32_t* list,
+template <typename Accept, typename Vertices>
+RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, const Vertices& vx, std::uint32_t c,
+                                      int max_rings, const Accept& accept, std::uint32_t* list,
                                       std::uint32_t capacity, const ExtBits& bits,
                                       std::uint32_t* ring_end)
 {
     GrowResult r;
     bits.clear();
     bits.test_and_set(c);
-    const auto admits = bind_centre(accept, VertexId(h.map(c)));
+    const auto admits = bind_centre(accept, vx(c));
     list[0] = c, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
     for (int d = 0, begin = 0; d < max_rings; ++d) {
         const std::uint32_t end = r.size;
@@ -167,7 +209,7 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int m
                 if (bits.test_and_set(y))
                     continue;
                 if constexpr (!std::is_same_v<Accept, AcceptAll>)
-                    if (!admits(VertexId(h.map(y))))
+                    if (!admits(vx(y)))
                         continue;  // y stays marked: accept's answer does not change
                 if (r.size == capacity)
                     return r.overflow = true, r;
@@ -183,14 +225,15 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, std::uint32_t c, int m
 }
 
 //! The same in global ids for any vertex v, rows from the owners' halos.
-template <typename Accept>
-RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, std::uint32_t v, int max_rings,
-                                     const Accept& accept, std::uint32_t* list,
+//! vx: in global ids (map the identity).
+template <typename Accept, typename Vertices>
+RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, const Vertices& vx, std::uint32_t v,
+                                     int max_rings, const Accept& accept, std::uint32_t* list,
                                      std::uint32_t capacity, std::uint32_t* ring_end)
 {
     GrowResult r;
     list[0] = v, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
-    const auto admits = bind_centre(accept, VertexId(v));
+    const auto admits = bind_centre(accept, vx(v));
     auto holds = [&](std::uint32_t first, std::uint32_t y) {
         for (std::uint32_t i = first; i < r.size; ++i)
             if (list[i] == y)
@@ -205,7 +248,7 @@ RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, std::uint32_t v, in
             const std::uint32_t row = h.row_first[q] + (x - map.owned_offset);
             for (std::uint32_t e = h.row_offsets[row]; e < h.row_offsets[row + 1]; ++e) {
                 const std::uint32_t y = map(h.entries[e]);
-                if (holds(prev_begin, y) || !admits(VertexId(y)))
+                if (holds(prev_begin, y) || !admits(vx(y)))
                     continue;
                 if (r.size == capacity)
                     return r.overflow = true, r;
