@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_mesh.h"
 #include "bench_util.h"
 #include "pde.cuh"
 #include "pde_bilateral.cuh"
@@ -49,22 +50,6 @@ struct Row
     double        diff_pde_sorted = -1, diff_pde_input = -1, diff_openmesh = -1, diff_reference = -1;
     bool          ok = false;
 };
-
-DeviceBuffer<float> copy_of(const float* d, std::size_t n)
-{
-    DeviceBuffer<float> c(n);
-    RXMESH_CHECK_CUDA(cudaMemcpy(c.data(), d, n * sizeof(float), cudaMemcpyDeviceToDevice));
-    return c;
-}
-
-std::vector<Triangle> global_faces(const RXMesh& m)
-{
-    const auto            flat = m.faces().to_host();
-    std::vector<Triangle> f(flat.size() / 3);
-    for (std::size_t i = 0; i < f.size(); ++i)
-        f[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
-    return f;
-}
 
 //! Largest coordinate difference between a (global order) and b (input
 //! order when `input_order`), over the vertices RXMesh keeps.
@@ -166,7 +151,7 @@ void verify(Row& r, const RXMesh& mesh, const std::vector<float>& start,
         std::vector<Vec3f> p(start.size() / 3);
         for (std::size_t v = 0; v < p.size(); ++v)
             p[v] = {start[3 * v], start[3 * v + 1], start[3 * v + 2]};
-        const auto ref = reference::bilateral_denoise(p, global_faces(mesh), 1);
+        const auto ref = reference::bilateral_denoise(p, bench::global_faces(mesh), 1);
         std::vector<float> flat(3 * ref.size());
         for (std::size_t v = 0; v < ref.size(); ++v)
             for (int d = 0; d < 3; ++d)
@@ -184,7 +169,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     r.vertices = mesh.num_vertices();
     const std::size_t n3    = 3 * std::size_t(mesh.num_vertices());
     const auto        start = mesh.positions().to_host();
-    DeviceBuffer<float> x   = copy_of(mesh.positions().data(), n3);
+    DeviceBuffer<float> x   = bench::copy_of(mesh.positions().data(), n3);
     BilateralStats    stats;
     r.rx_ms = bench::gpu_median_ms([&] { x.upload(start.data(), start.size()); },
                                    [&] { stats = bilateral_denoise(mesh, x.data()); }, 2, a.runs);
@@ -196,7 +181,8 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     std::vector<float> pde_sorted, pde_input;
     std::uint32_t      pde_overflows = 0;
     {
-        PdeRun run(global_faces(mesh), mesh.num_vertices(), copy_of(mesh.positions().data(), n3));
+        PdeRun run(bench::global_faces(mesh), mesh.num_vertices(),
+                   bench::copy_of(mesh.positions().data(), n3));
         r.pde_sorted_ms = time_pde(run, start, a, r.pde_sorted_block, pde_sorted);
         pde_overflows += run.overflow.to_host()[0];
     }

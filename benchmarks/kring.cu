@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_mesh.h"
 #include "bench_util.h"
 #include "csr.cuh"
 #include "csr_kring.cuh"
@@ -125,6 +126,7 @@ struct Row
     bool          reference_ok[kQueries] = {};
     double        rx_store_bytes = 0, rx_rows_bytes = 0, rx_total_bytes = 0;
     double        csr_vv_bytes = 0, csr8_bytes = 0;
+    double        halo_build_ms = 0;  // RXMesh::kring_halo(), on the first k-ring query
 };
 
 //! One numbering's data for the CSR: rows, positions and sc2.
@@ -273,13 +275,6 @@ void verify(Row& r, int q, const std::vector<std::vector<std::uint32_t>>& sums,
 
 namespace {
 
-DeviceBuffer<float> copy_of(const DeviceBuffer<float>& b)
-{
-    DeviceBuffer<float> c(b.size());
-    RXMESH_CHECK_CUDA(cudaMemcpy(c.data(), b.data(), b.bytes(), cudaMemcpyDeviceToDevice));
-    return c;
-}
-
 DeviceBuffer<float> to_input_order(const DeviceBuffer<float>& from, const RXMesh& m,
                                    std::uint32_t num_input, int width)
 {
@@ -288,15 +283,6 @@ DeviceBuffer<float> to_input_order(const DeviceBuffer<float>& from, const RXMesh
                                                     num_input, width, to.data());
     RXMESH_CHECK_LAUNCH();
     return to;
-}
-
-std::vector<Triangle> global_faces(const RXMesh& m)
-{
-    const auto            flat = m.faces().to_host();
-    std::vector<Triangle> f(flat.size() / 3);
-    for (std::size_t i = 0; i < f.size(); ++i)
-        f[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
-    return f;
 }
 
 //! Device bytes an RXMesh keeps after construction and the k-ring rows:
@@ -349,11 +335,16 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         options.patcher.capacity = a.capacity;
     const RXMesh mesh(soup, options);
     r.vertices = mesh.num_vertices();
+    GpuTimer timer;
+    timer.start();
     mesh.kring_halo();
+    r.halo_build_ms = timer.stop_ms();
     const auto    n_in = std::uint32_t(soup.num_vertices());
     const auto    sc2  = sigma_c2(mesh);
-    const CsrSide sorted = csr_side(global_faces(mesh), mesh.num_vertices(),
-                                    copy_of(mesh.positions()), copy_of(sc2));
+    const CsrSide sorted =
+        csr_side(bench::global_faces(mesh), mesh.num_vertices(),
+                 bench::copy_of(mesh.positions().data(), mesh.positions().size()),
+                 bench::copy_of(sc2.data(), sc2.size()));
     const CsrSide input  = csr_side(soup.faces, n_in, to_input_order(mesh.positions(), mesh, n_in, 3),
                                     to_input_order(sc2, mesh, n_in, 1));
     std::vector<std::uint32_t> used;
@@ -368,7 +359,8 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     r.rx_rows_bytes  = double(mesh.kring_bytes());
     r.rx_total_bytes = rxmesh_total_bytes(mesh, n_in);
     r.csr_vv_bytes   = double(sorted.topo.vv.offsets.bytes() + sorted.topo.vv.indices.bytes());
-    r.csr8_bytes     = double(baselines::CsrMesh(global_faces(mesh), mesh.num_vertices()).bytes());
+    r.csr8_bytes =
+        double(baselines::CsrMesh(bench::global_faces(mesh), mesh.num_vertices()).bytes());
     return r;
 }
 
@@ -387,15 +379,15 @@ void print_tables(const std::vector<Row>& rows)
                         r.csr_input[q].ms / r.rx[q].ms,
                         yes(r.rx[q].ok && r.csr_sorted[q].ok && r.csr_input[q].ok));
     std::printf("\nDevice memory (MB; bytes per face in brackets)\n\n| faces | RXMesh store | k-ring halo "
-                "| RXMesh total kept | CSR VV (what the baseline reads) | CSR, 8 relations |\n"
-                "|---|---|---|---|---|---|\n");
+                "| RXMesh total kept | CSR VV (what the baseline reads) | CSR, 8 relations | halo build ms |\n"
+                "|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows) {
         const double F = double(r.faces);
-        std::printf("| %llu | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) |\n",
+        std::printf("| %llu | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f |\n",
                     (unsigned long long)r.faces, r.rx_store_bytes / 1e6, r.rx_store_bytes / F,
                     r.rx_rows_bytes / 1e6, r.rx_rows_bytes / F, r.rx_total_bytes / 1e6,
                     r.rx_total_bytes / F, r.csr_vv_bytes / 1e6, r.csr_vv_bytes / F,
-                    r.csr8_bytes / 1e6, r.csr8_bytes / F);
+                    r.csr8_bytes / 1e6, r.csr8_bytes / F, r.halo_build_ms);
     }
 }
 
@@ -417,7 +409,8 @@ std::string row_json(const Row& r)
            ", \"kring_rows\": " + bench::json_number(r.rx_rows_bytes) +
            ", \"rxmesh_total\": " + bench::json_number(r.rx_total_bytes) +
            ", \"csr_vv\": " + bench::json_number(r.csr_vv_bytes) +
-           ", \"csr_8_relations\": " + bench::json_number(r.csr8_bytes) + "}}";
+           ", \"csr_8_relations\": " + bench::json_number(r.csr8_bytes) +
+           "}, \"halo_build_ms\": " + bench::json_number(r.halo_build_ms) + "}";
 }
 
 Args parse(int argc, char** argv)
