@@ -349,7 +349,8 @@ void RXMesh::for_each_kring_while(Accept accept, int max_rings, F f, Active acti
                                   const KRingOptions& options, cudaStream_t stream) const
 {
     const KRingHalo&    halo     = kring_halo(stream);
-    const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
+    const std::uint32_t capacity =
+        options.capacity ? options.capacity : detail::kDefaultKRingWhileCapacity;
     detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
                                        num_vertices(), halo.max_ext, max_rings, capacity, f,
                                        accept, active, stream);
@@ -361,7 +362,8 @@ void RXMesh::for_each_kring_while(VertexInput<T, N> input, Accept accept, int ma
                                   cudaStream_t stream) const
 {
     const KRingHalo&    halo     = kring_halo(stream);
-    const std::uint32_t capacity = options.capacity ? options.capacity : 32u;
+    const std::uint32_t capacity =
+        options.capacity ? options.capacity : detail::kDefaultKRingWhileCapacity;
     detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), input, num_vertices(),
                                        halo.max_ext, max_rings, capacity, f, accept, active,
                                        stream);

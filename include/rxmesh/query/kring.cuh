@@ -163,15 +163,19 @@ __global__ void kring_overflow_kernel(KRingHaloView halo, Input input,
     }
 }
 
-//! List entries per thread when the user leaves it to us: the rings of a
-//! regular mesh's vertex (1 + 3k(k + 1) vertices) with half as much again
-//! for irregular valences, a multiple of 8, within [16, 320].
+//! List entries per thread when the user leaves it to us: three times the
+//! rings of a regular mesh's vertex (1 + 3k(k + 1) vertices), so that the
+//! irregular valences of scanned meshes rarely take the slow global path
+//! (the list lives in local memory: entries never written cost nothing).
+//! The patch kernel holds at most 256 (one of 32, 64, 128, 256).
 inline std::uint32_t default_kring_capacity(int k)
 {
     const std::uint32_t regular = 1u + 3u * std::uint32_t(k) * std::uint32_t(k + 1);
-    const std::uint32_t c       = (regular * 3 / 2 + 8 + 7) / 8 * 8;
-    return std::clamp<std::uint32_t>(c, 16, 320);
+    return std::clamp<std::uint32_t>(3 * regular, 32, 256);
 }
+
+//! The same for the growth with a predicate (a ball of a few rings).
+inline constexpr std::uint32_t kDefaultKRingWhileCapacity = 64;
 
 //! Vertices waiting for a longer list, in device memory.
 struct KRingQueue
