@@ -93,16 +93,16 @@ __global__ void place_level(const unsigned long long* keys, std::uint64_t n,
 
 struct RowContext
 {
-    KRingHaloView h;  // vertex_offsets, halo, level_offsets: what ext_of needs
-    std::uint32_t num_patches;
-    GlobalRows    g;
+    const std::uint32_t *vertex_offsets, *halo_offsets, *halo_vertices, *row_first, *level_base;
+    std::uint32_t        num_patches, levels;
+    GlobalRows           g;
 
     __device__ std::uint32_t patch_of_row(std::uint32_t r) const
     {
         std::uint32_t lo = 0, hi = num_patches - 1;  // the last p with row_first[p] <= r
         while (lo < hi) {
             const std::uint32_t mid = (lo + hi + 1) / 2;
-            if (h.row_first[mid] <= r)
+            if (row_first[mid] <= r)
                 lo = mid;
             else
                 hi = mid - 1;
@@ -111,7 +111,29 @@ struct RowContext
     }
     __device__ std::uint32_t vertex_of_row(std::uint32_t p, std::uint32_t r) const
     {
-        return h.ext_to_global(p)(r - h.row_first[p]);
+        const std::uint32_t l = r - row_first[p], owned = vertex_offsets[p + 1] - vertex_offsets[p];
+        return l < owned ? vertex_offsets[p] + l : halo_vertices[halo_offsets[p] + l - owned];
+    }
+    //! z's ext id in p, searched level by level (each level sorted).
+    __device__ std::uint32_t ext_id(std::uint32_t p, std::uint32_t z) const
+    {
+        const std::uint32_t first = vertex_offsets[p], owned = vertex_offsets[p + 1] - first;
+        if (z - first < owned)
+            return z - first;
+        for (std::uint32_t d = 0; d < levels; ++d) {
+            std::uint32_t lo = level_base[d * num_patches + p],
+                          hi = level_base[(d + 1) * num_patches + p];
+            while (lo < hi) {
+                const std::uint32_t mid = (lo + hi) / 2;
+                if (halo_vertices[mid] < z)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < level_base[(d + 1) * num_patches + p] && halo_vertices[lo] == z)
+                return owned + lo - halo_offsets[p];
+        }
+        return 0xFFFFu;  // not reached: rows exist only below the last kept level
     }
 };
 
@@ -133,7 +155,7 @@ __global__ void fill_rows(RowContext c, std::uint32_t rows, const std::uint32_t*
         const std::uint32_t x = c.vertex_of_row(p, std::uint32_t(r));
         std::uint32_t       out = row_offsets[r];
         for (std::uint32_t e = c.g.offsets[x]; e < c.g.offsets[x + 1]; ++e, ++out)
-            entries[out] = std::uint16_t(c.h.ext_of(p, c.g.indices[e]));  // found: rows stop below the last level
+            entries[out] = std::uint16_t(c.ext_id(p, c.g.indices[e]));
     }
 }
 
@@ -186,8 +208,9 @@ void assemble_halo(KRingHalo& halo, const PatchStoreView& store, std::uint32_t P
         RXMESH_CHECK_LAUNCH();
         RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     }
-    halo.level_offsets = std::move(level_base);
-    const RowContext c{halo.view(store), P, g};
+    const RowContext c{store.vertex_offsets,     halo.halo_offsets.data(), halo.halo_vertices.data(),
+                       halo.row_first.data(),    level_base.data(),        P,
+                       std::uint32_t(levels.size()), g};
     build_rows(halo, c, L.row_first[P], stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }

@@ -367,8 +367,7 @@ void expect_halo_contract(const RXMesh& mesh, const std::string& name)
     }
     std::size_t bytes = 0;
     for (std::size_t b : {halo.halo_offsets.bytes(), halo.halo_vertices.bytes(), halo.row_first.bytes(),
-                          halo.row_offsets.bytes(), halo.entries.bytes(), halo.bucket_patch.bytes(),
-                          halo.level_offsets.bytes()})
+                          halo.row_offsets.bytes(), halo.entries.bytes(), halo.bucket_patch.bytes()})
         bytes += b;
     EXPECT_EQ(mesh.kring_bytes(), bytes);
 }

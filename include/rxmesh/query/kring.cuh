@@ -4,12 +4,10 @@
 //
 // Two kernels:
 // - the patch kernel: one block per patch, one thread per owned vertex,
-//   growing inside the patch's halo (grow_in_halo): rows of the patch,
-//   ext ids, a bitmap for membership (rings that reach past the halo read
-//   the rows they lack from the owners);
+//   growing inside the patch's halo (grow_in_halo): rows of the patch only,
+//   ext ids, a bitmap for membership;
 // - the overflow kernel: vertices whose rings did not fit the list (high
-//   valence, large k) or whose patch's halo exceeds the bitmaps grow again
-//   (grow_global), one thread
+//   valence, large k) or left the halo grow again (grow_global), one thread
 //   each, with lists four times longer in global memory, and again until
 //   every vertex fits (a list never needs more entries than the mesh has
 //   vertices).
@@ -83,7 +81,7 @@ RXMESH_DEVICE auto stage_vertices(const Input& input, std::uint32_t* smem, std::
                 values[std::size_t(N) * i + d] = input.load(g, d);
         }
         __syncthreads();
-        return StagedVertices<T, N>{{map.owned_offset, map.num_owned, halo}, values, input.data};
+        return StagedVertices<T, N>{{map.owned_offset, map.num_owned, halo}, values};
     }
 }
 
@@ -94,8 +92,8 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
     if constexpr (std::is_same_v<Input, NoKRingInput>)
         return UnstagedVertices{global_ids()};
     else
-        return StagedVertices<typename Input::value_type, Input::components>{
-            global_ids(), input.data, input.data};
+        return StagedVertices<typename Input::value_type, Input::components>{global_ids(),
+                                                                            input.data};
 }
 
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
@@ -126,10 +124,10 @@ __global__ void __launch_bounds__(BlockThreads)
         for (std::uint32_t l = threadIdx.x; l < owned; l += BlockThreads) {
             if (!active(VertexId(first + l)))
                 continue;
-            const GrowResult r = fits ? grow_in_halo(halo, p, h, vx, l, max_rings, accept, list,
-                                                     capacity, bits, ring_end)
-                                      : GrowResult{0, 0, true};
-            if (r.overflow)
+            const GrowResult r = fits ? grow_in_halo(h, vx, l, max_rings, accept, list, capacity,
+                                                     bits, ring_end)
+                                      : GrowResult{0, 0, true, true};
+            if (r.overflow || r.left_halo)
                 overflow.push(first + l);
             else
                 f(VertexId(first + l),

@@ -1,15 +1,14 @@
 // The breadth-first growth behind the k-ring queries: one thread grows one
 // vertex's rings into a list, ring by ring, each ring in the order found.
 //
-// - grow_in_halo (the fast path): in the patch's ext ids (kring_halo.h):
-//   the patch's rows, membership a bit of the thread's bitmap over the ext
-//   ids; a vertex without a row in the patch (the halo's last level, or
-//   beyond) has its row read from its owner and mapped back to ext ids,
-//   vertices beyond the halo kept as tagged global ids and searched for in
-//   rings d - 1, d and d + 1 (enough in breadth-first order: a neighbour of a
-//   ring-d vertex lies in one of them).
+// - grow_in_halo (the fast path): inside the patch's halo (kring_halo.h),
+//   in ext ids: rows of the patch only, membership a bit of the thread's
+//   bitmap over the ext ids. It stops (`left_halo`) when a ring must grow
+//   from a vertex with no row in the halo.
 // - grow_global (the rest): in global ids, any vertex's row read from its
-//   owner's halo, membership by that search for every vertex.
+//   owner's halo; membership by a search of rings d - 1, d and d + 1 only,
+//   which is enough in breadth-first order (a neighbour of a ring-d vertex
+//   lies in one of them).
 // Both stop with `overflow` when the list is full; the launcher then grows
 // that vertex again on the global path with a longer list (query/kring.cuh).
 #pragma once
@@ -38,35 +37,22 @@ struct KRingVertex
 
 //! How a query's list entries become what accept and f see: unstaged,
 //! global ids; staged, KRingVertex (ids and values).
-//! A list entry of the patch kernel is an ext id, or a global id with this
-//! bit set for a vertex beyond the patch's halo (global ids are < 2^31).
-inline constexpr std::uint32_t kBeyondHalo = 1u << 31;
-
 struct UnstagedVertices
 {
     LocalToGlobal map;
-    RXMESH_DEVICE VertexId id(std::uint32_t entry) const
-    {
-        return VertexId(entry & kBeyondHalo ? entry & ~kBeyondHalo : map(entry));
-    }
-    RXMESH_DEVICE VertexId operator()(std::uint32_t entry) const { return id(entry); }
+    RXMESH_DEVICE VertexId operator()(std::uint32_t local) const { return VertexId(map(local)); }
+    RXMESH_DEVICE VertexId id(std::uint32_t local) const { return VertexId(map(local)); }
 };
 template <typename T, int N>
 struct StagedVertices
 {
     LocalToGlobal map;
-    const T*      values;         // N per local id
-    const T*      global_values;  // N per global id, for vertices beyond the halo
-    RXMESH_DEVICE VertexId id(std::uint32_t entry) const
+    const T*      values;  // N per local id
+    RXMESH_DEVICE KRingVertex<T, N> operator()(std::uint32_t local) const
     {
-        return VertexId(entry & kBeyondHalo ? entry & ~kBeyondHalo : map(entry));
+        return {VertexId(map(local)), values + std::size_t(N) * local};
     }
-    RXMESH_DEVICE KRingVertex<T, N> operator()(std::uint32_t entry) const
-    {
-        if (entry & kBeyondHalo)
-            return {id(entry), global_values + std::size_t(N) * (entry & ~kBeyondHalo)};
-        return {VertexId(map(entry)), values + std::size_t(N) * entry};
-    }
+    RXMESH_DEVICE VertexId id(std::uint32_t local) const { return VertexId(map(local)); }
 };
 
 //! One vertex's rings as the user's lambda sees them: ring 0 is the vertex
@@ -148,7 +134,7 @@ struct ExtBits
 struct GrowResult
 {
     std::uint32_t size = 0, num_rings = 0;
-    bool          overflow = false;
+    bool          overflow = false, left_halo = false;
 };
 
 //! accept for the exact k-ring: every vertex.
@@ -198,37 +184,11 @@ struct HaloPatch
     std::uint32_t        num_rows;
 };
 
-//! Calls g(y) for each neighbour of list entry x of patch p, as a list
-//! entry: from p's rows when x has one, else (x at the halo's last level or
-//! beyond it) from the row of x's owner, each neighbour mapped back to p's
-//! ext ids or, beyond the halo, tagged kBeyondHalo.
-template <typename Vertices, typename G>
-RXMESH_DEVICE void for_each_neighbour(const KRingHaloView& halo, std::uint32_t p,
-                                      const HaloPatch& h, const Vertices& vx, std::uint32_t x,
-                                      const G& g)
-{
-    if (x < h.num_rows) {
-        for (std::uint32_t e = h.row_offsets[x]; e < h.row_offsets[x + 1]; ++e)
-            g(std::uint32_t(h.entries[e]));
-        return;
-    }
-    const std::uint32_t gx = vx.id(x).id(), q = halo.owner(gx);
-    const LocalToGlobal map = halo.ext_to_global(q);
-    const std::uint32_t row = halo.row_first[q] + (gx - map.owned_offset);
-    for (std::uint32_t e = halo.row_offsets[row]; e < halo.row_offsets[row + 1]; ++e) {
-        const std::uint32_t z = map(halo.entries[e]), y = halo.ext_of(p, z);
-        g(y != ~0u ? y : z | kBeyondHalo);
-    }
-}
-
-//! Grows the rings of ext id c (an owned vertex of patch p) while accept
+//! Grows the rings of ext id c (an owned vertex of the patch) while accept
 //! admits the vertices found, until a ring adds nothing or max_rings rings
 //! past the centre exist. ring_end[d]: the end of ring d in list.
-//! Membership: the bitmap for ext ids, a search of rings d - 1 .. d + 1 for
-//! the (few) vertices beyond the halo.
 template <typename Accept, typename Vertices>
-RXMESH_DEVICE GrowResult grow_in_halo(const KRingHaloView& halo, std::uint32_t p,
-                                      const HaloPatch& h, const Vertices& vx, std::uint32_t c,
+RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, const Vertices& vx, std::uint32_t c,
                                       int max_rings, const Accept& accept, std::uint32_t* list,
                                       std::uint32_t capacity, const ExtBits& bits,
                                       std::uint32_t* ring_end)
@@ -238,33 +198,28 @@ RXMESH_DEVICE GrowResult grow_in_halo(const KRingHaloView& halo, std::uint32_t p
     bits.test_and_set(c);
     const auto admits = bind_centre(accept, vx(c));
     list[0] = c, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
-    for (std::uint32_t d = 0, prev_begin = 0, begin = 0; d < std::uint32_t(max_rings); ++d) {
+    for (int d = 0, begin = 0; d < max_rings; ++d) {
         const std::uint32_t end = r.size;
-        for (std::uint32_t i = begin; i < end && !r.overflow; ++i)
-            for_each_neighbour(halo, p, h, vx, list[i], [&](std::uint32_t y) {
-                if (r.overflow)
-                    return;
-                if (y & kBeyondHalo) {
-                    for (std::uint32_t j = prev_begin; j < r.size; ++j)
-                        if (list[j] == y)
-                            return;
-                } else if (bits.test_and_set(y)) {
-                    return;  // found, or refused (accept's answer does not change)
-                }
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const std::uint32_t x = list[i];
+            if (x >= h.num_rows)
+                return r.left_halo = true, r;
+            for (std::uint32_t e = h.row_offsets[x]; e < h.row_offsets[x + 1]; ++e) {
+                const std::uint32_t y = h.entries[e];
+                if (bits.test_and_set(y))
+                    continue;
                 if constexpr (!std::is_same_v<Accept, AcceptAll>)
                     if (!admits(vx(y)))
-                        return;
+                        continue;  // y stays marked: accept's answer does not change
                 if (r.size == capacity)
-                    r.overflow = true;
-                else
-                    list[r.size++] = y;
-            });
-        if (r.overflow)
-            return r;
+                    return r.overflow = true, r;
+                list[r.size++] = y;
+            }
+        }
         if (r.size == end)
             break;
         ring_end[r.num_rings++] = r.size;
-        prev_begin = begin, begin = end;
+        begin                   = end;
     }
     return r;
 }

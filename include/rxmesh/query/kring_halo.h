@@ -10,12 +10,10 @@
 // Why a halo: a thread growing the k-ring (k <= depth) of an owned vertex
 // then reads only p's rows, stays in ext ids, and tests membership with a
 // bitmap over them: no search of the list, no owner lookups, no id
-// translation until the user reads the ring. A ring that needs the row of
-// a vertex without one in p (k > depth, long growths with a predicate)
-// reads it from the vertex's owner, whose halo holds the rows of all the
-// vertices it owns, and maps it back to p's ext ids (ext_of) or, beyond
-// the halo, to tagged global ids. Lists too long for the fast path take
-// the global path, which works in global ids throughout.
+// translation until the user reads the ring. Rings that leave the halo
+// (k > depth, the predicate form, vertices of huge valence) take the
+// global path, which reads any vertex's row from its owner's halo (an
+// owned vertex always has one) and maps it to global ids.
 // Memory: the rows of owned and halo vertices (4 bytes per row, 2 per
 // entry) and the halo's global ids; bench_kring measures about 15 bytes per
 // face on refined scans at depth 3 (depth 4: about 19, and k = 2, 3 slower).
@@ -56,8 +54,6 @@ struct KRingHaloView
     const std::uint32_t* row_offsets    = nullptr;  // rows + 1, into entries
     const std::uint16_t* entries        = nullptr;  // ext ids of the row's patch
     const std::uint32_t* bucket_patch   = nullptr;  // (V - 1 >> shift) + 2
-    const std::uint32_t* level_offsets  = nullptr;  // (depth + 1) x P: level d of p starts at [d * P + p]
-    std::uint32_t        num_patches = 0, depth = 0;
 
     //! The patch that owns global vertex v: one load and a binary search
     //! over the few patches whose first vertex lies in v's bucket.
@@ -80,28 +76,6 @@ struct KRingHaloView
         const std::uint32_t first = vertex_offsets[p];
         return {first, vertex_offsets[p + 1] - first, halo_vertices + halo_offsets[p]};
     }
-    //! Global vertex z's ext id in patch p; ~0u when z is beyond p's halo.
-    RXMESH_DEVICE std::uint32_t ext_of(std::uint32_t p, std::uint32_t z) const
-    {
-        const std::uint32_t first = vertex_offsets[p], owned = vertex_offsets[p + 1] - first;
-        if (z - first < owned)
-            return z - first;
-        for (std::uint32_t d = 0; d < depth; ++d) {  // each level is sorted
-            std::uint32_t       lo = level_offsets[d * num_patches + p];
-            const std::uint32_t end = level_offsets[(d + 1) * num_patches + p];
-            std::uint32_t       hi = end;
-            while (lo < hi) {
-                const std::uint32_t mid = (lo + hi) / 2;
-                if (halo_vertices[mid] < z)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < end && halo_vertices[lo] == z)
-                return owned + lo - halo_offsets[p];
-        }
-        return ~0u;
-    }
     //! Ext ids of p, owned and halo.
     RXMESH_DEVICE std::uint32_t num_ext(std::uint32_t p) const
     {
@@ -117,20 +91,17 @@ struct KRingHalo
     DeviceBuffer<std::uint32_t> halo_offsets, halo_vertices, row_first, row_offsets;
     DeviceBuffer<std::uint16_t> entries;
     DeviceBuffer<std::uint32_t> bucket_patch;
-    DeviceBuffer<std::uint32_t> level_offsets;  // (depth + 1) x P
     std::uint32_t max_ext = 0;  // the most ext ids of one patch
 
     KRingHaloView view(const PatchStoreView& store) const
     {
         return {store.vertex_offsets, halo_offsets.data(), halo_vertices.data(), row_first.data(),
-                row_offsets.data(),   entries.data(),      bucket_patch.data(),
-                level_offsets.data(), store.num_patches,   std::uint32_t(depth)};
+                row_offsets.data(),   entries.data(),      bucket_patch.data()};
     }
     std::size_t bytes() const
     {
         return halo_offsets.bytes() + halo_vertices.bytes() + row_first.bytes() +
-               row_offsets.bytes() + entries.bytes() + bucket_patch.bytes() +
-               level_offsets.bytes();
+               row_offsets.bytes() + entries.bytes() + bucket_patch.bytes();
     }
 };
 
