@@ -1,0 +1,258 @@
+// Reference Loop subdivision (reference/loop_subdivision.h): counts and
+// invariants, values derived by hand, and agreement with OpenSubdiv's Far
+// (uniform Loop refinement, boundary "edge only") on manifold meshes, vertices
+// matched through the documented order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rxmesh/core/error.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/loop_subdivision.h"
+#include "rxmesh/reference/topology.h"
+#include "test_data.h"
+
+#if defined(RXMESH_HAVE_OPENSUBDIV)
+#include <opensubdiv/far/primvarRefiner.h>
+#include <opensubdiv/far/topologyDescriptor.h>
+#endif
+
+namespace {
+
+using namespace rxmesh;
+using reference::LoopMesh;
+
+long euler(const LoopMesh& m)
+{
+    const auto t = reference::build_topology(std::uint32_t(m.positions.size()), m.faces);
+    return long(m.positions.size()) - long(t.ev.size()) + long(m.faces.size());
+}
+
+void expect_near(const std::array<double, 3>& a, const std::array<double, 3>& b, double tol,
+                 const std::string& what)
+{
+    for (int d = 0; d < 3; ++d)
+        EXPECT_NEAR(a[d], b[d], tol) << what << " coordinate " << d;
+}
+
+TEST(ReferenceLoop, CountsAndClosedMeshInvariants)
+{
+    for (const auto& soup : {generate::icosphere(1), generate::torus(6, 4)}) {
+        LoopMesh m = reference::loop_subdivide(soup.positions, soup.faces, 0);
+        const long chi = euler(m);
+        for (int level = 1; level <= 3; ++level) {
+            const auto t = reference::build_topology(std::uint32_t(m.positions.size()), m.faces);
+            const LoopMesh next = reference::loop_subdivide_once(m);
+            EXPECT_EQ(next.positions.size(), m.positions.size() + t.ev.size());
+            EXPECT_EQ(next.faces.size(), 4 * m.faces.size());
+            const auto nt = reference::build_topology(std::uint32_t(next.positions.size()), next.faces);
+            for (std::uint32_t e = 0; e < nt.ev.size(); ++e)
+                ASSERT_EQ(nt.ef.row_size(e), 2u) << "a closed mesh stays closed";
+            EXPECT_EQ(euler(next), chi);
+            m = next;
+        }
+    }
+}
+
+TEST(ReferenceLoop, BetaOfValenceThreeAndSix)
+{
+    EXPECT_DOUBLE_EQ(reference::loop_beta(3), 3.0 / 16);  // (1/3)(5/8 - (1/4)^2)
+    EXPECT_NEAR(reference::loop_beta(6), 1.0 / 16, 1e-15);  // (1/6)(5/8 - (1/2)^2)
+}
+
+TEST(ReferenceLoop, TetrahedronByHand)
+{
+    // closed, every vertex of valence 3 (beta 3/16): vertex point
+    // 7/16 v + 3/16 (sum of the other three); edge point 3/8 (a + b) + 1/8 (c + d)
+    const std::vector<Vec3f>    p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const std::vector<Triangle> f = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    const LoopMesh              m = reference::loop_subdivide(p, f, 1);
+    ASSERT_EQ(m.positions.size(), 4u + 6u);
+    expect_near(m.positions[0], {3.0 / 16, 3.0 / 16, 3.0 / 16}, 1e-15, "vertex 0");
+    expect_near(m.positions[1], {7.0 / 16, 3.0 / 16, 3.0 / 16}, 1e-15, "vertex 1");
+    // edges in sorted order: (0,1) is edge 0: 3/8 (v0 + v1) + 1/8 (v2 + v3)
+    expect_near(m.positions[4], {3.0 / 8, 1.0 / 8, 1.0 / 8}, 1e-15, "edge (0, 1)");
+    // face 0 = (0, 2, 1) -> (0, e02, e10), edges (0,1) = 0, (0,2) = 1, (1,2) = 3
+    EXPECT_EQ(m.faces[0], (Triangle{0, 4 + 1, 4 + 0}));
+    EXPECT_EQ(m.faces[3], (Triangle{4 + 1, 4 + 3, 4 + 0}));
+}
+
+TEST(ReferenceLoop, LoneTriangleUsesCreaseRules)
+{
+    // every edge a boundary (midpoint); every corner on two crease edges
+    // (3/4 v + 1/8 of each neighbour), not a corner: "edge only"
+    const std::vector<Vec3f> p = {{0, 0, 0}, {4, 0, 0}, {0, 8, 0}};
+    const LoopMesh           m = reference::loop_subdivide(p, {{0, 1, 2}}, 1);
+    expect_near(m.positions[0], {0.5, 1, 0}, 1e-15, "corner 0");
+    expect_near(m.positions[1], {3, 1, 0}, 1e-15, "corner 1");
+    expect_near(m.positions[3], {2, 0, 0}, 1e-15, "edge (0, 1)");
+}
+
+TEST(ReferenceLoop, CornersAndIsolatedVerticesStay)
+{
+    // the bowtie's shared vertex has four boundary edges: a corner
+    TriangleSoup b = generate::bowtie();
+    b.positions.push_back({9, 9, 9});  // no face: kept as it is
+    const LoopMesh m = reference::loop_subdivide(b.positions, b.faces, 2);
+    expect_near(m.positions[0], {b.positions[0][0], b.positions[0][1], b.positions[0][2]}, 1e-15,
+                "corner");
+    const std::size_t iso = b.positions.size() - 1;
+    expect_near(m.positions[iso], {9, 9, 9}, 0, "isolated vertex");
+}
+
+TEST(ReferenceLoop, SphereLimitStaysNearTheSphere)
+{
+    const TriangleSoup s = generate::icosphere(2);
+    const LoopMesh     m = reference::loop_subdivide(s.positions, s.faces, 3);
+    for (const auto& q : m.positions) {
+        const double r = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        ASSERT_GT(r, 0.97);  // Loop shrinks a polyhedron inscribed in the sphere a little
+        ASSERT_LE(r, 1.0 + 1e-12);
+    }
+}
+
+TEST(ReferenceLoop, BadInputThrows)
+{
+    EXPECT_THROW(reference::loop_subdivide({{0, 0, 0}}, {{0, 1, 2}}, 1), InvalidInputError);
+    EXPECT_THROW(reference::loop_subdivide({{0, 0, 0}}, {}, -1), InvalidInputError);
+}
+
+#if defined(RXMESH_HAVE_OPENSUBDIV)
+
+namespace osd = OpenSubdiv;
+
+struct OsdPoint
+{
+    double p[3];
+    void   Clear(void* = nullptr) { p[0] = p[1] = p[2] = 0; }
+    void   AddWithWeight(const OsdPoint& s, float w)
+    {
+        for (int d = 0; d < 3; ++d)
+            p[d] += w * s.p[d];
+    }
+};
+
+//! Our vertex for each OpenSubdiv vertex of every level: its children of
+//! vertices come first, in the parent level's order; a child of an edge is
+//! the one vertex adjacent to the children of both of the edge's ends.
+std::vector<std::uint32_t> match_level(const osd::Far::TopologyLevel& level, std::uint32_t parents,
+                                       const std::vector<std::uint32_t>& parent_map,
+                                       const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>& our_edge)
+{
+    std::vector<std::uint32_t> map(level.GetNumVertices());
+    for (std::uint32_t v = 0; v < parents; ++v)
+        map[v] = parent_map[v];
+    for (int v = int(parents); v < level.GetNumVertices(); ++v) {
+        std::vector<std::uint32_t> ends;
+        for (int e : level.GetVertexEdges(v)) {
+            const auto ev = level.GetEdgeVertices(e);
+            const int  w  = ev[0] == v ? ev[1] : ev[0];
+            if (w < int(parents))
+                ends.push_back(parent_map[w]);
+        }
+        EXPECT_EQ(ends.size(), 2u) << "edge child " << v;
+        map[v] = ends.size() == 2 ? parents + our_edge.at({std::min(ends[0], ends[1]), std::max(ends[0], ends[1])}) : 0;
+    }
+    return map;
+}
+
+void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::string& name)
+{
+    SCOPED_TRACE(name);
+    std::vector<int> per_face(soup.faces.size(), 3), indices;
+    for (const auto& f : soup.faces)
+        indices.insert(indices.end(), f.begin(), f.end());
+    osd::Far::TopologyDescriptor desc;
+    desc.numVertices        = int(soup.positions.size());
+    desc.numFaces           = int(soup.faces.size());
+    desc.numVertsPerFace    = per_face.data();
+    desc.vertIndicesPerFace = indices.data();
+    osd::Sdc::Options opts;
+    opts.SetVtxBoundaryInterpolation(osd::Sdc::Options::VTX_BOUNDARY_EDGE_ONLY);
+    using Factory = osd::Far::TopologyRefinerFactory<osd::Far::TopologyDescriptor>;
+    std::unique_ptr<osd::Far::TopologyRefiner> refiner(
+        Factory::Create(desc, Factory::Options(osd::Sdc::SCHEME_LOOP, opts)));
+    ASSERT_TRUE(refiner);
+    osd::Far::TopologyRefiner::UniformOptions uniform(levels);
+    uniform.fullTopologyInLastLevel = true;  // the matching reads the last level's edges
+    refiner->RefineUniform(uniform);
+    std::vector<OsdPoint> points(refiner->GetNumVerticesTotal());
+    for (std::size_t v = 0; v < soup.positions.size(); ++v)
+        for (int d = 0; d < 3; ++d)
+            points[v].p[d] = soup.positions[v][d];
+    osd::Far::PrimvarRefiner primvar(*refiner);
+    LoopMesh ours = reference::loop_subdivide(soup.positions, soup.faces, 0);
+    std::vector<std::uint32_t> map(soup.positions.size());
+    for (std::uint32_t v = 0; v < map.size(); ++v)
+        map[v] = v;
+    double diag = 0;
+    for (int d = 0; d < 3; ++d) {
+        auto [lo, hi] = std::minmax_element(soup.positions.begin(), soup.positions.end(),
+                                            [d](const Vec3f& a, const Vec3f& b) { return a[d] < b[d]; });
+        diag += double((*hi)[d] - (*lo)[d]) * ((*hi)[d] - (*lo)[d]);
+    }
+    diag = std::sqrt(diag);
+    OsdPoint* src = points.data();
+    for (int l = 1; l <= levels; ++l) {
+        OsdPoint* dst = src + refiner->GetLevel(l - 1).GetNumVertices();
+        primvar.Interpolate(l, src, dst);
+        const auto t = reference::build_topology(std::uint32_t(ours.positions.size()), ours.faces);
+        std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge;
+        for (std::uint32_t e = 0; e < t.ev.size(); ++e)
+            edge[{t.ev[e][0], t.ev[e][1]}] = e;
+        const std::uint32_t parents = std::uint32_t(ours.positions.size());
+        ours = reference::loop_subdivide_once(ours);
+        const auto& level = refiner->GetLevel(l);
+        ASSERT_EQ(std::size_t(level.GetNumVertices()), ours.positions.size()) << "level " << l;
+        ASSERT_EQ(std::size_t(level.GetNumFaces()), ours.faces.size()) << "level " << l;
+        map = match_level(level, parents, map, edge);
+        for (int v = 0; v < level.GetNumVertices(); ++v)
+            for (int d = 0; d < 3; ++d)
+                ASSERT_NEAR(dst[v].p[d], ours.positions[map[v]][d], 1e-5 * diag)
+                    << "level " << l << ", OpenSubdiv vertex " << v;
+        src = dst;
+    }
+}
+
+TEST(ReferenceLoop, MatchesOpenSubdivOnManifoldMeshes)
+{
+    expect_same_as_opensubdiv(generate::icosphere(1), 3, "icosphere");
+    expect_same_as_opensubdiv(generate::torus(8, 5), 3, "torus");
+    expect_same_as_opensubdiv(generate::grid(5, 4), 3, "open grid");
+    expect_same_as_opensubdiv(generate::cylinder(6, 3), 3, "cylinder (two boundary loops)");
+    expect_same_as_opensubdiv(generate::components(3, 1), 2, "components");
+    expect_same_as_opensubdiv(generate::fan(9), 3, "fan (boundary rim)");
+    int checked = 0;
+    for (const char* name : {"meshes/cross.off", "meshes/elephant.off", "meshes/fandisk.off"}) {
+        const std::string dir = test::cgal_data_dir();
+        if (dir.empty())
+            break;
+        TriangleSoup soup;
+        try {
+            soup = io::read(dir + "/" + name);
+        } catch (const Error&) {
+            continue;
+        }
+        expect_same_as_opensubdiv(soup, 2, name);
+        ++checked;
+    }
+    if (!test::cgal_data_dir().empty()) {
+        EXPECT_GE(checked, 2);
+    }
+}
+
+#else
+
+TEST(ReferenceLoop, MatchesOpenSubdivOnManifoldMeshes)
+{
+    GTEST_SKIP() << "OpenSubdiv (Debian libosd-dev) was not found at configure time";
+}
+
+#endif
+
+}  // namespace
