@@ -1,7 +1,7 @@
 // Reference Loop subdivision (reference/loop_subdivision.h): counts and
 // invariants, values derived by hand, and agreement with OpenSubdiv's Far
-// (uniform Loop refinement, boundary "edge only") on manifold meshes, vertices
-// matched through the documented order.
+// (uniform Loop refinement, boundary "edge only") on manifold and
+// non-manifold meshes, vertices matched through the documented order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -246,9 +246,24 @@ TEST(ReferenceLoop, MatchesOpenSubdivOnManifoldMeshes)
     }
 }
 
+TEST(ReferenceLoop, MatchesOpenSubdivOnNonManifoldMeshes)
+{
+    // OpenSubdiv accepts them: edges of three or more faces are creases, a
+    // vertex on more than two crease edges a corner, as in our rules
+    expect_same_as_opensubdiv(generate::fin(3), 3, "fin of 3 (a non-manifold edge)");
+    expect_same_as_opensubdiv(generate::fin(5), 3, "fin of 5");
+    expect_same_as_opensubdiv(generate::bowtie(), 3, "bowtie (a non-manifold vertex)");
+    expect_same_as_opensubdiv(generate::isolated_faces(4), 3, "isolated faces");
+}
+
 #else
 
 TEST(ReferenceLoop, MatchesOpenSubdivOnManifoldMeshes)
+{
+    GTEST_SKIP() << "OpenSubdiv (Debian libosd-dev) was not found at configure time";
+}
+
+TEST(ReferenceLoop, MatchesOpenSubdivOnNonManifoldMeshes)
 {
     GTEST_SKIP() << "OpenSubdiv (Debian libosd-dev) was not found at configure time";
 }
