@@ -51,7 +51,6 @@
 //          [--dump OUT]
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +66,8 @@
 
 #ifdef RXMESH_HAVE_OPENMESH
 #include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
+
+#include "common/openmesh_soup.h"
 #endif
 
 #include "rxmesh/algo/bilateral_terms.h"
@@ -227,21 +228,9 @@ std::uint64_t iteration(BilateralMesh& bm)
     return balls;
 }
 
-//! Vertices in input order (OpenMesh keeps it), then the faces OpenMesh
-//! accepts (a complex edge or vertex is refused and counted).
 void build_mesh(const rxmesh::TriangleSoup& soup, BilateralMesh& bm)
 {
-    bm.m.reserve(soup.positions.size(), 3 * soup.faces.size() / 2, soup.faces.size());
-    std::vector<VH> vh(soup.positions.size());
-    for (std::size_t i = 0; i < vh.size(); ++i)
-        vh[i] = bm.m.add_vertex(
-            Point(soup.positions[i][0], soup.positions[i][1], soup.positions[i][2]));
-    for (const rxmesh::Triangle& f : soup.faces) {
-        if (bm.m.add_face(vh[f[0]], vh[f[1]], vh[f[2]]).is_valid())
-            bm.kept.push_back(f);
-        else
-            ++bm.rejected;
-    }
+    bm.kept = rxmesh::bench::add_soup(bm.m, soup, bm.rejected);
     bm.m.add_property(bm.next);
 }
 
@@ -269,12 +258,6 @@ void set_threads(int t)
 #endif
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 struct Mode
 {
     double             ms_per_iteration = 0;
@@ -288,14 +271,14 @@ Mode run_mode(BilateralMesh& bm, const std::vector<rxmesh::Vec3f>& p, const Args
     std::vector<double> ms;
     for (int r = 0; r <= a.runs; ++r) {
         reset(bm, p);
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int k = 0; k < a.iters; ++k)
-            (void)iteration(bm);
-        const auto t1 = std::chrono::steady_clock::now();
+        const double t = rxmesh::bench::wall_ms([&] {
+            for (int k = 0; k < a.iters; ++k)
+                (void)iteration(bm);
+        });
         if (r > 0)  // run 0 warms up
-            ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            ms.push_back(t);
     }
-    return {median(ms) / a.iters, points(bm.m)};
+    return {rxmesh::bench::upper_median(ms) / a.iters, points(bm.m)};
 }
 
 //! One iteration from the input against the double reference.

@@ -24,7 +24,6 @@
 //          [--dt-scale 10] [--json OUT]
 #include <algorithm>
 #include <cfloat>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +38,8 @@
 
 #ifdef RXMESH_HAVE_OPENMESH
 #include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
+
+#include "common/openmesh_soup.h"
 #endif
 
 #include "rxmesh/io/generate.h"
@@ -92,19 +93,8 @@ bool parse(int argc, char** argv, Args& a)
 #ifdef RXMESH_HAVE_OPENMESH
 namespace {
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-template <typename F>
-double time_ms(F&& f)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using rxmesh::bench::upper_median;
+using rxmesh::bench::wall_ms;
 
 //! One mode's measurements; ms < 0 where not run.
 struct Mode
@@ -170,18 +160,7 @@ float mixed_area(const Mesh::Point& pi, const Mesh::Point& pq, const Mesh::Point
 //! the reference system is then that of the faces it kept.
 void build_mesh(const rxmesh::TriangleSoup& soup, McfMesh& mm, std::uint64_t& rejected)
 {
-    mm.m.reserve(soup.positions.size(), 3 * soup.faces.size() / 2, soup.faces.size());
-    std::vector<Mesh::VertexHandle> vh(soup.positions.size());
-    for (std::size_t i = 0; i < vh.size(); ++i)
-        vh[i] = mm.m.add_vertex(Mesh::Point(soup.positions[i][0], soup.positions[i][1], soup.positions[i][2]));
-    mm.kept.reserve(soup.faces.size());
-    rejected = 0;
-    for (const rxmesh::Triangle& f : soup.faces) {
-        if (mm.m.add_face(vh[f[0]], vh[f[1]], vh[f[2]]).is_valid())
-            mm.kept.push_back(f);
-        else
-            ++rejected;
-    }
+    mm.kept = rxmesh::bench::add_soup(mm.m, soup, rejected);
     mm.m.add_property(mm.w);
     mm.m.add_property(mm.a);
 }
@@ -348,19 +327,19 @@ Mode run_mode(McfMesh& mm, const rxmesh::TriangleSoup& soup, const rxmesh::refer
     Mode                out;
     std::vector<double> ms;
     for (int k = 0; k < 3; ++k)
-        ms.push_back(time_ms([&] { compute_terms(mm); }));
-    out.terms_ms = median(ms);
+        ms.push_back(wall_ms([&] { compute_terms(mm); }));
+    out.terms_ms = upper_median(ms);
     Vectors v(3 * std::size_t(mm.m.n_vertices()));
     ms.clear();
     for (int k = 0; k < 3; ++k) {
         initial_state(mm, dt, v);  // outside the clock: only iterations are timed
-        ms.push_back(time_ms([&] { (void)cg(mm, dt, v, 0.0, a.fixed_iterations); }));
+        ms.push_back(wall_ms([&] { (void)cg(mm, dt, v, 0.0, a.fixed_iterations); }));
     }
-    out.iteration_ms = median(ms) / a.fixed_iterations;
+    out.iteration_ms = upper_median(ms) / a.fixed_iterations;
     if (!ref)
         return out;
     CgOut res;
-    out.solution_ms = time_ms([&] {
+    out.solution_ms = wall_ms([&] {
         initial_state(mm, dt, v);
         res = cg(mm, dt, v, a.tol, kSolveMaxIterations);
     });
