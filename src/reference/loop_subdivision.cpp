@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <unordered_map>
 
 #include "rxmesh/core/error.h"
 #include "rxmesh/reference/topology.h"
@@ -17,6 +18,63 @@ void add(Point& to, const Point& p, double w)
         to[d] += w * p[d];
 }
 
+std::uint64_t pair_key(std::uint32_t a, std::uint32_t b)
+{
+    return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+}
+
+//! One level's incidences, looked up through a map from vertex pairs to the
+//! level's edge ids.
+struct Level
+{
+    std::vector<LoopEdge>                   ev;
+    std::vector<std::array<std::uint32_t, 3>> fe;  // face edge j = (f_j, f_{j+1})
+    std::vector<std::vector<std::uint32_t>>   ef, ve;
+    std::vector<std::uint8_t>                 sharp;
+
+    bool is_crease(std::uint32_t e) const
+    {
+        return ef[e].size() != 2 || (!sharp.empty() && sharp[e]);
+    }
+};
+
+Level build_level(const LoopMesh& m)
+{
+    const auto V = std::uint32_t(m.positions.size());
+    build_topology(V, m.faces);  // checks indices and repeated vertices
+    Level t;
+    t.ev = loop_level_edges(m);
+    std::unordered_map<std::uint64_t, std::uint32_t> id;
+    for (std::uint32_t e = 0; e < t.ev.size(); ++e)
+        if (!id.emplace(pair_key(t.ev[e][0], t.ev[e][1]), e).second)
+            throw InvalidInputError("loop_subdivide: edge " + std::to_string(e) + " is listed twice");
+    t.ef.resize(t.ev.size());
+    t.ve.resize(V);
+    for (std::uint32_t f = 0; f < m.faces.size(); ++f) {
+        std::array<std::uint32_t, 3> fe{};
+        for (int j = 0; j < 3; ++j) {
+            const auto it = id.find(pair_key(m.faces[f][j], m.faces[f][(j + 1) % 3]));
+            if (it == id.end())
+                throw InvalidInputError("loop_subdivide: an edge of face " + std::to_string(f) +
+                                        " is not in the edge list");
+            fe[j] = it->second;
+            t.ef[it->second].push_back(f);
+        }
+        t.fe.push_back(fe);
+    }
+    for (std::uint32_t e = 0; e < t.ev.size(); ++e) {
+        if (t.ef[e].empty())
+            throw InvalidInputError("loop_subdivide: edge " + std::to_string(e) + " has no face");
+        t.ve[t.ev[e][0]].push_back(e);
+        t.ve[t.ev[e][1]].push_back(e);
+    }
+    t.sharp = m.sharp;
+    if (!t.sharp.empty() && t.sharp.size() != t.ev.size())
+        throw InvalidInputError("loop_subdivide: " + std::to_string(t.sharp.size()) +
+                                " sharpness flags for " + std::to_string(t.ev.size()) + " edges");
+    return t;
+}
+
 //! The vertex of face f opposite to edge (a, b).
 std::uint32_t opposite(const Triangle& f, std::uint32_t a, std::uint32_t b)
 {
@@ -26,34 +84,30 @@ std::uint32_t opposite(const Triangle& f, std::uint32_t a, std::uint32_t b)
     return f[0];  // not reached for a face of the edge
 }
 
-bool is_crease(const Topology& t, std::uint32_t e)
-{
-    return t.ef.row_size(e) != 2;
-}
-
-Point edge_point(const LoopMesh& m, const Topology& t, std::uint32_t e)
+Point edge_point(const LoopMesh& m, const Level& t, std::uint32_t e)
 {
     const auto [a, b] = t.ev[e];
     Point p{0, 0, 0};
-    if (is_crease(t, e)) {
+    if (t.is_crease(e)) {
         add(p, m.positions[a], 0.5), add(p, m.positions[b], 0.5);
         return p;
     }
     add(p, m.positions[a], 3.0 / 8), add(p, m.positions[b], 3.0 / 8);
-    for (std::uint32_t i = t.ef.offsets[e]; i < t.ef.offsets[e + 1]; ++i)
-        add(p, m.positions[opposite(m.faces[t.ef.indices[i]], a, b)], 1.0 / 8);
+    for (std::uint32_t f : t.ef[e])
+        add(p, m.positions[opposite(m.faces[f], a, b)], 1.0 / 8);
     return p;
 }
 
-Point vertex_point(const LoopMesh& m, const Topology& t, std::uint32_t v)
+Point vertex_point(const LoopMesh& m, const Level& t, std::uint32_t v)
 {
-    const Point&        x = m.positions[v];
-    const std::uint32_t n = t.ve.row_size(v);
-    std::vector<std::uint32_t> crease_neighbours;
-    for (std::uint32_t i = t.ve.offsets[v]; i < t.ve.offsets[v + 1]; ++i) {
-        const std::uint32_t e = t.ve.indices[i];
-        if (is_crease(t, e))
-            crease_neighbours.push_back(t.ev[e][0] == v ? t.ev[e][1] : t.ev[e][0]);
+    const Point&               x = m.positions[v];
+    const auto                 n = std::uint32_t(t.ve[v].size());
+    std::vector<std::uint32_t> neighbours, crease_neighbours;
+    for (std::uint32_t e : t.ve[v]) {
+        const std::uint32_t u = t.ev[e][0] == v ? t.ev[e][1] : t.ev[e][0];
+        neighbours.push_back(u);
+        if (t.is_crease(e))
+            crease_neighbours.push_back(u);
     }
     if (n == 0 || crease_neighbours.size() > 2)
         return x;  // isolated, or a corner
@@ -66,24 +120,28 @@ Point vertex_point(const LoopMesh& m, const Topology& t, std::uint32_t v)
     }
     const double beta = loop_beta(n);
     add(p, x, 1.0 - n * beta);
-    for (std::uint32_t i = t.vv.offsets[v]; i < t.vv.offsets[v + 1]; ++i)
-        add(p, m.positions[t.vv.indices[i]], beta);
+    for (std::uint32_t u : neighbours)
+        add(p, m.positions[u], beta);
     return p;
 }
 
-//! Edge id of (a, b) (a != b): its position among the sorted vertex pairs.
-std::uint32_t edge_id(const Topology& t, std::uint32_t a, std::uint32_t b)
+//! The refined level's edges and sharp flags, in the documented order.
+void refine_edges(const LoopMesh& m, const Level& t, LoopMesh& out)
 {
-    const std::array<std::uint32_t, 2> key{std::min(a, b), std::max(a, b)};
-    std::uint32_t lo = 0, hi = std::uint32_t(t.ev.size());
-    while (lo < hi) {
-        const std::uint32_t mid = (lo + hi) / 2;
-        if (t.ev[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const auto V = std::uint32_t(m.positions.size());
+    const auto E = std::uint32_t(t.ev.size());
+    for (std::uint32_t e = 0; e < E; ++e) {
+        out.edges.push_back({t.ev[e][0], V + e});
+        out.edges.push_back({V + e, t.ev[e][1]});
     }
-    return lo;
+    for (const auto& fe : t.fe)
+        for (int j = 0; j < 3; ++j)
+            out.edges.push_back({V + fe[j], V + fe[(j + 1) % 3]});
+    if (t.sharp.empty())
+        return;
+    for (std::uint32_t e = 0; e < E; ++e)
+        out.sharp.insert(out.sharp.end(), 2, t.sharp[e]);
+    out.sharp.resize(out.edges.size(), 0);
 }
 
 }  // namespace
@@ -96,37 +154,45 @@ double loop_beta(std::uint32_t n)
     return (5.0 / 8 - c * c) / n;
 }
 
+std::vector<LoopEdge> loop_level_edges(const LoopMesh& mesh)
+{
+    if (!mesh.edges.empty() || mesh.faces.empty())
+        return mesh.edges;
+    return build_topology(std::uint32_t(mesh.positions.size()), mesh.faces).ev;
+}
+
 LoopMesh loop_subdivide_once(const LoopMesh& mesh)
 {
-    const auto     V = std::uint32_t(mesh.positions.size());
-    const Topology t = build_topology(V, mesh.faces);  // checks indices and repeats
-    const auto     E = std::uint32_t(t.ev.size());
-    LoopMesh       out;
+    const auto  V = std::uint32_t(mesh.positions.size());
+    const Level t = build_level(mesh);
+    const auto  E = std::uint32_t(t.ev.size());
+    LoopMesh    out;
     out.positions.resize(std::size_t(V) + E);
     for (std::uint32_t v = 0; v < V; ++v)
         out.positions[v] = vertex_point(mesh, t, v);
     for (std::uint32_t e = 0; e < E; ++e)
         out.positions[V + e] = edge_point(mesh, t, e);
     out.faces.reserve(4 * mesh.faces.size());
-    for (const Triangle& f : mesh.faces) {
-        const std::uint32_t e01 = V + edge_id(t, f[0], f[1]), e12 = V + edge_id(t, f[1], f[2]),
-                            e20 = V + edge_id(t, f[2], f[0]);
-        out.faces.push_back({f[0], e01, e20});
-        out.faces.push_back({f[1], e12, e01});
-        out.faces.push_back({f[2], e20, e12});
-        out.faces.push_back({e01, e12, e20});
+    for (std::uint32_t f = 0; f < mesh.faces.size(); ++f) {
+        const Triangle& v = mesh.faces[f];
+        const Triangle  M{V + t.fe[f][0], V + t.fe[f][1], V + t.fe[f][2]};
+        for (int i = 0; i < 3; ++i)
+            out.faces.push_back({v[i], M[i], M[(i + 2) % 3]});
+        out.faces.push_back(M);
     }
+    refine_edges(mesh, t, out);
     return out;
 }
 
 LoopMesh loop_subdivide(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
-                        int levels)
+                        int levels, const std::vector<std::uint8_t>& sharp)
 {
     if (levels < 0)
         throw InvalidInputError("loop_subdivide: levels must be >= 0, got " +
                                 std::to_string(levels));
     LoopMesh m;
     m.faces = faces;
+    m.sharp = sharp;
     for (const Vec3f& p : positions)
         m.positions.push_back({p[0], p[1], p[2]});
     for (int l = 0; l < levels; ++l)

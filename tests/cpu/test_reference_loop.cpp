@@ -25,6 +25,7 @@
 namespace {
 
 using namespace rxmesh;
+using reference::LoopEdge;
 using reference::LoopMesh;
 
 long euler(const LoopMesh& m)
@@ -122,6 +123,52 @@ TEST(ReferenceLoop, BadInputThrows)
     EXPECT_THROW(reference::loop_subdivide({{0, 0, 0}}, {}, -1), InvalidInputError);
 }
 
+TEST(ReferenceLoop, DerivedEdgesAreTheRefinedFacesEdges)
+{
+    // the documented order lists each edge of the refined faces exactly once
+    const TriangleSoup s = generate::grid(4, 3);
+    LoopMesh           m = reference::loop_subdivide(s.positions, s.faces, 0);
+    for (int level = 1; level <= 3; ++level) {
+        const auto     coarse = reference::loop_level_edges(m);
+        const auto     V = std::uint32_t(m.positions.size()), E = std::uint32_t(coarse.size());
+        const LoopMesh next   = reference::loop_subdivide_once(m);
+        auto           sorted = next.edges;
+        for (auto& e : sorted)
+            e = {std::min(e[0], e[1]), std::max(e[0], e[1])};
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(sorted, reference::build_topology(std::uint32_t(next.positions.size()), next.faces).ev);
+        EXPECT_EQ(next.edges[2 * 3], (LoopEdge{coarse[3][0], V + 3}));
+        EXPECT_EQ(next.edges[2 * 3 + 1], (LoopEdge{V + 3, coarse[3][1]}));
+        // face 1's interior edge 2 joins the vertices of its face edges 2 and 0
+        EXPECT_EQ(next.edges[2 * E + 3 * 1 + 2], (LoopEdge{next.faces[4 + 3][2], next.faces[4 + 3][0]}));
+        m = next;
+    }
+}
+
+TEST(ReferenceLoop, SharpEdgesAreCreases)
+{
+    // a sharp edge inside a grid: its edge point is the midpoint, and its
+    // interior end vertices (two sharp edges... here one: a dart) stay smooth
+    const TriangleSoup s     = generate::grid(4, 4);
+    LoopMesh           m     = reference::loop_subdivide(s.positions, s.faces, 0);
+    m.edges                  = reference::loop_level_edges(m);
+    const std::uint32_t V    = std::uint32_t(m.positions.size());
+    std::uint32_t       pick = 0;
+    const auto          t    = reference::build_topology(V, m.faces);
+    while (t.ef.row_size(pick) != 2)
+        ++pick;
+    m.sharp.assign(m.edges.size(), 0);
+    m.sharp[pick]       = 1;
+    const LoopMesh next = reference::loop_subdivide_once(m);
+    const auto [a, b]   = m.edges[pick];
+    for (int d = 0; d < 3; ++d)
+        EXPECT_DOUBLE_EQ(next.positions[V + pick][d], 0.5 * (m.positions[a][d] + m.positions[b][d]));
+    EXPECT_EQ(next.sharp.size(), next.edges.size());
+    EXPECT_EQ(next.sharp[2 * pick], 1);
+    EXPECT_EQ(next.sharp[2 * pick + 1], 1);
+    EXPECT_EQ(std::count(next.sharp.begin(), next.sharp.end(), 1), 2);
+}
+
 #if defined(RXMESH_HAVE_OPENSUBDIV)
 
 namespace osd = OpenSubdiv;
@@ -161,7 +208,9 @@ std::vector<std::uint32_t> match_level(const osd::Far::TopologyLevel& level, std
     return map;
 }
 
-void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::string& name)
+//! `sharp`: vertex pairs of infinitely sharp edges (ours: sharp flags).
+void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::string& name,
+                               const std::vector<LoopEdge>& sharp = {})
 {
     SCOPED_TRACE(name);
     std::vector<int> per_face(soup.faces.size(), 3), indices;
@@ -172,6 +221,13 @@ void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::
     desc.numFaces           = int(soup.faces.size());
     desc.numVertsPerFace    = per_face.data();
     desc.vertIndicesPerFace = indices.data();
+    std::vector<int>   crease_pairs;
+    std::vector<float> crease_weights(sharp.size(), osd::Sdc::Crease::SHARPNESS_INFINITE);
+    for (const LoopEdge& e : sharp)
+        crease_pairs.insert(crease_pairs.end(), {int(e[0]), int(e[1])});
+    desc.numCreases             = int(sharp.size());
+    desc.creaseVertexIndexPairs = crease_pairs.data();
+    desc.creaseWeights          = crease_weights.data();
     osd::Sdc::Options opts;
     opts.SetVtxBoundaryInterpolation(osd::Sdc::Options::VTX_BOUNDARY_EDGE_ONLY);
     using Factory = osd::Far::TopologyRefinerFactory<osd::Far::TopologyDescriptor>;
@@ -187,6 +243,17 @@ void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::
             points[v].p[d] = soup.positions[v][d];
     osd::Far::PrimvarRefiner primvar(*refiner);
     LoopMesh ours = reference::loop_subdivide(soup.positions, soup.faces, 0);
+    if (!sharp.empty()) {
+        ours.edges = reference::loop_level_edges(ours);
+        ours.sharp.assign(ours.edges.size(), 0);
+        for (const LoopEdge& s : sharp) {
+            const auto it = std::find_if(ours.edges.begin(), ours.edges.end(), [&](const LoopEdge& e) {
+                return std::minmax(s[0], s[1]) == std::minmax(e[0], e[1]);
+            });
+            ASSERT_NE(it, ours.edges.end()) << "no edge (" << s[0] << ", " << s[1] << ")";
+            ours.sharp[std::size_t(it - ours.edges.begin())] = 1;
+        }
+    }
     std::vector<std::uint32_t> map(soup.positions.size());
     for (std::uint32_t v = 0; v < map.size(); ++v)
         map[v] = v;
@@ -201,10 +268,10 @@ void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::
     for (int l = 1; l <= levels; ++l) {
         OsdPoint* dst = src + refiner->GetLevel(l - 1).GetNumVertices();
         primvar.Interpolate(l, src, dst);
-        const auto t = reference::build_topology(std::uint32_t(ours.positions.size()), ours.faces);
+        const auto edges = reference::loop_level_edges(ours);
         std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge;
-        for (std::uint32_t e = 0; e < t.ev.size(); ++e)
-            edge[{t.ev[e][0], t.ev[e][1]}] = e;
+        for (std::uint32_t e = 0; e < edges.size(); ++e)
+            edge[{std::min(edges[e][0], edges[e][1]), std::max(edges[e][0], edges[e][1])}] = e;
         const std::uint32_t parents = std::uint32_t(ours.positions.size());
         ours = reference::loop_subdivide_once(ours);
         const auto& level = refiner->GetLevel(l);
@@ -254,6 +321,19 @@ TEST(ReferenceLoop, MatchesOpenSubdivOnNonManifoldMeshes)
     expect_same_as_opensubdiv(generate::fin(5), 3, "fin of 5");
     expect_same_as_opensubdiv(generate::bowtie(), 3, "bowtie (a non-manifold vertex)");
     expect_same_as_opensubdiv(generate::isolated_faces(4), 3, "isolated faces");
+}
+
+TEST(ReferenceLoop, MatchesOpenSubdivWithSharpEdges)
+{
+    // infinitely sharp edges: a crease loop around a torus and a crease
+    // path ending inside a grid (darts at its ends, a corner where three meet)
+    const TriangleSoup torus = generate::torus(8, 5);
+    std::vector<LoopEdge> ring;
+    for (std::uint32_t i = 0; i < 8; ++i)
+        ring.push_back({i, (i + 1) % 8});  // the ring j = 0: vertex j * 8 + i
+    const TriangleSoup grid = generate::grid(5, 5);
+    expect_same_as_opensubdiv(torus, 3, "torus with a crease loop", ring);
+    expect_same_as_opensubdiv(grid, 3, "grid with crease paths", {{7, 8}, {8, 9}, {8, 14}, {14, 20}});
 }
 
 #else
