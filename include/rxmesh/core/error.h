@@ -81,6 +81,14 @@ class IOError : public Error
     using Error::Error;
 };
 
+//! A computation was refused because its result would not fit in the free
+//! device memory; the message says how many bytes it would need.
+class DeviceMemoryError : public Error
+{
+   public:
+    using Error::Error;
+};
+
 //! A CUDA runtime or library call failed.
 class CudaError : public Error
 {

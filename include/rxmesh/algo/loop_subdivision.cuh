@@ -1,0 +1,224 @@
+// Loop subdivision on the GPU, L levels, for any mesh the library accepts
+// (boundaries, non-manifold edges and vertices, isolated vertices, user
+// creases). Rules and numbering: reference/loop_subdivision.h, whose
+// serial version is the oracle; they are OpenSubdiv's Loop scheme with
+// boundary interpolation "edge only" (no departure known; the tests compare
+// with OpenSubdiv on manifold and non-manifold meshes and sharp edges).
+//
+// Level 0's topology comes from build_topology (one sort); every later level
+// derives its topology from the coarse one (algo/loop_level.cuh). The last
+// level writes only its positions and faces, and the level before it skips
+// what only a further level would read.
+//
+//   rxmesh::LoopResult r = rxmesh::loop_subdivide(d_pos, V, d_faces, F, 3);
+//   // r.positions: 3 floats per vertex, r.faces: 3 indices per face
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rxmesh/algo/loop_level.cuh"
+#include "rxmesh/algo/loop_setup.cuh"
+#include "rxmesh/core/error.h"
+#include "rxmesh/io/triangle_soup.h"
+
+namespace rxmesh {
+
+struct LoopOptions
+{
+    //! Edges that stay sharp (creases) at every level, as vertex pairs of
+    //! the input; each must be an edge of the mesh.
+    std::vector<std::array<std::uint32_t, 2>> sharp_edges;
+    int          block_threads = 256;
+    cudaStream_t stream        = 0;
+    //! When set: milliseconds of the level-0 setup (topology build) and of
+    //! each level, by CUDA events (the call then synchronizes the stream).
+    std::vector<float>* level_ms = nullptr;
+    float*              setup_ms = nullptr;
+};
+
+struct LoopResult
+{
+    std::uint32_t               num_vertices = 0, num_faces = 0;
+    DeviceBuffer<float>         positions;  // 3 per vertex
+    DeviceBuffer<std::uint32_t> faces;      // 3 per face
+    //! Device bytes of the level arrays and the result at their peak (the
+    //! input and the level-0 topology build's temporaries excluded).
+    std::size_t peak_bytes = 0;
+};
+
+namespace loop {
+
+inline unsigned grid_for(std::uint64_t n, int block)
+{
+    return unsigned(std::clamp<std::uint64_t>((n + block - 1) / block, 1, 1u << 20));
+}
+
+//! Allocates the next level's arrays for what follows it.
+inline Level allocate_next(const Counts& c, Content content, bool sharp, cudaStream_t s)
+{
+    Level n;
+    n.V = std::uint32_t(c.V), n.E = std::uint32_t(c.E), n.F = std::uint32_t(c.F);
+    n.pos = DeviceBuffer<float>(3 * c.V, s);
+    n.fv  = DeviceBuffer<std::uint32_t>(3 * c.F, s);
+    if (content == Content::positions_and_faces)
+        return n;
+    n.fe    = DeviceBuffer<std::uint32_t>(3 * c.F, s);
+    n.ev    = DeviceBuffer<std::uint32_t>(2 * c.E, s);
+    n.efoff = DeviceBuffer<std::uint32_t>(c.E + 1, s);
+    n.opp   = DeviceBuffer<std::uint32_t>(2 * c.E, s);
+    n.vvoff = DeviceBuffer<std::uint32_t>(c.V + 1, s);
+    n.vv    = DeviceBuffer<std::uint32_t>(2 * c.E, s);
+    if (sharp)
+        n.sharp = DeviceBuffer<std::uint8_t>(c.E, s);
+    if (content == Content::full) {
+        n.frank = DeviceBuffer<std::uint32_t>(3 * c.F, s);
+        n.eslot = DeviceBuffer<std::uint32_t>(2 * c.E, s);
+    }
+    return n;
+}
+
+inline NextView next_view(Level& n)
+{
+    auto opt = [](DeviceBuffer<std::uint32_t>& b) { return b.size() ? b.data() : nullptr; };
+    return {n.pos.data(), n.fv.data(),   opt(n.fe),  opt(n.frank), opt(n.ev),
+            opt(n.efoff), opt(n.opp),    opt(n.vvoff), opt(n.vv),  opt(n.eslot),
+            n.sharp.size() ? n.sharp.data() : nullptr};
+}
+
+//! One level: the coarse level `l` (viewed as `lv`) gives `next`.
+inline void refine(const LevelView& lv, Level& next, int block, cudaStream_t s)
+{
+    const NextView nv = next_view(next);
+    face_children<<<grid_for(lv.F, block), block, 0, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+    edge_points<<<grid_for(lv.E, block), block, 0, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+    vertex_points<<<grid_for(lv.V, block), block, 0, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+}
+
+//! Records CUDA events between the steps when the caller asked for times.
+class StepTimer
+{
+   public:
+    explicit StepTimer(const LoopOptions& o) : m_opt(o)
+    {
+        if (o.level_ms || o.setup_ms)
+            mark();
+    }
+    StepTimer(const StepTimer&)            = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+    ~StepTimer()
+    {
+        for (cudaEvent_t e : m_events)
+            cudaEventDestroy(e);
+    }
+    void mark()
+    {
+        if (!(m_opt.level_ms || m_opt.setup_ms))
+            return;
+        m_events.emplace_back();
+        RXMESH_CHECK_CUDA(cudaEventCreate(&m_events.back()));
+        RXMESH_CHECK_CUDA(cudaEventRecord(m_events.back(), m_opt.stream));
+    }
+    //! Step 1 is the setup, the others the levels.
+    void report() const
+    {
+        if (m_events.empty())
+            return;
+        RXMESH_CHECK_CUDA(cudaEventSynchronize(m_events.back()));
+        for (std::size_t i = 1; i < m_events.size(); ++i) {
+            float ms = 0;
+            RXMESH_CHECK_CUDA(cudaEventElapsedTime(&ms, m_events[i - 1], m_events[i]));
+            if (i == 1 && m_opt.setup_ms)
+                *m_opt.setup_ms = ms;
+            else if (i > 1 && m_opt.level_ms)
+                m_opt.level_ms->push_back(ms);
+        }
+    }
+
+   private:
+    const LoopOptions&       m_opt;
+    std::vector<cudaEvent_t> m_events;
+};
+
+}  // namespace loop
+
+//! `levels` (>= 0) levels of Loop subdivision of the mesh in device memory
+//! (3 floats per vertex, 3 vertex ids per face; the arrays stay the
+//! caller's). The result's numbering: reference/loop_subdivision.h.
+//! \throw InvalidInputError for an index out of range, a face repeating a
+//!        vertex, a sharp edge that is not an edge, or a result beyond 32-bit
+//!        ids; DeviceMemoryError (naming the bytes needed) when the levels
+//!        would not fit in the free device memory.
+inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_vertices,
+                                 const std::uint32_t* d_faces, std::uint32_t num_faces,
+                                 int levels, const LoopOptions& opt = {})
+{
+    if (levels < 0)
+        throw InvalidInputError("loop_subdivide: levels must be >= 0, got " + std::to_string(levels));
+    const cudaStream_t s = opt.stream;
+    loop::StepTimer    timer(opt);
+    loop::Level cur = loop::make_level0(num_vertices, d_faces, num_faces, opt.sharp_edges, s);
+    const auto counts = loop::level_counts({cur.V, cur.E, cur.F}, levels);
+    const bool sharp  = !opt.sharp_edges.empty();
+    loop::require_fits(counts, sharp, cur.bytes(), loop::available_device_bytes());
+    timer.mark();
+    LoopResult result;
+    result.peak_bytes = cur.bytes();
+    loop::LevelView lv = loop::view0(cur, d_positions, d_faces);
+    for (int l = 0; l < levels; ++l) {
+        loop::Level next = loop::allocate_next(counts[l + 1], loop::content_of(l + 1, levels), sharp, s);
+        result.peak_bytes = std::max(result.peak_bytes, cur.bytes() + next.bytes());
+        loop::refine(lv, next, opt.block_threads, s);
+        cur = std::move(next);
+        lv  = loop::view(cur);
+        timer.mark();
+    }
+    timer.report();
+    result.num_vertices = cur.V;
+    result.num_faces    = cur.F;
+    if (levels == 0) {
+        result.positions = loop::copy_of(d_positions, 3 * std::size_t(cur.V), s);
+        result.faces     = loop::copy_of(d_faces, 3 * std::size_t(cur.F), s);
+    } else {
+        result.positions = std::move(cur.pos);
+        result.faces     = std::move(cur.fv);
+    }
+    return result;
+}
+
+//! The same from and to host memory.
+inline TriangleSoup loop_subdivide(const TriangleSoup& mesh, int levels, const LoopOptions& opt = {})
+{
+    std::vector<float> pos;
+    pos.reserve(3 * mesh.positions.size());
+    for (const Vec3f& p : mesh.positions)
+        pos.insert(pos.end(), p.begin(), p.end());
+    std::vector<std::uint32_t> faces;
+    faces.reserve(3 * mesh.faces.size());
+    for (const Triangle& f : mesh.faces)
+        faces.insert(faces.end(), f.begin(), f.end());
+    const auto d_pos   = DeviceBuffer<float>::from_host(pos, opt.stream);
+    const auto d_faces = DeviceBuffer<std::uint32_t>::from_host(faces, opt.stream);
+    const LoopResult r = loop_subdivide(d_pos.data(), std::uint32_t(mesh.positions.size()),
+                                        d_faces.data(), std::uint32_t(mesh.faces.size()), levels, opt);
+    TriangleSoup out;
+    out.positions.resize(r.num_vertices);
+    out.faces.resize(r.num_faces);
+    const std::vector<float>         p = r.positions.to_host();
+    const std::vector<std::uint32_t> f = r.faces.to_host();
+    for (std::size_t v = 0; v < out.positions.size(); ++v)
+        out.positions[v] = {p[3 * v], p[3 * v + 1], p[3 * v + 2]};
+    for (std::size_t i = 0; i < out.faces.size(); ++i)
+        out.faces[i] = {f[3 * i], f[3 * i + 1], f[3 * i + 2]};
+    return out;
+}
+
+}  // namespace rxmesh
