@@ -94,28 +94,40 @@ inline std::size_t available_device_bytes()
     return free + std::size_t(reserved - std::min(reserved, used));
 }
 
-//! Refuses, before any level is allocated, results beyond 32-bit ids (edge
-//! ids carry a flag bit, rows a crease bit) or beyond the free memory.
-//! `available`: the bytes allocations can get (available_device_bytes()).
-inline void require_fits(const std::vector<Counts>& counts, bool sharp, std::size_t level0_bytes,
-                         std::size_t available)
+//! Refuses results beyond 32-bit ids (edge ids carry a flag bit, rows a
+//! crease bit); host only, so that callers can check before using a GPU.
+inline void require_32bit_ids(const std::vector<Counts>& counts)
 {
-    const Counts& last   = counts.back();
-    const int     levels = int(counts.size()) - 1;
+    const Counts&       last   = counts.back();
+    const int           levels = int(counts.size()) - 1;
     const std::uint64_t coarse_faces = levels > 0 ? counts[levels - 1].F : 0;
     if (last.V >= (1ull << 31) || last.E >= (1ull << 31) || 12 * coarse_faces >= (1ull << 32))
         throw InvalidInputError("loop_subdivide: level " + std::to_string(levels) + " would have " +
                                 std::to_string(last.V) + " vertices, " + std::to_string(last.E) +
                                 " edges and " + std::to_string(last.F) +
                                 " faces; ids are 32-bit (at most 2^31 vertices and edges)");
-    const std::size_t need = peak_bytes(counts, sharp, level0_bytes) - level0_bytes;
-    const std::size_t have = available;
-    if (need > have)
+}
+
+//! Refuses, before any level is allocated, levels beyond `available` bytes
+//! (available_device_bytes()), naming the bytes they need.
+inline void require_memory(const std::vector<Counts>& counts, bool sharp, std::size_t level0_bytes,
+                           std::size_t available)
+{
+    const int         levels = int(counts.size()) - 1;
+    const std::size_t need   = peak_bytes(counts, sharp, level0_bytes) - level0_bytes;
+    if (need > available)
         throw DeviceMemoryError(
             "loop_subdivide: " + std::to_string(levels) + " levels need " + mib(need) +
             " of device memory (the result alone " +
-            mib(level_bytes(last, Content::positions_and_faces, false)) + "), " + mib(have) +
-            " are free");
+            mib(level_bytes(counts.back(), Content::positions_and_faces, false)) + "), " +
+            mib(available) + " are free");
+}
+
+inline void require_fits(const std::vector<Counts>& counts, bool sharp, std::size_t level0_bytes,
+                         std::size_t available)
+{
+    require_32bit_ids(counts);
+    require_memory(counts, sharp, level0_bytes, available);
 }
 
 //! Rank of each face among the faces of each of its edges (ef rows are
