@@ -207,8 +207,8 @@ struct Osd
 Osd run_osd(const Input& in, int levels, const Args& a, const Ours& ours)
 {
     Osd o;
-    if (!bench::osd_available()) {
-        o.why = "OpenSubdiv not found at build time";
+    if (!bench::osd_available() || a.cpu_runs < 1) {
+        o.why = a.cpu_runs < 1 ? "skipped (--cpu-runs 0)" : "OpenSubdiv not found at build time";
         return o;
     }
     std::vector<double> serial, threaded, build, refine;

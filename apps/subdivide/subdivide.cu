@@ -163,9 +163,10 @@ Run subdivide(const Input& in, const Options& o)
     return run;
 }
 
-void write_mesh(const std::string& path, const TriangleSoup& mesh)
+//! `format`: the final path's (the file is written to a temporary first).
+void write_mesh(const std::string& path, io::Format format, const TriangleSoup& mesh)
 {
-    if (io::format_from_path(path) == io::Format::Obj)
+    if (format == io::Format::Obj)
         io::write_obj(path, mesh);
     else
         io::write_ply(path, mesh);
@@ -230,7 +231,9 @@ int run_subdivide(const Options& o)
 
     app::Outputs out;
     if (!o.output.empty())
-        out.stage(o.output, [&](const std::string& tmp) { write_mesh(tmp, run.result); });
+        out.stage(o.output, [&](const std::string& tmp) {
+            write_mesh(tmp, io::format_from_path(o.output), run.result);
+        });
     double total = 0;
     for (float ms : run.level_ms)
         total += ms;

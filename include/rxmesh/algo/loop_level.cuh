@@ -108,6 +108,29 @@ __host__ __device__ inline Float3 plus(Float3 a, Float3 b)
     return {a.x + b.x, a.y + b.y, a.z + b.z};
 }
 
+//! Grid-stride over tiles of blockDim.x items: item(i, slot) writes item
+//! i's W values of the output to its slot in shared memory, then the block
+//! copies the tile to out[W * first item ...] in consecutive words. Items
+//! written straight from each thread would store W words at a stride of W,
+//! and the stores of a warp would touch every line of the tile W times.
+//! Dynamic shared memory: W * sizeof(T) * blockDim.x bytes.
+template <int W, typename T, typename Item>
+__device__ void staged_items(std::uint64_t n, T* out, Item&& item)
+{
+    extern __shared__ __align__(16) unsigned char stage_bytes[];
+    T* stage = reinterpret_cast<T*>(stage_bytes);
+    const std::uint64_t step = std::uint64_t(gridDim.x) * blockDim.x;
+    for (std::uint64_t begin = blockIdx.x * std::uint64_t(blockDim.x); begin < n; begin += step) {
+        if (begin + threadIdx.x < n)
+            item(begin + threadIdx.x, stage + W * threadIdx.x);
+        __syncthreads();
+        const std::uint64_t count = W * min(std::uint64_t(blockDim.x), n - begin);
+        for (std::uint64_t k = threadIdx.x; k < count; k += blockDim.x)
+            out[W * begin + k] = stage[k];
+        __syncthreads();
+    }
+}
+
 __host__ __device__ inline bool is_crease(const LevelView& l, std::uint32_t e)
 {
     return l.efoff[e + 1] - l.efoff[e] != 2 || (l.sharp != nullptr && l.sharp[e] != 0);
@@ -126,7 +149,9 @@ __host__ __device__ inline float loop_beta(std::uint32_t n)
 
 //! Vertex points (reference/loop_subdivision.h gives the rules); a coarse
 //! vertex keeps its row offsets in the next level.
-__host__ __device__ inline void vertex_point(const LevelView& l, const NextView& n, std::uint32_t v)
+//! `out`: where the vertex point's 3 floats go.
+__host__ __device__ inline void vertex_point(const LevelView& l, const NextView& n, std::uint32_t v,
+                                             float* out_pos)
 {
     const std::uint32_t begin = l.vvoff[v], end = l.vvoff[v + 1];
     const Float3        x     = load3(l.pos, v);
@@ -147,15 +172,16 @@ __host__ __device__ inline void vertex_point(const LevelView& l, const NextView&
         const float beta = loop_beta(valence);
         out = axpy(1.f - float(valence) * beta, x, {beta * sum.x, beta * sum.y, beta * sum.z});
     }
-    store3(n.pos, v, out);
+    store3(out_pos, 0, out);
     if (n.vvoff != nullptr)
         n.vvoff[v] = begin;
 }
 
 __global__ void vertex_points(LevelView l, NextView n)
 {
-    RXMESH_FOR_EACH_ITEM(v, l.V)
-    vertex_point(l, n, std::uint32_t(v));
+    staged_items<3>(l.V, n.pos, [&](std::uint64_t v, float* out) {
+        vertex_point(l, n, std::uint32_t(v), out);
+    });
 }
 
 //! Edge points: crease edges (one face, three or more, or sharp) at the
@@ -202,10 +228,11 @@ __host__ __device__ inline void edge_children(const LevelView& l, const NextView
     }
 }
 
-__host__ __device__ inline void edge_item(const LevelView& l, const NextView& n, std::uint32_t e)
+__host__ __device__ inline void edge_item(const LevelView& l, const NextView& n, std::uint32_t e,
+                                          float* out_pos)
 {
     const bool crease = is_crease(l, e);
-    store3(n.pos, std::uint64_t(l.V) + e, edge_point(l, e, crease));
+    store3(out_pos, 0, edge_point(l, e, crease));
     if (n.ev != nullptr)
         edge_children(l, n, e, crease);
 }
@@ -220,8 +247,9 @@ __host__ __device__ inline void row_ends(const LevelView& l, const NextView& n)
 
 __global__ void edge_points(LevelView l, NextView n)
 {
-    RXMESH_FOR_EACH_ITEM(e, l.E)
-    edge_item(l, n, std::uint32_t(e));
+    staged_items<3>(l.E, n.pos + 3 * std::uint64_t(l.V), [&](std::uint64_t e, float* out) {
+        edge_item(l, n, std::uint32_t(e), out);
+    });
     if (n.ev != nullptr && blockIdx.x == 0 && threadIdx.x == 0)
         row_ends(l, n);
 }
@@ -248,9 +276,8 @@ __host__ __device__ inline FaceRecord load_face(const LevelView& l, std::uint32_
 
 //! The four faces of coarse face f: the corners (f_i, M_i, M_{i-1}), then
 //! the middle (M_0, M_1, M_2).
-__host__ __device__ inline void child_faces(const FaceRecord& r, std::uint32_t f, std::uint32_t* fv)
+__host__ __device__ inline void child_faces(const FaceRecord& r, std::uint32_t* out)
 {
-    std::uint32_t* out = fv + 12 * std::uint64_t(f);
     for (int i = 0; i < 3; ++i) {
         out[3 * i]     = r.v[i];
         out[3 * i + 1] = r.M[i];
@@ -333,11 +360,13 @@ __host__ __device__ inline void half_opposites(const NextView& n, const FaceReco
     }
 }
 
-__host__ __device__ inline void face_item(const LevelView& l, const NextView& n, std::uint32_t f)
+//! `out_faces`: where the 12 ids of the four faces go.
+__host__ __device__ inline void face_item(const LevelView& l, const NextView& n, std::uint32_t f,
+                                          std::uint32_t* out_faces)
 {
     const bool       topology = n.fe != nullptr;
     const FaceRecord r        = load_face(l, f, topology);
-    child_faces(r, f, n.fv);
+    child_faces(r, out_faces);
     if (!topology)
         return;
     child_face_edges(l, n, r, f);
@@ -347,8 +376,9 @@ __host__ __device__ inline void face_item(const LevelView& l, const NextView& n,
 
 __global__ void face_children(LevelView l, NextView n)
 {
-    RXMESH_FOR_EACH_ITEM(f, l.F)
-    face_item(l, n, std::uint32_t(f));
+    staged_items<12>(l.F, n.fv, [&](std::uint64_t f, std::uint32_t* out) {
+        face_item(l, n, std::uint32_t(f), out);
+    });
 }
 
 }  // namespace rxmesh::loop

@@ -95,11 +95,12 @@ inline NextView next_view(Level& n)
 inline void refine(const LevelView& lv, Level& next, int block, cudaStream_t s)
 {
     const NextView nv = next_view(next);
-    face_children<<<grid_for(lv.F, block), block, 0, s>>>(lv, nv);
+    const std::size_t faces_smem = 12 * sizeof(std::uint32_t) * block, pos_smem = 3 * sizeof(float) * block;
+    face_children<<<grid_for(lv.F, block), block, faces_smem, s>>>(lv, nv);
     RXMESH_CHECK_LAUNCH();
-    edge_points<<<grid_for(lv.E, block), block, 0, s>>>(lv, nv);
+    edge_points<<<grid_for(lv.E, block), block, pos_smem, s>>>(lv, nv);
     RXMESH_CHECK_LAUNCH();
-    vertex_points<<<grid_for(lv.V, block), block, 0, s>>>(lv, nv);
+    vertex_points<<<grid_for(lv.V, block), block, pos_smem, s>>>(lv, nv);
     RXMESH_CHECK_LAUNCH();
 }
 
