@@ -301,22 +301,21 @@ __host__ __device__ inline std::uint32_t half_at_end(const FaceRecord& r, int j)
 //! face is its rank 1), (M_{i-1}, f_i) the half of edge i - 1 at f_i;
 //! a half keeps its coarse edge's direction, so its flip. Middle: interior
 //! edges 0, 1, 2 forward, rank 0.
-__host__ __device__ inline void child_face_edges(const LevelView& l, const NextView& n, const FaceRecord& r,
-                                        std::uint32_t f)
+__host__ __device__ inline void child_face_edges(const LevelView& l, const FaceRecord& r, std::uint32_t f,
+                                                 std::uint32_t* fe, std::uint32_t* frank)
 {
-    const std::uint64_t base = 12 * std::uint64_t(f);
     const std::uint32_t interior = 2 * l.E + 3 * f;
     for (int i = 0; i < 3; ++i) {
         const int p = (i + 2) % 3;
-        n.fe[base + 3 * i]     = (half_at_start(r, i) << 1) | r.flip[i];
-        n.fe[base + 3 * i + 1] = ((interior + p) << 1) | 1u;
-        n.fe[base + 3 * i + 2] = (half_at_end(r, p) << 1) | r.flip[p];
-        n.fe[base + 9 + i]     = (interior + i) << 1;
-        if (n.frank != nullptr) {
-            n.frank[base + 3 * i]     = r.rank[i];
-            n.frank[base + 3 * i + 1] = 1;
-            n.frank[base + 3 * i + 2] = r.rank[p];
-            n.frank[base + 9 + i]     = 0;
+        fe[3 * i]     = (half_at_start(r, i) << 1) | r.flip[i];
+        fe[3 * i + 1] = ((interior + p) << 1) | 1u;
+        fe[3 * i + 2] = (half_at_end(r, p) << 1) | r.flip[p];
+        fe[9 + i]     = (interior + i) << 1;
+        if (frank != nullptr) {
+            frank[3 * i]     = r.rank[i];
+            frank[3 * i + 1] = 1;
+            frank[3 * i + 2] = r.rank[p];
+            frank[9 + i]     = 0;
         }
     }
 }
@@ -360,25 +359,53 @@ __host__ __device__ inline void half_opposites(const NextView& n, const FaceReco
     }
 }
 
-//! `out_faces`: where the 12 ids of the four faces go.
+//! Where a face writes the 12 values per face of its four faces: their
+//! vertices, edges and ranks (the last two: nullptr when not kept).
+struct ChildFaceSlots
+{
+    std::uint32_t *fv, *fe, *frank;
+};
+
 __host__ __device__ inline void face_item(const LevelView& l, const NextView& n, std::uint32_t f,
-                                          std::uint32_t* out_faces)
+                                          ChildFaceSlots out)
 {
     const bool       topology = n.fe != nullptr;
     const FaceRecord r        = load_face(l, f, topology);
-    child_faces(r, out_faces);
+    child_faces(r, out.fv);
     if (!topology)
         return;
-    child_face_edges(l, n, r, f);
+    child_face_edges(l, r, f, out.fe, out.frank);
     interior_edges(l, n, r, f);
     half_opposites(n, r);
 }
 
+//! How many of fv, fe, frank the next level keeps (what face_children
+//! stages through shared memory: 12 words per face and thread each).
+__host__ __device__ inline int staged_face_arrays(const NextView& n)
+{
+    return n.fe == nullptr ? 1 : n.frank == nullptr ? 2 : 3;
+}
+
+//! The faces' 12-word outputs go through shared memory (staged_items' reason).
 __global__ void face_children(LevelView l, NextView n)
 {
-    staged_items<12>(l.F, n.fv, [&](std::uint64_t f, std::uint32_t* out) {
-        face_item(l, n, std::uint32_t(f), out);
-    });
+    extern __shared__ __align__(16) unsigned char stage_bytes[];
+    auto* const         stage  = reinterpret_cast<std::uint32_t*>(stage_bytes);
+    const int           arrays = staged_face_arrays(n);
+    std::uint32_t*      dst[3] = {n.fv, n.fe, n.frank};
+    const std::uint64_t tile = 12ull * blockDim.x, step = std::uint64_t(gridDim.x) * blockDim.x;
+    for (std::uint64_t begin = blockIdx.x * std::uint64_t(blockDim.x); begin < l.F; begin += step) {
+        std::uint32_t* mine = stage + 12 * threadIdx.x;
+        if (begin + threadIdx.x < l.F)
+            face_item(l, n, std::uint32_t(begin + threadIdx.x),
+                      {mine, arrays > 1 ? mine + tile : nullptr, arrays > 2 ? mine + 2 * tile : nullptr});
+        __syncthreads();
+        const std::uint64_t count = 12 * min(std::uint64_t(blockDim.x), l.F - begin);
+        for (int a = 0; a < arrays; ++a)
+            for (std::uint64_t k = threadIdx.x; k < count; k += blockDim.x)
+                dst[a][12 * begin + k] = stage[a * tile + k];
+        __syncthreads();
+    }
 }
 
 }  // namespace rxmesh::loop

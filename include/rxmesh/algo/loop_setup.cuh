@@ -60,15 +60,32 @@ inline std::size_t level_bytes(const Counts& c, Content content, bool sharp)
     return 4 * words + (sharp && content != Content::positions_and_faces ? c.E : 0);
 }
 
-//! Peak bytes of the levels after level 0 (which holds `level0_bytes`).
+//! Bytes of a level's fv, fe and frank (level 0's fv is the caller's).
+inline std::size_t face_array_bytes(const Counts& c, Content content, bool level0)
+{
+    const std::size_t arrays = level0 ? 2 : content == Content::full ? 3 : 2;
+    return 4 * 3 * c.F * arrays;
+}
+
+//! Peak bytes of the levels after level 0 (which holds `level0_bytes`), as
+//! loop_subdivide allocates and frees them: each step holds the coarse and
+//! the next level, except the last, which frees the coarse face arrays
+//! between its faces and its positions.
 inline std::size_t peak_bytes(const std::vector<Counts>& counts, bool sharp, std::size_t level0_bytes)
 {
     const int   levels = int(counts.size()) - 1;
     std::size_t prev = level0_bytes, peak = level0_bytes;
-    for (int l = 1; l <= levels; ++l) {
+    for (int l = 1; l < levels; ++l) {
         const std::size_t b = level_bytes(counts[l], content_of(l, levels), sharp);
         peak = std::max(peak, prev + b);
         prev = b;
+    }
+    if (levels > 0) {
+        const Counts&     last  = counts[levels];
+        const std::size_t faces = 12 * last.F, positions = 12 * last.V;
+        const std::size_t freed =
+            face_array_bytes(counts[levels - 1], content_of(levels - 1, levels), levels == 1);
+        peak = std::max({peak, prev + faces, prev - freed + faces + positions});
     }
     return peak;
 }

@@ -91,17 +91,49 @@ inline NextView next_view(Level& n)
             n.sharp.size() ? n.sharp.data() : nullptr};
 }
 
-//! One level: the coarse level `l` (viewed as `lv`) gives `next`.
-inline void refine(const LevelView& lv, Level& next, int block, cudaStream_t s)
+inline void launch_faces(const LevelView& lv, const NextView& nv, int block, cudaStream_t s)
+{
+    const std::size_t smem = 12 * sizeof(std::uint32_t) * block * staged_face_arrays(nv);
+    if (smem > 48 * 1024)
+        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(face_children, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(smem)));
+    face_children<<<grid_for(lv.F, block), block, smem, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+}
+
+inline void launch_points(const LevelView& lv, const NextView& nv, int block, cudaStream_t s)
+{
+    const std::size_t smem = 3 * sizeof(float) * block;
+    edge_points<<<grid_for(lv.E, block), block, smem, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+    vertex_points<<<grid_for(lv.V, block), block, smem, s>>>(lv, nv);
+    RXMESH_CHECK_LAUNCH();
+}
+
+//! One level before the last: `cur` (viewed as `lv`) gives the next level
+//! with its topology. Returns the bytes held at the step's peak.
+inline std::size_t refine(const Level& cur, const LevelView& lv, Level& next, int block, cudaStream_t s)
 {
     const NextView nv = next_view(next);
-    const std::size_t faces_smem = 12 * sizeof(std::uint32_t) * block, pos_smem = 3 * sizeof(float) * block;
-    face_children<<<grid_for(lv.F, block), block, faces_smem, s>>>(lv, nv);
-    RXMESH_CHECK_LAUNCH();
-    edge_points<<<grid_for(lv.E, block), block, pos_smem, s>>>(lv, nv);
-    RXMESH_CHECK_LAUNCH();
-    vertex_points<<<grid_for(lv.V, block), block, pos_smem, s>>>(lv, nv);
-    RXMESH_CHECK_LAUNCH();
+    launch_faces(lv, nv, block, s);
+    launch_points(lv, nv, block, s);
+    return cur.bytes() + next.bytes();
+}
+
+//! The last level: its faces first; then the coarse level's face arrays go
+//! (stream-ordered frees) before the positions are allocated, which keeps
+//! the peak below the coarse level plus the whole result.
+inline std::size_t refine_last(Level& cur, const LevelView& lv, Level& next, const Counts& c, int block,
+                               cudaStream_t s)
+{
+    next.V = std::uint32_t(c.V), next.E = std::uint32_t(c.E), next.F = std::uint32_t(c.F);
+    next.fv = DeviceBuffer<std::uint32_t>(3 * c.F, s);
+    launch_faces(lv, next_view(next), block, s);
+    const std::size_t with_faces = cur.bytes() + next.bytes();
+    cur.fv = {}, cur.fe = {}, cur.frank = {};
+    next.pos = DeviceBuffer<float>(3 * c.V, s);
+    launch_points(lv, next_view(next), block, s);
+    return std::max(with_faces, cur.bytes() + next.bytes());
 }
 
 //! Records CUDA events between the steps when the caller asked for times.
@@ -175,9 +207,16 @@ inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_ver
     result.peak_bytes = cur.bytes();
     loop::LevelView lv = loop::view0(cur, d_positions, d_faces);
     for (int l = 0; l < levels; ++l) {
-        loop::Level next = loop::allocate_next(counts[l + 1], loop::content_of(l + 1, levels), sharp, s);
-        result.peak_bytes = std::max(result.peak_bytes, cur.bytes() + next.bytes());
-        loop::refine(lv, next, opt.block_threads, s);
+        const loop::Content content = loop::content_of(l + 1, levels);
+        loop::Level         next;
+        std::size_t         step_peak = 0;
+        if (content == loop::Content::positions_and_faces) {
+            step_peak = loop::refine_last(cur, lv, next, counts[l + 1], opt.block_threads, s);
+        } else {
+            next      = loop::allocate_next(counts[l + 1], content, sharp, s);
+            step_peak = loop::refine(cur, lv, next, opt.block_threads, s);
+        }
+        result.peak_bytes = std::max(result.peak_bytes, step_peak);
         cur = std::move(next);
         lv  = loop::view(cur);
         timer.mark();
