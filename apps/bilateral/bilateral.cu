@@ -121,20 +121,6 @@ std::vector<Vec3f> to_vec3(const std::vector<float>& flat)
     return out;
 }
 
-double bbox_diagonal(const std::vector<Vec3f>& p)
-{
-    if (p.empty())
-        return 0;
-    Vec3f lo = p[0], hi = p[0];
-    for (const Vec3f& q : p)
-        for (int d = 0; d < 3; ++d)
-            lo[d] = std::min(lo[d], q[d]), hi[d] = std::max(hi[d], q[d]);
-    double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
-}
-
 std::vector<Triangle> host_faces(const RXMesh& mesh)
 {
     const std::vector<std::uint32_t> flat = mesh.faces().to_host();
@@ -156,7 +142,7 @@ class Checker
 {
    public:
     Checker(const RXMesh& mesh, const std::vector<float>& start)
-        : m_faces(host_faces(mesh)), m_diagonal(bbox_diagonal(to_vec3(start)))
+        : m_faces(host_faces(mesh)), m_diagonal(app::bbox_diagonal(to_vec3(start)))
     {
     }
 

@@ -93,18 +93,6 @@ std::vector<loop::Counts> check_input(const Input& in, int levels)
     return counts;
 }
 
-double bbox_diagonal(const std::vector<Vec3f>& p)
-{
-    Vec3f lo = p[0], hi = p[0];
-    for (const Vec3f& q : p)
-        for (int d = 0; d < 3; ++d)
-            lo[d] = std::min(lo[d], q[d]), hi[d] = std::max(hi[d], q[d]);
-    double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
-}
-
 //! --check: the largest coordinate difference from the reference over the
 //! diagonal. \throw app::CheckFailed on a face or position mismatch.
 double check_against_reference(const Input& in, int levels, const TriangleSoup& gpu)
@@ -112,7 +100,7 @@ double check_against_reference(const Input& in, int levels, const TriangleSoup& 
     const auto ref = reference::loop_subdivide(in.soup.positions, in.soup.faces, levels);
     if (ref.faces != gpu.faces)
         throw app::CheckFailed("the faces differ from the CPU reference's");
-    const double diagonal = bbox_diagonal(in.soup.positions);
+    const double diagonal = app::bbox_diagonal(in.soup.positions);
     double       worst    = 0;
     std::size_t  where    = 0;
     for (std::size_t v = 0; v < ref.positions.size(); ++v)

@@ -184,17 +184,37 @@ LoopMesh loop_subdivide_once(const LoopMesh& mesh)
     return out;
 }
 
+LoopMesh loop_level0(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                     const std::vector<LoopEdge>& sharp_edges)
+{
+    LoopMesh m;
+    m.faces = faces;
+    for (const Vec3f& p : positions)
+        m.positions.push_back({p[0], p[1], p[2]});
+    if (sharp_edges.empty())
+        return m;
+    m.edges = loop_level_edges(m);
+    std::unordered_map<std::uint64_t, std::uint32_t> id;
+    for (std::uint32_t e = 0; e < m.edges.size(); ++e)
+        id.emplace(pair_key(m.edges[e][0], m.edges[e][1]), e);
+    m.sharp.assign(m.edges.size(), 0);
+    for (const LoopEdge& s : sharp_edges) {
+        const auto it = id.find(pair_key(s[0], s[1]));
+        if (it == id.end())
+            throw InvalidInputError("loop_subdivide: sharp edge (" + std::to_string(s[0]) + ", " +
+                                    std::to_string(s[1]) + ") is not an edge of the mesh");
+        m.sharp[it->second] = 1;
+    }
+    return m;
+}
+
 LoopMesh loop_subdivide(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
-                        int levels, const std::vector<std::uint8_t>& sharp)
+                        int levels, const std::vector<LoopEdge>& sharp_edges)
 {
     if (levels < 0)
         throw InvalidInputError("loop_subdivide: levels must be >= 0, got " +
                                 std::to_string(levels));
-    LoopMesh m;
-    m.faces = faces;
-    m.sharp = sharp;
-    for (const Vec3f& p : positions)
-        m.positions.push_back({p[0], p[1], p[2]});
+    LoopMesh m = loop_level0(positions, faces, sharp_edges);
     for (int l = 0; l < levels; ++l)
         m = loop_subdivide_once(m);
     return m;

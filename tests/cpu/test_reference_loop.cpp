@@ -15,6 +15,7 @@
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/loop_subdivision.h"
 #include "rxmesh/reference/topology.h"
+#include "loop_test_util.h"
 #include "osd_oracle.h"
 #include "test_data.h"
 
@@ -166,36 +167,14 @@ TEST(ReferenceLoop, SharpEdgesAreCreases)
     EXPECT_EQ(std::count(next.sharp.begin(), next.sharp.end(), 1), 2);
 }
 
-double diagonal(const TriangleSoup& soup)
-{
-    double diag = 0;
-    for (int d = 0; d < 3; ++d) {
-        auto [lo, hi] = std::minmax_element(soup.positions.begin(), soup.positions.end(),
-                                            [d](const Vec3f& a, const Vec3f& b) { return a[d] < b[d]; });
-        diag += double((*hi)[d] - (*lo)[d]) * ((*hi)[d] - (*lo)[d]);
-    }
-    return std::sqrt(diag);
-}
-
 //! `sharp`: vertex pairs of infinitely sharp edges (ours: sharp flags).
 void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::string& name,
                                const std::vector<LoopEdge>& sharp = {})
 {
     SCOPED_TRACE(name);
     const auto osd  = test::osd_levels_in_our_numbering(soup, levels, sharp);
-    LoopMesh   ours = reference::loop_subdivide(soup.positions, soup.faces, 0);
-    if (!sharp.empty()) {
-        ours.edges = reference::loop_level_edges(ours);
-        ours.sharp.assign(ours.edges.size(), 0);
-        for (const LoopEdge& s : sharp) {
-            const auto it = std::find_if(ours.edges.begin(), ours.edges.end(), [&](const LoopEdge& e) {
-                return std::minmax(s[0], s[1]) == std::minmax(e[0], e[1]);
-            });
-            ASSERT_NE(it, ours.edges.end()) << "no edge (" << s[0] << ", " << s[1] << ")";
-            ours.sharp[std::size_t(it - ours.edges.begin())] = 1;
-        }
-    }
-    const double diag = diagonal(soup);
+    LoopMesh   ours = reference::loop_level0(soup.positions, soup.faces, sharp);
+    const double diag = test::bbox_diagonal(soup.positions);
     for (int l = 1; l <= levels; ++l) {
         ours = reference::loop_subdivide_once(ours);
         ASSERT_EQ(osd[l - 1].size(), ours.positions.size()) << "level " << l;

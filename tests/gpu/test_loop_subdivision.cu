@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "loop_test_util.h"
 #include "osd_oracle.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
 #include "rxmesh/io/generate.h"
@@ -25,34 +26,6 @@ namespace loop_test {
 
 using namespace rxmesh;
 using Pairs = std::vector<std::array<std::uint32_t, 2>>;
-
-double diagonal(const TriangleSoup& soup)
-{
-    double s = 0;
-    for (int d = 0; d < 3; ++d) {
-        auto [lo, hi] = std::minmax_element(soup.positions.begin(), soup.positions.end(),
-                                            [d](const Vec3f& a, const Vec3f& b) { return a[d] < b[d]; });
-        s += double((*hi)[d] - (*lo)[d]) * ((*hi)[d] - (*lo)[d]);
-    }
-    return std::sqrt(s);
-}
-
-//! Reference levels with the same sharp edges (flags on level 0's canonical edges).
-reference::LoopMesh reference_levels(const TriangleSoup& soup, int levels, const Pairs& sharp)
-{
-    reference::LoopMesh m = reference::loop_subdivide(soup.positions, soup.faces, 0);
-    if (!sharp.empty()) {
-        m.edges = reference::loop_level_edges(m);
-        m.sharp.assign(m.edges.size(), 0);
-        for (const auto& s : sharp)
-            for (std::size_t e = 0; e < m.edges.size(); ++e)
-                if (std::minmax(s[0], s[1]) == std::minmax(m.edges[e][0], m.edges[e][1]))
-                    m.sharp[e] = 1;
-    }
-    for (int l = 0; l < levels; ++l)
-        m = reference::loop_subdivide_once(m);
-    return m;
-}
 
 void expect_positions_near(const std::vector<Vec3f>& gpu, const std::vector<std::array<double, 3>>& ref,
                            double tol, const std::string& what)
@@ -69,7 +42,7 @@ void expect_matches(const TriangleSoup& soup, int levels, const std::string& nam
                     const Pairs& sharp = {}, bool with_osd = true)
 {
     SCOPED_TRACE(name);
-    const double diag = diagonal(soup);
+    const double diag = test::bbox_diagonal(soup.positions);
     std::vector<std::vector<std::array<double, 3>>> osd;
     if (with_osd && test::osd_oracle_available())
         osd = test::osd_levels_in_our_numbering(soup, levels, sharp);
@@ -77,7 +50,7 @@ void expect_matches(const TriangleSoup& soup, int levels, const std::string& nam
         LoopOptions opt;
         opt.sharp_edges                = sharp;
         const TriangleSoup        gpu  = loop_subdivide(soup, l, opt);
-        const reference::LoopMesh ref  = reference_levels(soup, l, sharp);
+        const reference::LoopMesh ref  = reference::loop_subdivide(soup.positions, soup.faces, l, sharp);
         const std::string         what = name + " level " + std::to_string(l);
         ASSERT_EQ(gpu.faces, ref.faces) << what;
         expect_positions_near(gpu.positions, ref.positions, 1e-5 * diag, what + " (reference)");

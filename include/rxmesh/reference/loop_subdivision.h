@@ -63,8 +63,14 @@ std::vector<LoopEdge> loop_level_edges(const LoopMesh& mesh);
 //!        repeats a vertex, or edges that are not those of the faces.
 LoopMesh loop_subdivide_once(const LoopMesh& mesh);
 
-//! `levels` levels (>= 0) from float positions; `sharp` as in LoopMesh.
+//! Level 0 from float positions, with the edges given as vertex pairs (in
+//! either order) marked sharp. \throw InvalidInputError for a pair that is
+//! not an edge of the faces.
+LoopMesh loop_level0(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                     const std::vector<LoopEdge>& sharp_edges = {});
+
+//! `levels` levels (>= 0) of loop_level0(positions, faces, sharp_edges).
 LoopMesh loop_subdivide(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
-                        int levels, const std::vector<std::uint8_t>& sharp = {});
+                        int levels, const std::vector<LoopEdge>& sharp_edges = {});
 
 }  // namespace rxmesh::reference
