@@ -46,12 +46,16 @@ struct Level
     DeviceBuffer<float>         pos;  // 3 per vertex
     DeviceBuffer<std::uint32_t> fv, fe, frank, ev, efoff, opp, vvoff, vv, eslot;
     DeviceBuffer<std::uint8_t>  sharp;
+    //! Only on the level two before the last (algo/loop_last.cuh): the faces
+    //! of rank 0 and 1 of each edge, (face << 2) | slot; each row slot's edge.
+    DeviceBuffer<std::uint32_t> ef, ve;
 
     std::size_t bytes() const
     {
-        return pos.size() * 4 + (fv.size() + fe.size() + frank.size() + ev.size() + efoff.size() +
-                                 opp.size() + vvoff.size() + vv.size() + eslot.size()) *
-                                    4 +
+        return pos.size() * 4 +
+               (fv.size() + fe.size() + frank.size() + ev.size() + efoff.size() + opp.size() +
+                vvoff.size() + vv.size() + eslot.size() + ef.size() + ve.size()) *
+                   4 +
                sharp.size();
     }
 };

@@ -33,61 +33,37 @@ inline std::vector<Counts> level_counts(Counts c, int levels)
     return out;
 }
 
-//! What a level keeps: everything; what the last level's computation reads
-//! (the level before the last); or positions and faces (the last level).
-enum class Content
+//! Bytes of a level with its whole topology (allocate_next).
+inline std::size_t full_level_bytes(const Counts& c, bool sharp)
 {
-    full,
-    no_further_topology,
-    positions_and_faces
-};
-
-inline Content content_of(int level, int levels)
-{
-    return level == levels       ? Content::positions_and_faces
-           : level == levels - 1 ? Content::no_further_topology
-                                 : Content::full;
+    const std::size_t words = 3 * c.V + 3 * c.F + 3 * c.F + 3 * c.F + 2 * c.E + (c.E + 1) + 2 * c.E +
+                              (c.V + 1) + 2 * c.E + 2 * c.E;
+    return 4 * words + (sharp ? c.E : 0);
 }
 
-//! Bytes allocate_next() allocates for a level.
-inline std::size_t level_bytes(const Counts& c, Content content, bool sharp)
-{
-    std::size_t words = 3 * c.V + 3 * c.F;  // positions, faces
-    if (content != Content::positions_and_faces)
-        words += 3 * c.F + 2 * c.E + (c.E + 1) + 2 * c.E + (c.V + 1) + 2 * c.E;
-    if (content == Content::full)
-        words += 3 * c.F + 2 * c.E;
-    return 4 * words + (sharp && content != Content::positions_and_faces ? c.E : 0);
-}
-
-//! Bytes of a level's fv, fe and frank (level 0's fv is the caller's).
-inline std::size_t face_array_bytes(const Counts& c, Content content, bool level0)
-{
-    const std::size_t arrays = level0 ? 2 : content == Content::full ? 3 : 2;
-    return 4 * 3 * c.F * arrays;
-}
-
-//! Peak bytes of the levels after level 0 (which holds `level0_bytes`), as
-//! loop_subdivide allocates and frees them: each step holds the coarse and
-//! the next level, except the last, which frees the coarse face arrays
-//! between its faces and its positions.
+//! Peak bytes of loop_subdivide after level 0 (which holds `level0_bytes`):
+//! each full level with the one before it; then level L - 2 with its links
+//! (ef, ve), level L - 1's positions and the result. A single level from
+//! level 0 frees level 0's face arrays (fe, frank) between its faces and
+//! its positions.
 inline std::size_t peak_bytes(const std::vector<Counts>& counts, bool sharp, std::size_t level0_bytes)
 {
-    const int   levels = int(counts.size()) - 1;
+    const int levels = int(counts.size()) - 1;
+    if (levels == 0)
+        return level0_bytes;
+    const Counts& last = counts[levels];
+    if (levels == 1) {
+        const std::size_t faces = 12 * last.F, positions = 12 * last.V, freed = 24 * counts[0].F;
+        return std::max(level0_bytes + faces, level0_bytes - freed + faces + positions);
+    }
     std::size_t prev = level0_bytes, peak = level0_bytes;
-    for (int l = 1; l < levels; ++l) {
-        const std::size_t b = level_bytes(counts[l], content_of(l, levels), sharp);
+    for (int l = 1; l <= levels - 2; ++l) {
+        const std::size_t b = full_level_bytes(counts[l], sharp);
         peak = std::max(peak, prev + b);
         prev = b;
     }
-    if (levels > 0) {
-        const Counts&     last  = counts[levels];
-        const std::size_t faces = 12 * last.F, positions = 12 * last.V;
-        const std::size_t freed =
-            face_array_bytes(counts[levels - 1], content_of(levels - 1, levels), levels == 1);
-        peak = std::max({peak, prev + faces, prev - freed + faces + positions});
-    }
-    return peak;
+    const std::size_t grandparent = prev + 16 * counts[levels - 2].E;
+    return std::max(peak, grandparent + 12 * counts[levels - 1].V + 12 * (last.V + last.F));
 }
 
 inline std::string mib(std::size_t bytes)
@@ -136,7 +112,7 @@ inline void require_memory(const std::vector<Counts>& counts, bool sharp, std::s
         throw DeviceMemoryError(
             "loop_subdivide: " + std::to_string(levels) + " levels need " + mib(need) +
             " of device memory (the result alone " +
-            mib(level_bytes(counts.back(), Content::positions_and_faces, false)) + "), " +
+            mib(12 * (counts.back().V + counts.back().F)) + "), " +
             mib(available) + " are free");
 }
 

@@ -5,10 +5,11 @@
 // boundary interpolation "edge only" (no departure known; the tests compare
 // with OpenSubdiv on manifold and non-manifold meshes and sharp edges).
 //
-// Level 0's topology comes from build_topology (one sort); every later level
-// derives its topology from the coarse one (algo/loop_level.cuh). The last
-// level writes only its positions and faces, and the level before it skips
-// what only a further level would read.
+// Level 0's topology comes from build_topology (one sort); levels 1 .. L - 2
+// derive theirs from the coarse one (algo/loop_level.cuh); level L - 1 gets
+// only positions, and the last level its positions and faces, both from
+// level L - 2's topology (algo/loop_last.cuh), so that the largest topology
+// ever written is a sixteenth of the result's size.
 //
 //   rxmesh::LoopResult r = rxmesh::loop_subdivide(d_pos, V, d_faces, F, 3);
 //   // r.positions: 3 floats per vertex, r.faces: 3 indices per face
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "rxmesh/algo/loop_last.cuh"
 #include "rxmesh/algo/loop_level.cuh"
 #include "rxmesh/algo/loop_setup.cuh"
 #include "rxmesh/core/error.h"
@@ -59,27 +61,23 @@ inline unsigned grid_for(std::uint64_t n, int block)
     return unsigned(std::clamp<std::uint64_t>((n + block - 1) / block, 1, 1u << 20));
 }
 
-//! Allocates the next level's arrays for what follows it.
-inline Level allocate_next(const Counts& c, Content content, bool sharp, cudaStream_t s)
+//! Allocates a level with its whole topology.
+inline Level allocate_next(const Counts& c, bool sharp, cudaStream_t s)
 {
     Level n;
     n.V = std::uint32_t(c.V), n.E = std::uint32_t(c.E), n.F = std::uint32_t(c.F);
-    n.pos = DeviceBuffer<float>(3 * c.V, s);
-    n.fv  = DeviceBuffer<std::uint32_t>(3 * c.F, s);
-    if (content == Content::positions_and_faces)
-        return n;
+    n.pos   = DeviceBuffer<float>(3 * c.V, s);
+    n.fv    = DeviceBuffer<std::uint32_t>(3 * c.F, s);
     n.fe    = DeviceBuffer<std::uint32_t>(3 * c.F, s);
+    n.frank = DeviceBuffer<std::uint32_t>(3 * c.F, s);
     n.ev    = DeviceBuffer<std::uint32_t>(2 * c.E, s);
     n.efoff = DeviceBuffer<std::uint32_t>(c.E + 1, s);
     n.opp   = DeviceBuffer<std::uint32_t>(2 * c.E, s);
     n.vvoff = DeviceBuffer<std::uint32_t>(c.V + 1, s);
     n.vv    = DeviceBuffer<std::uint32_t>(2 * c.E, s);
+    n.eslot = DeviceBuffer<std::uint32_t>(2 * c.E, s);
     if (sharp)
         n.sharp = DeviceBuffer<std::uint8_t>(c.E, s);
-    if (content == Content::full) {
-        n.frank = DeviceBuffer<std::uint32_t>(3 * c.F, s);
-        n.eslot = DeviceBuffer<std::uint32_t>(2 * c.E, s);
-    }
     return n;
 }
 
@@ -110,8 +108,7 @@ inline void launch_points(const LevelView& lv, const NextView& nv, int block, cu
     RXMESH_CHECK_LAUNCH();
 }
 
-//! One level before the last: `cur` (viewed as `lv`) gives the next level
-//! with its topology. Returns the bytes held at the step's peak.
+//! A level with its whole topology from `cur` (viewed as `lv`). Returns the bytes held at the step's peak.
 inline std::size_t refine(const Level& cur, const LevelView& lv, Level& next, int block, cudaStream_t s)
 {
     const NextView nv = next_view(next);
@@ -120,9 +117,8 @@ inline std::size_t refine(const Level& cur, const LevelView& lv, Level& next, in
     return cur.bytes() + next.bytes();
 }
 
-//! The last level: its faces first; then the coarse level's face arrays go
-//! (stream-ordered frees) before the positions are allocated, which keeps
-//! the peak below the coarse level plus the whole result.
+//! A single level from level 0: its faces first; then level 0's face
+//! arrays go (stream-ordered frees) before the positions are allocated.
 inline std::size_t refine_last(Level& cur, const LevelView& lv, Level& next, const Counts& c, int block,
                                cudaStream_t s)
 {
@@ -206,19 +202,34 @@ inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_ver
     LoopResult result;
     result.peak_bytes = cur.bytes();
     loop::LevelView lv = loop::view0(cur, d_positions, d_faces);
-    for (int l = 0; l < levels; ++l) {
-        const loop::Content content = loop::content_of(l + 1, levels);
-        loop::Level         next;
-        std::size_t         step_peak = 0;
-        if (content == loop::Content::positions_and_faces) {
-            step_peak = loop::refine_last(cur, lv, next, counts[l + 1], opt.block_threads, s);
-        } else {
-            next      = loop::allocate_next(counts[l + 1], content, sharp, s);
-            step_peak = loop::refine(cur, lv, next, opt.block_threads, s);
-        }
-        result.peak_bytes = std::max(result.peak_bytes, step_peak);
+    // levels 1 .. L - 2 with their whole topology; then L - 1 (positions
+    // only) and L from level L - 2 (loop_last.cuh); a single level from level 0
+    const int block = opt.block_threads;
+    for (int l = 0; l < levels - 2; ++l) {
+        loop::Level next  = loop::allocate_next(counts[l + 1], sharp, s);
+        result.peak_bytes = std::max(result.peak_bytes, loop::refine(cur, lv, next, block, s));
         cur = std::move(next);
         lv  = loop::view(cur);
+        timer.mark();
+    }
+    if (levels == 1) {
+        loop::Level next;
+        result.peak_bytes = std::max(result.peak_bytes, loop::refine_last(cur, lv, next, counts[1], block, s));
+        cur = std::move(next);
+        timer.mark();
+    } else if (levels >= 2) {
+        const loop::Counts &c1 = counts[levels - 1], &c2 = counts[levels];
+        loop::add_links(cur, lv, block, s);
+        DeviceBuffer<float> pos1(3 * c1.V, s);
+        loop::NextView      positions_only{};
+        positions_only.pos = pos1.data();
+        loop::launch_points(lv, positions_only, block, s);
+        timer.mark();
+        loop::Level last;
+        last.V = std::uint32_t(c2.V), last.E = std::uint32_t(c2.E), last.F = std::uint32_t(c2.F);
+        loop::last_from_grandparent(lv, cur, pos1.data(), std::uint32_t(c1.V), c2.V, c2.F, block, s, last);
+        result.peak_bytes = std::max(result.peak_bytes, cur.bytes() + pos1.bytes() + last.bytes());
+        cur = std::move(last);
         timer.mark();
     }
     timer.report();
