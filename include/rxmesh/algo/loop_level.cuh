@@ -69,9 +69,9 @@ struct LevelView
     const std::uint8_t*  sharp;  // nullptr: no sharp edge
 };
 
-//! What the next level is written to; topology pointers are nullptr when
-//! the next level is the last one (only positions and faces) or when it
-//! is the one before (no frank / eslot: nothing derives from them).
+//! What the next level is written to; the topology pointers are nullptr
+//! when only positions (level L - 1, algo/loop_last.cuh) or positions and
+//! faces (a single level from level 0) are wanted.
 struct NextView
 {
     float*         pos;
