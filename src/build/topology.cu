@@ -256,6 +256,7 @@ void build_face_adjacency(std::uint32_t num_faces, int fbits, DeviceTopology& to
                                                  pair_offsets.data(), ne + 1, stream);
         });
     const std::uint64_t num_pairs = read_back(pair_offsets.data() + ne, stream);
+    require_face_pairs(num_pairs);
     DeviceBuffer<std::uint64_t> pair_keys(num_pairs, stream), pair_alt(num_pairs, stream);
     DeviceBuffer<std::uint64_t> num_unique_d(1, stream);
     std::uint64_t               num_unique = 0;
@@ -338,14 +339,30 @@ void build_vertex_faces(const std::uint32_t*         d_faces,
 
 }  // namespace
 
+void require_topology_size(std::uint64_t num_faces)
+{
+    if (num_faces > kMaxTopologyFaces)
+        throw InvalidInputError("build_topology: " + std::to_string(num_faces) +
+                                " faces; at most " + std::to_string(kMaxTopologyFaces) +
+                                " (edge ids and vertex rows are 32-bit)");
+}
+
+void require_face_pairs(std::uint64_t face_pairs)
+{
+    if (face_pairs > std::numeric_limits<std::uint32_t>::max())
+        throw InvalidInputError("build_topology: face adjacency would hold " +
+                                std::to_string(face_pairs) +
+                                " pairs of faces sharing an edge; its offsets are 32-bit (at most " +
+                                std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+}
+
 DeviceTopology build_topology(const std::uint32_t* d_faces,
                               std::uint32_t        num_faces,
                               std::uint32_t        num_vertices,
                               TopologyParts        parts,
                               cudaStream_t         stream)
 {
-    if (num_faces > std::numeric_limits<std::uint32_t>::max() / 3)
-        throw InvalidInputError("build_topology: too many faces for 32-bit ids");
+    require_topology_size(num_faces);
 
     DeviceTopology topo;
     topo.num_vertices = num_vertices;

@@ -235,6 +235,20 @@ TEST(GpuImport, OutOfRangeIndexIsAnError)
     }
 }
 
+TEST(GpuImport, FaceAdjacencyBeyondThirtyTwoBitOffsetsIsRefused)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // 65537 faces on one edge: 65537 x 65536 ordered pairs, just past 2^32;
+    // refused before the pairs are allocated (about 69 GB)
+    const TriangleSoup fin = rxmesh::generate::fin(65537);
+    try {
+        rxmesh::import_mesh(fin);
+        FAIL() << "expected InvalidInputError";
+    } catch (const rxmesh::InvalidInputError& e) {
+        EXPECT_NE(std::string(e.what()).find("4295032832"), std::string::npos) << e.what();
+    }
+}
+
 TEST(GpuImport, NonFinitePositionIsAnError)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -11,7 +11,9 @@
 //   non-manifold edges keep all their faces.
 //
 // \pre faces reference vertices < num_vertices and repeat no vertex
-//      (reindex() guarantees both); checked, InvalidInputError otherwise.
+//      (reindex() guarantees both); checked, InvalidInputError otherwise;
+//      at most kMaxTopologyFaces faces, and face adjacency within 32-bit
+//      offsets (refused up front, before any allocation, otherwise).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,6 +48,18 @@ struct TopologyParts
     bool vertex_edges   = true;  // vv, ve
     bool vertex_faces   = true;  // vf
 };
+
+//! Most faces build_topology accepts: edge ids carry a flip bit (E <= 3F <
+//! 2^31) and the rows of VV/VE (2E <= 6F entries) have 32-bit offsets.
+constexpr std::uint64_t kMaxTopologyFaces = ((std::uint64_t(1) << 31) - 1) / 3;
+
+//! \throw InvalidInputError naming the limit when `num_faces` exceeds it.
+void require_topology_size(std::uint64_t num_faces);
+
+//! \throw InvalidInputError when FF would hold `face_pairs` ordered pairs
+//!        of faces sharing an edge, beyond its 32-bit offsets (edges of
+//!        tens of thousands of faces each).
+void require_face_pairs(std::uint64_t face_pairs);
 
 //! Builds the topology of `num_faces` triangles (3 indices each, device
 //! memory) over vertex ids [0, num_vertices).
