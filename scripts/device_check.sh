@@ -4,6 +4,7 @@
 # the benchmarks, and leave logs in $OUT (or ./device-out).
 #
 # usage: scripts/device_check.sh [--no-bench] [--bench-only]
+#   --no-bench builds with -DRXMESH_DEVICE_CHECKS=ON (device invariants kept)
 set -uo pipefail
 OUT="${OUT:-$PWD/device-out}"
 mkdir -p "$OUT"
@@ -17,8 +18,12 @@ GTEST_HINT=""
 if ! ls /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/local/lib/cmake/GTest >/dev/null 2>&1; then
   GTEST_HINT="-DGTest_DIR=$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest"
 fi
+# Device-code checks (RXMESH_DEVICE_CHECK) stay in the test-only runs; a run
+# that also benchmarks builds without them unless DEVICE_CHECKS=1.
+if [ "${1:-}" = "--no-bench" ]; then DEVICE_CHECKS=${DEVICE_CHECKS:-1}; else DEVICE_CHECKS=${DEVICE_CHECKS:-0}; fi
+echo "device checks: $([ "$DEVICE_CHECKS" = 1 ] && echo on || echo off)"
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_DEVICE_CHECKS=$([ "$DEVICE_CHECKS" = 1 ] && echo ON || echo OFF) \
   -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT \
   -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
   -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \

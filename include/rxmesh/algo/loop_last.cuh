@@ -125,6 +125,7 @@ __host__ __device__ inline void other_edge_vertices(const LastView& v, std::uint
                                                     std::uint32_t& at_first, std::uint32_t& at_second)
 {
     const std::uint32_t link = v.ef[2 * std::uint64_t(e) + rank];
+    RXMESH_DEVICE_CHECK(link != ~0u);  // an edge of two faces has both links
     const std::uint64_t f = link >> 2;
     const std::uint32_t j = link & 3u;
     const std::uint32_t fe_j = v.g.fe[3 * f + j];

@@ -35,6 +35,7 @@
 
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/macros.h"
 
 namespace rxmesh::loop {
 
@@ -163,6 +164,7 @@ __host__ __device__ inline void vertex_point(const LevelView& l, const NextView&
     std::uint32_t       creases = 0;
     for (std::uint32_t i = begin; i < end; ++i) {
         const std::uint32_t u = l.vv[i];
+        RXMESH_DEVICE_CHECK((u & ~kCreaseBit) < l.V);
         const Float3        p = load3(l.pos, u & ~kCreaseBit);
         sum                   = plus(sum, p);
         if (u & kCreaseBit)
@@ -213,6 +215,7 @@ __host__ __device__ inline void edge_children(const LevelView& l, const NextView
 {
     const std::uint32_t a = l.ev[2 * e], b = l.ev[2 * e + 1], mid = l.V + e;
     const std::uint32_t nf = l.efoff[e + 1] - l.efoff[e], row = edge_vertex_row(l, e);
+    RXMESH_DEVICE_CHECK(std::uint64_t(row) + 2 + 2 * nf <= 2 * (2 * std::uint64_t(l.E) + 3 * l.F));
     const std::uint32_t bit = crease ? kCreaseBit : 0u;
     n.ev[4 * e] = a, n.ev[4 * e + 1] = mid, n.ev[4 * e + 2] = mid, n.ev[4 * e + 3] = b;
     n.efoff[2 * e]     = 2 * l.efoff[e];
@@ -274,6 +277,8 @@ __host__ __device__ inline FaceRecord load_face(const LevelView& l, std::uint32_
         r.flip[j] = fe & 1u;
         r.rank[j] = ranks ? l.frank[3 * std::uint64_t(f) + j] : 0u;
         r.M[j]    = l.V + r.e[j];
+        RXMESH_DEVICE_CHECK(r.v[j] < l.V && r.e[j] < l.E);
+        RXMESH_DEVICE_CHECK(!ranks || r.rank[j] < l.efoff[r.e[j] + 1] - l.efoff[r.e[j]]);
     }
     return r;
 }

@@ -57,6 +57,7 @@ class RowView
     //! The i-th output as a global id.
     RXMESH_DEVICE OutputId operator[](std::uint32_t i) const
     {
+        RXMESH_DEVICE_CHECK(i < m_size);
         return OutputId(m_inline ? pick(m_global, i) : m_map(local(i)));
     }
     RXMESH_DEVICE OutputId front() const { return (*this)[0]; }
