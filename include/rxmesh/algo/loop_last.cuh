@@ -54,13 +54,13 @@ __host__ __device__ inline void row_links(const LevelView& g, std::uint32_t* ve,
     ve[g.eslot[2 * std::uint64_t(e) + 1]] = e;
 }
 
-__global__ void face_links_kernel(LevelView g, std::uint32_t* ef)
+static __global__ void face_links_kernel(LevelView g, std::uint32_t* ef)
 {
     RXMESH_FOR_EACH_ITEM(f, g.F)
     face_links(g, ef, std::uint32_t(f));
 }
 
-__global__ void row_links_kernel(LevelView g, std::uint32_t* ve)
+static __global__ void row_links_kernel(LevelView g, std::uint32_t* ve)
 {
     RXMESH_FOR_EACH_ITEM(e, g.E)
     row_links(g, ve, std::uint32_t(e));
@@ -204,27 +204,27 @@ __host__ __device__ inline void last_vertex_point(const LastView& v, std::uint32
     store3(out, 0, u < v.g.V ? old_vertex_point(v, u) : edge_vertex_point(v, u - v.g.V));
 }
 
-__global__ void last_faces_kernel(LastView v, std::uint32_t* faces)
+static __global__ void last_faces_kernel(LastView v, std::uint32_t* faces)
 {
     staged_items<48>(v.g.F, faces, [&](std::uint64_t f, std::uint32_t* out) {
         last_faces(v, std::uint32_t(f), out);
     });
 }
 
-__global__ void interior_points_kernel(LastView v, float* pos)
+static __global__ void interior_points_kernel(LastView v, float* pos)
 {
     // after the vertices of level L - 1 and the halves of the grandparent's edges
     staged_items<9>(v.g.F, pos + 3 * (std::uint64_t(v.V1) + 2 * std::uint64_t(v.g.E)),
                     [&](std::uint64_t f, float* out) { interior_points(v, std::uint32_t(f), out); });
 }
 
-__global__ void half_points_kernel(LastView v, float* pos)
+static __global__ void half_points_kernel(LastView v, float* pos)
 {
     staged_items<6>(v.g.E, pos + 3 * std::uint64_t(v.V1),
                     [&](std::uint64_t e, float* out) { half_points(v, std::uint32_t(e), out); });
 }
 
-__global__ void last_vertex_points_kernel(LastView v, float* pos)
+static __global__ void last_vertex_points_kernel(LastView v, float* pos)
 {
     staged_items<3>(v.V1, pos, [&](std::uint64_t u, float* out) {
         last_vertex_point(v, std::uint32_t(u), out);
@@ -263,8 +263,7 @@ inline void last_from_grandparent(const LevelView& gv, const Level& g, const flo
     last.pos = DeviceBuffer<float>(3 * V, s);
     const std::size_t faces_smem = 48 * sizeof(std::uint32_t) * block;
     if (faces_smem > 48 * 1024)
-        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(last_faces_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(faces_smem)));
+        detail::opt_in_all_shared_memory(last_faces_kernel);
     last_faces_kernel<<<last_grid(gv.F, block), block, faces_smem, s>>>(v, last.fv.data());
     RXMESH_CHECK_LAUNCH();
     last_vertex_points_kernel<<<last_grid(V1, block), block, 3 * sizeof(float) * block, s>>>(v, last.pos.data());

@@ -183,7 +183,7 @@ __host__ __device__ inline void vertex_point(const LevelView& l, const NextView&
         n.vvoff[v] = begin;
 }
 
-__global__ void vertex_points(LevelView l, NextView n)
+static __global__ void vertex_points(LevelView l, NextView n)
 {
     staged_items<3>(l.V, n.pos, [&](std::uint64_t v, float* out) {
         vertex_point(l, n, std::uint32_t(v), out);
@@ -252,7 +252,7 @@ __host__ __device__ inline void row_ends(const LevelView& l, const NextView& n)
     n.efoff[E2]        = 12 * l.F;  // three edges per face of 4F faces
 }
 
-__global__ void edge_points(LevelView l, NextView n)
+static __global__ void edge_points(LevelView l, NextView n)
 {
     staged_items<3>(l.E, n.pos + 3 * std::uint64_t(l.V), [&](std::uint64_t e, float* out) {
         edge_item(l, n, std::uint32_t(e), out);
@@ -396,7 +396,7 @@ __host__ __device__ inline int staged_face_arrays(const NextView& n)
 }
 
 //! The faces' 12-word outputs go through shared memory (staged_items' reason).
-__global__ void face_children(LevelView l, NextView n)
+static __global__ void face_children(LevelView l, NextView n)
 {
     extern __shared__ __align__(16) unsigned char stage_bytes[];
     auto* const         stage  = reinterpret_cast<std::uint32_t*>(stage_bytes);

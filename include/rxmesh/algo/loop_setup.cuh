@@ -125,7 +125,7 @@ inline void require_fits(const std::vector<Counts>& counts, bool sharp, std::siz
 
 //! Rank of each face among the faces of each of its edges (ef rows are
 //! sorted ascending).
-__global__ void face_ranks(std::uint32_t F, const std::uint32_t* fe, const std::uint32_t* ef_off,
+static __global__ void face_ranks(std::uint32_t F, const std::uint32_t* fe, const std::uint32_t* ef_off,
                            const std::uint32_t* ef, std::uint32_t* frank)
 {
     RXMESH_FOR_EACH_ITEM(h, 3 * std::uint64_t(F))
@@ -145,7 +145,7 @@ __global__ void face_ranks(std::uint32_t F, const std::uint32_t* fe, const std::
 }
 
 //! Third vertices of an edge's faces of rank 0 and 1 (edges of two faces).
-__global__ void edge_opposites(std::uint32_t E, const std::uint32_t* ev, const std::uint32_t* ef_off,
+static __global__ void edge_opposites(std::uint32_t E, const std::uint32_t* ev, const std::uint32_t* ef_off,
                                const std::uint32_t* ef, const std::uint32_t* fv, std::uint32_t* opp)
 {
     RXMESH_FOR_EACH_ITEM(e, E)
@@ -168,7 +168,7 @@ __global__ void edge_opposites(std::uint32_t E, const std::uint32_t* ev, const s
 
 //! Neighbour rows from the VE rows, with crease bits, and each edge's slot
 //! in the rows of its two ends.
-__global__ void vertex_rows(std::uint32_t V, const std::uint32_t* ev, const std::uint32_t* ef_off,
+static __global__ void vertex_rows(std::uint32_t V, const std::uint32_t* ev, const std::uint32_t* ef_off,
                             const std::uint8_t* sharp, const std::uint32_t* ve_off,
                             const std::uint32_t* ve, std::uint32_t* vv, std::uint32_t* eslot)
 {

@@ -93,8 +93,7 @@ inline void launch_faces(const LevelView& lv, const NextView& nv, int block, cud
 {
     const std::size_t smem = 12 * sizeof(std::uint32_t) * block * staged_face_arrays(nv);
     if (smem > 48 * 1024)
-        RXMESH_CHECK_CUDA(cudaFuncSetAttribute(face_children, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(smem)));
+        detail::opt_in_all_shared_memory(face_children);
     face_children<<<grid_for(lv.F, block), block, smem, s>>>(lv, nv);
     RXMESH_CHECK_LAUNCH();
 }

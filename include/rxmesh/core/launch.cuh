@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rxmesh/core/cuda_check.h"
+
 namespace rxmesh::detail {
 
 constexpr int kFlatBlockThreads = 256;
@@ -27,6 +29,22 @@ inline int bits_for(std::uint64_t n)
     while (b < 64 && (std::uint64_t{1} << b) < n)
         ++b;
     return b;
+}
+
+//! Lets `kernel` launch with as much dynamic shared memory as the device
+//! gives a block. Always the same value: host threads that launch the kernel
+//! at the same time never lower each other's limit, as setting each launch's
+//! own size would.
+template <typename Kernel>
+void opt_in_all_shared_memory(Kernel kernel)
+{
+    int device = 0, optin = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&device));
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes attr{};
+    RXMESH_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
+    RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           optin - int(attr.sharedSizeBytes)));
 }
 
 }  // namespace rxmesh::detail

@@ -77,6 +77,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/query/block_transpose.cuh"
@@ -404,9 +405,8 @@ void launch_accumulate(DeviceMesh mesh, Input input, AccumulateSpec<Combine, Act
     LaunchLimits&     c    = launch_limits<kernel>();
     if (smem + c.static_smem <= std::size_t(c.max_smem)) {
         if (smem > c.opted_in) {
-            RXMESH_CHECK_CUDA(cudaFuncSetAttribute(
-                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-            c.opted_in = smem;
+            detail::opt_in_all_shared_memory(kernel);
+            c.opted_in = std::size_t(c.max_smem);
         }
         const unsigned grid = mesh.schedule.range
                                   ? scheduled_grid<kernel>(c, BlockThreads, smem, items)

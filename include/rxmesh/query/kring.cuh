@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -242,8 +243,7 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, cons
     if (smem > std::size_t(max_smem))
         return false;
     if (smem > 48 * 1024)
-        RXMESH_CHECK_CUDA(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        detail::opt_in_all_shared_memory(kernel);
     kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(
         mesh, halo, input, max_rings, capacity, words, f, accept, active, sink);
     RXMESH_CHECK_LAUNCH();

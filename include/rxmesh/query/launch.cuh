@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/query/block_query.cuh"
@@ -108,8 +109,10 @@ unsigned scheduled_grid(LaunchLimits& c, int block_threads, std::size_t smem, st
 template <auto kernel>
 LaunchLimits& launch_limits()
 {
-    static LaunchLimits cache[kMaxCachedDevices];
-    static LaunchLimits other;
+    // per host thread: queries may run from several threads (on their own
+    // streams) without sharing this cache
+    static thread_local LaunchLimits cache[kMaxCachedDevices];
+    static thread_local LaunchLimits other;
     int                 dev = 0;
     RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
     LaunchLimits& c = dev < kMaxCachedDevices ? cache[dev] : (other = LaunchLimits{});
@@ -161,9 +164,8 @@ void launch_for_each(const DeviceMesh& mesh, F f, Active active, bool oriented,
         return;
     }
     if (smem > c.opted_in) {  // the opt-in covers static + dynamic shared memory above 48 KB
-        RXMESH_CHECK_CUDA(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        c.opted_in = smem;
+        opt_in_all_shared_memory(kernel);
+        c.opted_in = std::size_t(c.max_smem);
     }
     const unsigned grid =
         mesh.schedule.range

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/query/block_query.cuh"
 #include "rxmesh/query/device_mesh.h"
@@ -84,8 +85,8 @@ void launch(const Query& q, void (*kernel)(KernelArgs...), cudaStream_t stream, 
 {
     if (q.grid() == 0)
         return;
-    RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(q.smem_bytes())));
+    if (q.smem_bytes() > 48 * 1024)
+        detail::opt_in_all_shared_memory(kernel);
     kernel<<<q.grid(), q.block(), q.smem_bytes(), stream>>>(std::forward<Args>(args)...);
     RXMESH_CHECK_LAUNCH();
 }
