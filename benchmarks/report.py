@@ -112,10 +112,14 @@ def main(results):
         normals = load(os.path.join(results, "vertex_normals.json"))
     mem = {m["mesh"]: m for m in q.get("memory", [])}
 
+    big = [m for m in meshes if faces[m] >= 100_000]
     out.append(f"## Goals (sorted input, {goal_mesh})\n")
-    out.append("| op | RXMesh ms | vs PDE | goal | vs CSR | goal | vs OpenMesh serial | goal | "
-               "vs OpenMesh OpenMP | goal |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append(f"The goals are judged on one mesh, {goal_mesh}; the geometric means of the same "
+               f"ratios over every sorted mesh of at least 100K faces ({len(big)} meshes) stand "
+               f"beside them.\n")
+    out.append("| op | RXMesh ms | vs PDE | geomean | goal | vs CSR | geomean | goal | "
+               "vs OpenMesh serial | goal | vs OpenMesh OpenMP | goal |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     c = cpu.get((goal_mesh, "sorted"), {}).get("ops", {})
     threads = cpu.get((goal_mesh, "sorted"), {}).get("threads")
     for op in OPS:
@@ -128,8 +132,12 @@ def main(results):
 
         def mark(x, goal):
             return "n/a" if x is None else ("met" if x >= goal else "**missed**")
-        out.append(f"| {op} | {fmt(rx)} | {times(pde)} | >= {pde_goal:.1f}x {mark(pde, pde_goal)} | "
-                   f"{times(csr)} | >= 0.67x {mark(csr, 1 / 1.5)} | {times(oms, 0)} | >= 500x "
+        def over_meshes(system):
+            return geomean([ratio(ms.get((m, "sorted", system, op)), ms.get((m, "sorted", "RXMesh", op)))
+                            for m in big])
+        out.append(f"| {op} | {fmt(rx)} | {times(pde)} | {times(over_meshes('PDE'))} | "
+                   f">= {pde_goal:.1f}x {mark(pde, pde_goal)} | {times(csr)} | {times(over_meshes('CSR'))} | "
+                   f">= 0.67x {mark(csr, 1 / 1.5)} | {times(oms, 0)} | >= 500x "
                    f"{mark(oms, 500)} | {times(omp, 0)} | >= 50x {mark(omp, 50)} |")
     if goal_mesh in mem:
         m = mem[goal_mesh]
