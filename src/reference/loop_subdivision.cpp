@@ -38,10 +38,26 @@ struct Level
     }
 };
 
+//! \throw InvalidInputError for a face index out of range or a face that
+//! repeats a vertex.
+void check_faces(const LoopMesh& m)
+{
+    const auto V = std::uint32_t(m.positions.size());
+    for (std::size_t f = 0; f < m.faces.size(); ++f) {
+        const Triangle& t = m.faces[f];
+        for (std::uint32_t v : t)
+            if (v >= V)
+                throw InvalidInputError("loop_subdivide: face " + std::to_string(f) + " has vertex " +
+                                        std::to_string(v) + " of " + std::to_string(V));
+        if (t[0] == t[1] || t[1] == t[2] || t[2] == t[0])
+            throw InvalidInputError("loop_subdivide: face " + std::to_string(f) + " repeats a vertex");
+    }
+}
+
 Level build_level(const LoopMesh& m)
 {
     const auto V = std::uint32_t(m.positions.size());
-    build_topology(V, m.faces);  // checks indices and repeated vertices
+    check_faces(m);
     Level t;
     t.ev = loop_level_edges(m);
     std::unordered_map<std::uint64_t, std::uint32_t> id;
