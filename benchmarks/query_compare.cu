@@ -9,11 +9,23 @@
 // pre-allocated buffer at its row's offset (offsets from each system's own
 // output sizes; fixed-size ops EV, FV, FE write at k * s). Allocation and
 // offsets are outside the timing. CUDA events, warm-up, median of --runs.
-// Every system's output is checked against reference::build_topology on
-// meshes up to --verify-max-faces faces; a mismatch exits with status 1.
+// Every system runs at block sizes of 64, 128, 256 and 512 threads and is
+// reported at its best (RXMesh's default per op is one of them).
+//
+// Checks, at every size: each system's output has a canonical-id checksum
+// (baselines/query_checksum.h) that must equal CSR's; on meshes up to
+// --verify-max-faces faces every row is also compared with
+// reference::build_topology. A mismatch exits with status 1.
+//
+// Numbering: the baselines run on the order's ids, RXMesh on its own
+// (renumbered by patch); the "sorted" order is the input renumbered by
+// RXMesh's patches, so its rows compare all systems in the same numbering.
 //
 // "output GB/s" counts the bytes any system must move for the workload: the
 // ids written plus, for variable-size ops, the offsets read (4 bytes each).
+//
+// Memory: every device byte of each system after construction
+// (RXMesh::memory() for RXMesh, with the patch store apart).
 //
 // With --sweep, also times RXMesh alone at each patch capacity of
 // --capacities on the largest sorted mesh (the paper's Figure 5b).
@@ -40,6 +52,7 @@
 #include "pde.cuh"
 #include "query_compare_orders.h"
 #include "query_compare_report.h"
+#include "query_checksum.h"
 #include "query_compare_rxmesh.cuh"
 #include "query_workload.h"
 #include "rxmesh/reference/topology.h"
@@ -66,13 +79,134 @@ struct Options
 
 int g_failures = 0;
 
-//! Times every op of one system; appends records.
+__global__ void empty_kernel() {}
+
+//! What one timed launch of nothing costs: the floor of every small query.
+double launch_floor_ms(int runs)
+{
+    return time_query(
+        [] {
+            empty_kernel<<<1, 32>>>();
+            RXMESH_CHECK_LAUNCH();
+        },
+        3, runs);
+}
+
+//! The block sizes every system is timed at; each is reported at its best.
+constexpr int kBlockSizes[] = {64, 128, 256, 512};
+
+//! RXMesh at each block size of kBlockSizes (a template parameter there),
+//! behind the baselines' run(op, out, stream, block_threads).
+class RXMeshSystem
+{
+   public:
+    explicit RXMeshSystem(const RXMesh& mesh) : m_mesh(mesh), m_default(mesh) {}
+    std::uint32_t num_sources(Op op) const { return m_default.num_sources(op); }
+    QueryOutput   allocate(Op op) const { return m_default.allocate(op); }
+    EdgeVertices  edge_vertices() const { return m_default.edge_vertices(); }
+    const std::uint32_t* vertex_to_input() const { return m_mesh.global_vertex_to_input().data(); }
+    void run(Op op, QueryOutput& out, cudaStream_t, int block) const
+    {
+        switch (block) {
+            case 64: return RXMeshQueries<64>(m_mesh).run(op, out);
+            case 128: return RXMeshQueries<128>(m_mesh).run(op, out);
+            case 256: return RXMeshQueries<256>(m_mesh).run(op, out);
+            case 512: return RXMeshQueries<512>(m_mesh).run(op, out);
+            default: throw Error("RXMeshSystem: no instance of " + std::to_string(block) + " threads");
+        }
+    }
+
+   private:
+    const RXMesh&   m_mesh;
+    RXMeshQueries<> m_default;
+};
+
+//! A baseline that keeps the input's ids (vertex map: identity).
+template <typename Baseline>
+struct InputIds
+{
+    const Baseline&      sys;
+    std::uint32_t        num_sources(Op op) const { return sys.num_sources(op); }
+    QueryOutput          allocate(Op op) const { return sys.allocate(op); }
+    EdgeVertices         edge_vertices() const { return sys.edge_vertices(); }
+    const std::uint32_t* vertex_to_input() const { return nullptr; }
+    void run(Op op, QueryOutput& out, cudaStream_t stream, int block) const
+    {
+        sys.run(op, out, stream, block);
+    }
+};
+
+//! Checksums of one order of one mesh: the first system's are the anchor.
+struct Checksums
+{
+    bool          set = false;
+    std::string   system;
+    std::uint64_t of[8] = {};
+};
+
+std::string hex(std::uint64_t x)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
+    return buf;
+}
+
+//! Canonical keys from the system's own EV and FV.
+template <typename System>
+CanonicalKeys keys_of(const System& sys, std::uint32_t num_vertices)
+{
+    QueryOutput ev = sys.allocate(Op::EV), fv = sys.allocate(Op::FV);
+    sys.run(Op::EV, ev, 0, 256);
+    sys.run(Op::FV, fv, 0, 256);
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    return canonical_keys(ev, fv, sys.vertex_to_input(), num_vertices);
+}
+
+//! The output of `op` checked against the CPU reference (when given) and
+//! its checksum against the anchor's (or made the anchor); sets r.verified,
+//! r.checksum, r.note.
+template <typename System>
+void check_output(const System& sys, Op op, const QueryOutput& out, const CanonicalKeys& keys,
+                  const reference::Topology* ref, const EdgeVertices& ev, Checksums& anchor,
+                  Record& r)
+{
+    std::string why;
+    if (ref)
+        r.verified = verify_against_reference(out, op, *ref, ev, why) ? "yes" : "MISMATCH";
+    else
+        r.verified = "skipped";
+    const std::uint64_t sum = query_checksum(op, out, keys);
+    r.checksum              = hex(sum);
+    const int i             = int(op);
+    if (!anchor.set) {
+        r.checksum_vs = "anchor";
+    } else if (anchor.of[i] == sum) {
+        r.checksum_vs = "= " + anchor.system;
+    } else {
+        r.checksum_vs = "MISMATCH vs " + anchor.system;
+        why += (why.empty() ? "" : "; ") + std::string("checksum differs from ") + anchor.system;
+    }
+    if (!anchor.set)
+        anchor.of[i] = sum;
+    if (r.verified == "MISMATCH" || r.checksum_vs.rfind("MISMATCH", 0) == 0) {
+        r.note = why;
+        ++g_failures;
+        std::fprintf(stderr, "%s %s %s %s: %s\n", r.system.c_str(), r.mesh.c_str(),
+                     r.order.c_str(), r.op.c_str(), why.c_str());
+    }
+}
+
+//! Times every op of one system at every block size of kBlockSizes, keeps
+//! the best, checks the output; appends records.
 template <typename System>
 void measure(const System& sys, const char* system, const std::string& mesh_name,
              const std::string& order, const IndexedMesh& m, std::uint64_t edges,
-             const reference::Topology* ref, const Options& opt, std::vector<Record>& records)
+             const reference::Topology* ref, const Options& opt, Checksums& anchor,
+             std::vector<Record>& records)
 {
-    const EdgeVertices ev = ref ? sys.edge_vertices() : EdgeVertices{};
+    const auto         nv   = static_cast<std::uint32_t>(m.positions.size());
+    const EdgeVertices ev   = ref ? sys.edge_vertices() : EdgeVertices{};
+    const CanonicalKeys keys = keys_of(sys, nv);
     for (const Op op : kAllOps) {
         Record r;
         r.mesh     = mesh_name;
@@ -80,30 +214,44 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
         r.system   = system;
         r.op       = to_string(op);
         r.faces    = m.faces.size();
-        r.vertices = m.positions.size();
+        r.vertices = nv;
         r.edges    = edges;
         QueryOutput out = sys.allocate(op);
-        sys.run(op, out);
-        RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-        if (ref) {
-            std::string why;
-            if (verify_against_reference(out, op, *ref, ev, why)) {
-                r.verified = "yes";
-            } else {
-                r.verified = "MISMATCH";
-                r.note     = why;
-                ++g_failures;
-                std::fprintf(stderr, "%s %s %s %s: %s\n", system, mesh_name.c_str(),
-                             order.c_str(), r.op.c_str(), why.c_str());
+        for (const int block : kBlockSizes) {
+            const double ms = time_query([&] { sys.run(op, out, 0, block); }, 3, opt.runs);
+            r.block_ms.push_back({block, ms});
+            if (r.ms < 0 || ms < r.ms) {
+                r.ms    = ms;
+                r.block = block;
             }
-        } else {
-            r.verified = "skipped";
         }
-        r.ms = time_query([&] { sys.run(op, out); }, 3, opt.runs);
+        const auto cost = bench::launch_cost([&] { sys.run(op, out, 0, r.block); }, 200);
+        r.host_us       = cost.host_us;
+        r.pipelined_ms  = cost.pipelined_ms;
+        RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+        check_output(sys, op, out, keys, ref, ev, anchor, r);
         const double bytes =
             4.0 * out.values.size() + (fixed_row_size(op) ? 0.0 : 4.0 * sys.num_sources(op));
         r.gbps = bytes / (r.ms * 1e6);
         records.push_back(r);
+    }
+    anchor.set    = true;
+    anchor.system = anchor.system.empty() ? system : anchor.system;
+}
+
+//! RXMesh alone at its per-op default block size, unchecked (the sweeps).
+void measure_rxmesh(const RXMesh& rx, const std::string& name, const IndexedMesh& m,
+                    const Options& opt, std::vector<Record>& out)
+{
+    const RXMeshQueries<> q(rx);
+    for (const Op op : kAllOps) {
+        Record r;
+        r.mesh = name, r.order = "sorted", r.system = "RXMesh", r.op = to_string(op);
+        r.faces = m.faces.size(), r.vertices = m.positions.size(), r.edges = rx.num_edges();
+        r.verified  = "skipped";
+        QueryOutput o = q.allocate(op);
+        r.ms = time_query([&] { q.run(op, o); }, 3, opt.runs);
+        out.push_back(r);
     }
 }
 
@@ -238,11 +386,23 @@ void run_order(const Level& lv, const char* order, const IndexedMesh& mesh)
     MemoryRecord mem;
     mem.mesh  = lv.name;
     mem.faces = mesh.faces.size();
+    Checksums     anchor;  // CSR's: the other systems must agree at every size
     std::uint64_t edges = 0;
     {
+        const CsrMesh csr(mesh.faces, nv);
+        mem.csr = csr.bytes();
+        edges   = csr.num_edges();
+        measure(InputIds<CsrMesh>{csr}, "CSR", lv.name, order, mesh, edges, ref.get(), opt,
+                anchor, records);
+    }
+    {
         const RXMesh rx(mesh.soup(), lv.build);
-        edges      = rx.num_edges();
-        mem.rxmesh = rx.stats().store_bytes;
+        if (rx.num_vertices() != nv || rx.num_edges() != edges)
+            throw Error("bench_query_compare: RXMesh has " + std::to_string(rx.num_vertices()) +
+                        " vertices and " + std::to_string(rx.num_edges()) + " edges, CSR " +
+                        std::to_string(nv) + " and " + std::to_string(edges));
+        mem.rxmesh_store = rx.stats().store_bytes;
+        mem.rxmesh       = rx.memory();
         // RXMesh's ids are its own: check against its own numbering
         std::unique_ptr<reference::Topology> rx_ref;
         if (verify) {
@@ -250,18 +410,14 @@ void run_order(const Level& lv, const char* order, const IndexedMesh& mesh)
             rx_ref              = std::make_unique<reference::Topology>(
                 reference::build_topology(rx.num_vertices(), g.faces));
         }
-        measure(RXMeshQueries<>(rx), "RXMesh", lv.name, order, mesh, edges, rx_ref.get(), opt,
-                records);
-    }
-    {
-        const CsrMesh csr(mesh.faces, nv);
-        mem.csr = csr.bytes();
-        measure(csr, "CSR", lv.name, order, mesh, edges, ref.get(), opt, records);
+        measure(RXMeshSystem(rx), "RXMesh", lv.name, order, mesh, edges, rx_ref.get(), opt,
+                anchor, records);
     }
     try {
         const PdeMesh pde(mesh.faces, nv);
         mem.pde = pde.bytes();
-        measure(pde, "PDE", lv.name, order, mesh, edges, ref.get(), opt, records);
+        measure(InputIds<PdeMesh>{pde}, "PDE", lv.name, order, mesh, edges, ref.get(), opt,
+                anchor, records);
     } catch (const InvalidInputError& e) {
         pde_not_applicable(lv, order, mesh.faces.size(), nv, edges, e.what());
     }
@@ -323,11 +479,10 @@ void capacity_sweep(const Largest& largest, const Options& opt, std::vector<Reco
     for (std::uint32_t c : opt.capacities) {
         BuildOptions build;
         build.patcher.capacity = c;
-        const RXMesh      rx(largest.sorted.soup(), build);
-        const std::string name = largest.name + " capacity " + std::to_string(c);
+        const RXMesh        rx(largest.sorted.soup(), build);
         std::vector<Record> rs;
-        measure(RXMeshQueries<>(rx), "RXMesh", name, "sorted", largest.sorted, rx.num_edges(),
-                nullptr, opt, rs);
+        measure_rxmesh(rx, largest.name + " capacity " + std::to_string(c), largest.sorted, opt,
+                       rs);
         for (auto& r : rs) {
             r.capacity       = c;
             r.patches        = rx.num_patches();
@@ -335,30 +490,6 @@ void capacity_sweep(const Largest& largest, const Options& opt, std::vector<Reco
             sweep.push_back(r);
         }
     }
-}
-
-//! Block size of the query kernels, at the default capacity.
-void block_sweep(const Largest& largest, const Options& opt, std::vector<Record>& out)
-{
-    BuildOptions build;
-    build.patcher.capacity = opt.capacity;
-    const RXMesh rx(largest.sorted.soup(), build);
-    auto         add = [&](auto&& queries, std::uint32_t block) {
-        std::vector<Record> rs;
-        measure(queries, "RXMesh", largest.name + " block " + std::to_string(block), "sorted",
-                largest.sorted, rx.num_edges(), nullptr, opt, rs);
-        for (auto& r : rs) {
-            r.capacity       = opt.capacity;
-            r.patches        = rx.num_patches();
-            r.bytes_per_face = rx.stats().store_bytes_per_face;
-            r.block          = block;
-            out.push_back(r);
-        }
-    };
-    add(RXMeshQueries<64>(rx), 64);
-    add(RXMeshQueries<128>(rx), 128);
-    add(RXMeshQueries<256>(rx), 256);
-    add(RXMeshQueries<512>(rx), 512);
 }
 
 }  // namespace
@@ -371,17 +502,17 @@ int main(int argc, char** argv)
 
     bench::keep_pool_memory();
     const double copy = bench::measured_copy_gbps();
-    std::printf("GPU: %s, device copy %.0f GB/s (read + write); median of %d runs\n\n",
-                bench::gpu_name().c_str(), copy, opt.runs);
-
     Results res;
+    res.launch_floor_ms = launch_floor_ms(opt.runs);
+    std::printf("GPU: %s, device copy %.0f GB/s (read + write); median of %d runs; an empty "
+                "kernel times %.4f ms\n\n",
+                bench::gpu_name().c_str(), copy, opt.runs, res.launch_floor_ms);
+
     Largest largest;
     for (const auto& [file, levels] : opt.meshes)
         run_file(file, levels, opt, res, largest);
-    if (opt.sweep && !largest.sorted.faces.empty()) {
+    if (opt.sweep && !largest.sorted.faces.empty())
         capacity_sweep(largest, opt, res.sweep);
-        block_sweep(largest, opt, res.block_sweep);
-    }
 
     print_tables(res);
     if (!opt.json.empty())

@@ -32,32 +32,21 @@ cmake --build build-device >> "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "
 echo "build ok"
 
 if [ "${1:-}" != "--bench-only" ]; then
-  RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device --output-on-failure -j4 > "$OUT/ctest.log" 2>&1
+  # every test but the compute-sanitizer ones, GPU tests required
+  RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device --output-on-failure -j4 -LE sanitize \
+    > "$OUT/ctest.log" 2>&1
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -30
   grep -E "skipped|SKIPPED" "$OUT/ctest.log" | head -5
-  # memory errors in the GPU build (real meshes skipped: too slow under memcheck)
-  # (import and patch build: FULL_MEMCHECK=1; they take minutes under memcheck)
-  : > "$OUT/memcheck.log"
+  # compute-sanitizer memcheck / racecheck (ctest label "sanitize": the GPU
+  # paths on small meshes and every app's default run; the host I/O tests
+  # under ASan/UBSan carry the same label)
   if [ "${SKIP_SANITIZERS:-0}" = 1 ]; then
     echo "sanitizers skipped (SKIP_SANITIZERS=1)"
-  elif [ "${FULL_MEMCHECK:-0}" = 1 ]; then
-    timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-      --gtest_filter='GpuImport.*:GpuPatch.*:-*RealMeshes*' >> "$OUT/memcheck.log" 2>&1
-    echo "memcheck exit $? ($(grep -c 'Invalid' "$OUT/memcheck.log") invalid accesses); $(tail -1 "$OUT/memcheck.log")"
-  fi
-  if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.ActiveSubsets:GpuQuery.UserKernel*:GpuAttributes.*:GpuBoundary.Generated*:GpuAccumulate.EdgeSums*:GpuAccumulate.InputTooLarge*:GpuAccumulate.StagedVertexInput:GpuAccumulate.ComputedInputAndSum:GpuMcf.OperatorIsSymmetric:GpuMcf.WeightsAndAreas*:GpuSchedule.*:GpuAccumulateScheduled.*:GpuGeodesic.LevelsMatchReference:GpuGeodesic.SourcesUnreachable*:GpuKRing.ActiveSubsets:GpuKRing.LargeK*:GpuKRing.KOutOfRange*:GpuBilateral.PatchCapacity*:GpuLoop.NonManifold*:GpuLoop.SharpEdges:GpuLoop.LevelZero*:GpuLoop.BadInput*' >> "$OUT/memcheck.log" 2>&1
-  echo "query memcheck exit $?; $(tail -1 "$OUT/memcheck.log")"
-  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuQuery.SmallMeshesForSanitizers:GpuQuery.UserKernel*:GpuAccumulate.EdgeSums*:GpuMcf.OperatorIsSymmetric' >> "$OUT/memcheck.log" 2>&1
-  echo "query racecheck exit $?; $(tail -1 "$OUT/memcheck.log")"
-  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuSchedule.*:GpuAccumulateScheduled.WholeMeshAndEmptyRange:GpuGeodesic.SourcesUnreachable*' >> "$OUT/memcheck.log" 2>&1
-  echo "schedule/geodesic racecheck exit $?; $(tail -1 "$OUT/memcheck.log")"
-  timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 build-device/tests/rxmesh_gpu_tests \
-    --gtest_filter='GpuKRing.ActiveSubsets:GpuBilateral.PatchCapacity*' >> "$OUT/memcheck.log" 2>&1
-  echo "k-ring/bilateral racecheck exit $?; $(tail -1 "$OUT/memcheck.log")"
+  else
+    RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device -V -j8 -L sanitize \
+      > "$OUT/sanitize.log" 2>&1
+    grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/sanitize.log" | tail -30
+    grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
   fi
 fi
 if [ "${1:-}" != "--no-bench" ]; then

@@ -47,8 +47,12 @@ class CsrMesh
     QueryOutput allocate(rxmesh::Op op) const;
 
     //! Launches the query kernel of `op` writing into `out` (from
-    //! allocate(op)); launches only, no synchronization.
-    void run(rxmesh::Op op, QueryOutput& out, cudaStream_t stream = 0) const;
+    //! allocate(op)) in blocks of `block_threads` (a multiple of 32, at most
+    //! 1024); launches only, no synchronization.
+    void run(rxmesh::Op op, QueryOutput& out, cudaStream_t stream = 0,
+             int block_threads = kDefaultBlockThreads) const;
+
+    static constexpr int kDefaultBlockThreads = 256;
 
     //! Device memory of the data structure (the eight relations).
     std::size_t bytes() const;

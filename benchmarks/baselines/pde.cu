@@ -387,26 +387,27 @@ QueryOutput PdeMesh::allocate(Op op) const
     return out;
 }
 
-void PdeMesh::run(Op op, QueryOutput& out, cudaStream_t stream) const
+void PdeMesh::run(Op op, QueryOutput& out, cudaStream_t stream, int block_threads) const
 {
     const std::uint32_t n = num_sources(op);
     if (n == 0)
         return;
     detail::check_output_rows("PdeMesh::run", op, out, n);
+    detail::check_block_threads("PdeMesh::run", block_threads);
     const Arrays a{m_target.data(), m_face.data(), m_next.data(), m_vertex_he.data(),
                    m_face_he.data()};
     const std::uint32_t* off  = out.offsets.data();
     std::uint32_t*       val  = out.values.data();
-    const unsigned       grid = grid_for(n);
+    const unsigned       grid = rxmesh::detail::flat_grid(n, block_threads);
     switch (op) {
-        case Op::VV: vertex_query<Op::VV><<<grid, kThreads, 0, stream>>>(n, a, off, val); break;
-        case Op::VE: vertex_query<Op::VE><<<grid, kThreads, 0, stream>>>(n, a, off, val); break;
-        case Op::VF: vertex_query<Op::VF><<<grid, kThreads, 0, stream>>>(n, a, off, val); break;
-        case Op::EV: ev_query<<<grid, kThreads, 0, stream>>>(n, a, val); break;
-        case Op::EF: ef_query<<<grid, kThreads, 0, stream>>>(n, a, off, val); break;
-        case Op::FV: face_fixed_query<Op::FV><<<grid, kThreads, 0, stream>>>(n, a, val); break;
-        case Op::FE: face_fixed_query<Op::FE><<<grid, kThreads, 0, stream>>>(n, a, val); break;
-        case Op::FF: ff_query<<<grid, kThreads, 0, stream>>>(n, a, off, val); break;
+        case Op::VV: vertex_query<Op::VV><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
+        case Op::VE: vertex_query<Op::VE><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
+        case Op::VF: vertex_query<Op::VF><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
+        case Op::EV: ev_query<<<grid, block_threads, 0, stream>>>(n, a, val); break;
+        case Op::EF: ef_query<<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
+        case Op::FV: face_fixed_query<Op::FV><<<grid, block_threads, 0, stream>>>(n, a, val); break;
+        case Op::FE: face_fixed_query<Op::FE><<<grid, block_threads, 0, stream>>>(n, a, val); break;
+        case Op::FF: ff_query<<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
     }
     RXMESH_CHECK_LAUNCH();
 }

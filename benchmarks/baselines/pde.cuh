@@ -87,9 +87,13 @@ class PdeMesh
     QueryOutput allocate(rxmesh::Op op) const;
 
     //! Launches the query kernel of `op` writing into `out` (from
-    //! allocate(op)); launches only, no synchronization. Fixed-size ops (EV,
-    //! FV, FE) write at k * s without reading out.offsets.
-    void run(rxmesh::Op op, QueryOutput& out, cudaStream_t stream = 0) const;
+    //! allocate(op)) in blocks of `block_threads` (a multiple of 32, at most
+    //! 1024); launches only, no synchronization. Fixed-size ops (EV, FV, FE)
+    //! write at k * s without reading out.offsets.
+    void run(rxmesh::Op op, QueryOutput& out, cudaStream_t stream = 0,
+             int block_threads = kDefaultBlockThreads) const;
+
+    static constexpr int kDefaultBlockThreads = 256;
 
     //! Device memory of the data structure (not the outputs).
     std::size_t bytes() const

@@ -68,6 +68,13 @@ void check_output_rows(const char* who, rxmesh::Op op, const QueryOutput& out, s
                             std::to_string(rows) + " (use allocate(op))");
 }
 
+void check_block_threads(const char* who, int block_threads)
+{
+    if (block_threads < 32 || block_threads > 1024 || block_threads % 32 != 0)
+        throw rxmesh::Error(std::string(who) + ": " + std::to_string(block_threads) +
+                            " threads per block (a multiple of 32 in [32, 1024])");
+}
+
 rxmesh::DeviceBuffer<std::uint32_t> offsets_from_counts(
     const rxmesh::DeviceBuffer<std::uint32_t>& counts, std::uint32_t& total,
     cudaStream_t stream)

@@ -109,6 +109,10 @@ rxmesh::DeviceBuffer<std::uint32_t> fixed_offsets(std::uint32_t rows, std::uint3
 //! allocated for another op or mesh); `who` names the caller.
 void check_output_rows(const char* who, rxmesh::Op op, const QueryOutput& out, std::uint32_t rows);
 
+//! Throws rxmesh::Error unless `block_threads` is a multiple of 32 in
+//! [32, 1024]; `who` names the caller.
+void check_block_threads(const char* who, int block_threads);
+
 //! Exclusive prefix sum of `counts` (rows + 1 entries, counts[rows] unused)
 //! into a new buffer of rows + 1 entries; returns it and sets `total`
 //! (synchronous read-back of offsets[rows]).

@@ -60,6 +60,32 @@ inline double gpu_median_ms(const std::function<void()>& reset, const std::funct
     return median(ms);
 }
 
+//! Where a short launch's time goes: the host's time to enqueue one call
+//! (no synchronisation between calls), and the GPU time per call when
+//! `calls` are queued back to back (no idle gaps between kernels).
+struct LaunchCost
+{
+    double host_us      = 0;
+    double pipelined_ms = 0;
+};
+
+inline LaunchCost launch_cost(const std::function<void()>& work, int calls)
+{
+    work();
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    LaunchCost cost;
+    GpuTimer   timer;
+    timer.start();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i)
+        work();
+    cost.host_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        calls;
+    cost.pipelined_ms = timer.stop_ms() / calls;
+    return cost;
+}
+
 //! Median host wall time of `runs` calls (for CPU baselines).
 inline double cpu_median_ms(const std::function<void()>& work, int runs)
 {

@@ -55,9 +55,30 @@ struct BuildStats
     std::uint64_t store_bytes = 0;
     double        store_bytes_per_face = 0;
     // milliseconds, CUDA events
+    // attributes_ms: the registry, its "position" copy and the boundary
+    // flags; total_ms: the whole constructor on the GPU's clock, upload from
+    // the caller's (pageable) host memory included
     float upload_ms = 0, reindex_ms = 0, topology_ms = 0, patching_ms = 0, store_ms = 0;
-    float total_ms = 0;
+    float attributes_ms = 0, total_ms = 0;
 
+    std::string to_json() const;
+};
+
+//! Every byte of device memory an RXMesh holds (RXMesh::memory()): each
+//! buffer's allocation, nothing shared with other meshes.
+struct MemoryReport
+{
+    std::size_t patch_store = 0;  // offsets, ribbons, M_EV, M_FE, flags
+    std::size_t positions   = 0;  // 3 floats per vertex, global order
+    std::size_t faces       = 0;  // 3 vertex ids per face, global numbering
+    std::size_t vertex_maps = 0;  // input -> global and global -> input ids
+    std::size_t attributes  = 0;  // every attribute ("position", boundary flags, the user's)
+    std::size_t kring_halo  = 0;  // built by the first k-ring query, then kept
+
+    std::size_t total() const
+    {
+        return patch_store + positions + faces + vertex_maps + attributes + kring_halo;
+    }
     std::string to_json() const;
 };
 
@@ -87,6 +108,10 @@ class RXMesh
     ValidationReport validate(std::size_t max_reports = 20) const;
 
     const BuildStats& stats() const { return m_stats; }
+
+    //! Device memory held now, by part (attributes and the k-ring halo
+    //! included as they are at the call).
+    MemoryReport memory() const;
 
     // ---- attributes (rxmesh/attribute/registry.h; BLAS in attribute/blas.cuh) ----
 

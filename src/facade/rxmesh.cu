@@ -87,13 +87,27 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
         m_input_to_global.data(), m_global_to_input.data());
     RXMESH_CHECK_LAUNCH();
     m_stats.store_ms = timer.stop_ms();
-    m_stats.total_ms = total.stop_ms();
 
     m_stats.num_vertices = V;
     m_stats.num_edges    = mesh.topology.num_edges;
     m_stats.num_faces    = mesh.num_faces;
     fill_stats(patches);
+    timer.start();
     init_attributes(stream);
+    m_stats.attributes_ms = timer.stop_ms();
+    m_stats.total_ms      = total.stop_ms();
+}
+
+MemoryReport RXMesh::memory() const
+{
+    MemoryReport m;
+    m.patch_store = m_store.allocated_bytes();
+    m.positions   = m_positions.allocated_bytes();
+    m.faces       = m_faces.allocated_bytes();
+    m.vertex_maps = m_input_to_global.allocated_bytes() + m_global_to_input.allocated_bytes();
+    m.attributes  = m_attributes.device_bytes();
+    m.kring_halo  = kring_bytes();
+    return m;
 }
 
 //! Sizes and patch statistics (small downloads: per-patch offsets only).
@@ -161,12 +175,23 @@ std::string BuildStats::to_json() const
         "\"ribbon_overhead\": {\"faces\": %.3f, \"edges\": %.3f, \"vertices\": %.3f}, "
         "\"store_bytes\": %llu, \"store_bytes_per_face\": %.2f, "
         "\"build_ms\": {\"upload\": %.3f, \"reindex\": %.3f, \"topology\": %.3f, "
-        "\"patching\": %.3f, \"store\": %.3f, \"total\": %.3f}}",
+        "\"patching\": %.3f, \"store\": %.3f, \"attributes\": %.3f, \"total\": %.3f}}",
         num_vertices, num_edges, num_faces, num_patches, num_components, min_patch_faces,
         mean_patch_faces, max_patch_faces, patcher_iterations, split_patches,
         ribbon_overhead_faces, ribbon_overhead_edges, ribbon_overhead_vertices,
         static_cast<unsigned long long>(store_bytes), store_bytes_per_face, upload_ms, reindex_ms,
-        topology_ms, patching_ms, store_ms, total_ms);
+        topology_ms, patching_ms, store_ms, attributes_ms, total_ms);
+    return buf;
+}
+
+std::string MemoryReport::to_json() const
+{
+    char buf[512];
+    std::snprintf(buf, sizeof(buf),
+                  "{\"patch_store\": %zu, \"positions\": %zu, \"faces\": %zu, "
+                  "\"vertex_maps\": %zu, \"attributes\": %zu, \"kring_halo\": %zu, "
+                  "\"total\": %zu}",
+                  patch_store, positions, faces, vertex_maps, attributes, kring_halo, total());
     return buf;
 }
 

@@ -164,6 +164,59 @@ TEST(GpuPatch, RXMeshBuildsValidatesAndReportsStats)
     }
 }
 
+TEST(GpuPatch, MemoryCountsEveryBuffer)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // two unused input vertices: the input -> global map is sized by the
+    // input, the rest by the mesh
+    TriangleSoup soup = g::torus(40, 25);
+    soup.positions.push_back({0.f, 0.f, 0.f});
+    soup.positions.push_back({1.f, 0.f, 0.f});
+    rxmesh::RXMesh    mesh(soup);
+    const std::size_t V = mesh.num_vertices(), E = mesh.num_edges(), F = mesh.num_faces();
+    ASSERT_EQ(V, 1000u);
+    ASSERT_EQ(F, 2000u);
+
+    auto m = mesh.memory();
+    EXPECT_EQ(m.patch_store, mesh.stats().store_bytes);
+    EXPECT_EQ(m.positions, 12 * V);
+    EXPECT_EQ(m.faces, 12 * F);
+    EXPECT_EQ(m.vertex_maps, 4 * soup.positions.size() + 4 * V);
+    // "position" (3 floats) and one byte per vertex, edge and face of boundary flags
+    EXPECT_EQ(m.attributes, 12 * V + V + E + F);
+    EXPECT_EQ(m.kring_halo, 0u);
+    EXPECT_EQ(m.total(), m.patch_store + 24 * V + 12 * F + 4 * soup.positions.size() + 12 * V +
+                             V + E + F);
+
+    // what the user adds, and the halo of the first k-ring query, count too
+    mesh.add_edge_attribute<double, 2>("e:weights");
+    mesh.kring_halo();
+    const auto after = mesh.memory();
+    EXPECT_EQ(after.attributes, m.attributes + 16 * E);
+    EXPECT_GT(after.kring_halo, 0u);
+    EXPECT_EQ(after.kring_halo, mesh.kring_bytes());
+    EXPECT_EQ(after.total(), m.total() + 16 * E + after.kring_halo);
+    mesh.attributes().remove("e:weights");
+    EXPECT_EQ(mesh.memory().attributes, m.attributes);
+    // the JSON names every part
+    const std::string json = after.to_json();
+    for (const char* key : {"patch_store", "positions", "faces", "vertex_maps", "attributes",
+                            "kring_halo", "total"})
+        EXPECT_NE(json.find(std::string("\"") + key + "\""), std::string::npos) << key;
+}
+
+TEST(GpuPatch, ConstructorTimeCoversEveryStage)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const rxmesh::RXMesh mesh(g::torus(64, 40));
+    const auto&          s = mesh.stats();
+    EXPECT_GT(s.attributes_ms, 0.f);
+    // the stages run one after the other inside the constructor's timer
+    const float stages = s.upload_ms + s.reindex_ms + s.topology_ms + s.patching_ms + s.store_ms +
+                         s.attributes_ms;
+    EXPECT_GE(s.total_ms, 0.99f * stages);
+}
+
 TEST(GpuPatch, DeterministicForAGivenSeed)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -431,6 +431,9 @@ TEST(GpuQuery, SmallMeshesForSanitizers)
                                                            {"fan", g::fan(300)},
                                                            {"fin", g::fin(3)},
                                                            {"grid", g::grid(9, 7)},
+                                                           // FF beyond shared memory: the
+                                                           // global-memory fallback
+                                                           {"fin600", g::fin(600)},
                                                            {"flipped", with_flipped_faces(
                                                                            g::torus(16, 10), 13)}}) {
         BuildOptions options;

@@ -141,6 +141,27 @@ TEST(GpuVertexNormals, MatchReference)
     }
 }
 
+TEST(GpuVertexNormals, OneRingBeyondSharedMemoryTakesTheGlobalPath)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // every patch of a fan holds the centre's whole one-ring in its ribbon:
+    // 20,000 faces with staged positions exceed any GPU's shared memory, so
+    // the patches run over the global scratch
+    const auto           fan = rxmesh::generate::fan(20000);
+    rxmesh::BuildOptions options;
+    options.weld = true;
+    const rxmesh::RXMesh mesh(fan, options);
+    int                  dev = 0, max_smem = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
+    RXMESH_CHECK_CUDA(
+        cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const std::size_t need =
+        rxmesh::detail::accumulate_smem_bytes<rxmesh::Op::FV, rxmesh::VertexInput<float, 3>>(
+            mesh.store().limits);
+    ASSERT_GT(need, std::size_t(max_smem)) << "the mesh no longer exercises the fallback";
+    normals_test::check(fan, "fan20000");
+}
+
 TEST(GpuVertexNormals, UnitSphereNormalsPointOutwards)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -81,6 +81,8 @@ class AttributeStorageBase
     //! typeid(Attribute<T, N, Id>) of the stored attribute.
     virtual std::type_index type() const = 0;
     virtual std::string     description() const = 0;
+    //! Device bytes of the values (the host mirror not counted).
+    virtual std::size_t device_bytes() const = 0;
 };
 
 template <typename T, int N, typename Id>
@@ -108,6 +110,7 @@ class AttributeStorage final : public AttributeStorageBase
     {
         return attribute_description<T, N, Id>();
     }
+    std::size_t device_bytes() const override { return m_device.allocated_bytes(); }
 
     Attribute<T, N, Id> handle()
     {
@@ -214,6 +217,15 @@ class AttributeRegistry
     }
 
     std::size_t size() const { return m_entries.size(); }
+
+    //! Device bytes of every attribute's values.
+    std::size_t device_bytes() const
+    {
+        std::size_t total = 0;
+        for (const auto& entry : m_entries)
+            total += entry.second->device_bytes();
+        return total;
+    }
 
    private:
     std::uint32_t m_num_vertices = 0, m_num_edges = 0, m_num_faces = 0;

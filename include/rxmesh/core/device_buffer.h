@@ -60,6 +60,9 @@ class DeviceBuffer
     std::size_t size() const noexcept { return m_size; }
     bool        empty() const noexcept { return m_size == 0; }
     std::size_t bytes() const noexcept { return m_size * sizeof(T); }
+    //! Bytes allocated (shrink() keeps the allocation): what the buffer holds
+    //! of the device's memory.
+    std::size_t allocated_bytes() const noexcept { return m_capacity * sizeof(T); }
 
     //! Reallocates to exactly `count` elements; the contents are lost.
     void resize_discard(std::size_t count)
@@ -111,7 +114,8 @@ class DeviceBuffer
    private:
     void allocate(std::size_t count)
     {
-        m_size = count;
+        m_size     = count;
+        m_capacity = count;
         if (count != 0)
             RXMESH_CHECK_CUDA(cudaMallocAsync(
                 reinterpret_cast<void**>(&m_data), count * sizeof(T), m_stream));
@@ -121,20 +125,23 @@ class DeviceBuffer
     {
         if (m_data != nullptr)
             cudaFreeAsync(m_data, m_stream);  // destructor path: cannot throw
-        m_data = nullptr;
-        m_size = 0;
+        m_data     = nullptr;
+        m_size     = 0;
+        m_capacity = 0;
     }
 
     void swap(DeviceBuffer& other) noexcept
     {
         std::swap(m_data, other.m_data);
         std::swap(m_size, other.m_size);
+        std::swap(m_capacity, other.m_capacity);
         std::swap(m_stream, other.m_stream);
     }
 
     T*           m_data   = nullptr;
-    std::size_t  m_size   = 0;
-    cudaStream_t m_stream = 0;
+    std::size_t  m_size     = 0;
+    std::size_t  m_capacity = 0;  // elements allocated (>= m_size after shrink)
+    cudaStream_t m_stream   = 0;
 };
 
 //! Reads one element back from device memory (synchronous).

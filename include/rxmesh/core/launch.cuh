@@ -16,9 +16,10 @@ constexpr int kFlatBlockThreads = 256;
 
 //! Grid size for `n` items: enough blocks to fill the GPU many times over,
 //! capped so that huge inputs reuse threads through the grid-stride loop.
-inline unsigned flat_grid(std::size_t n)
+inline unsigned flat_grid(std::size_t n, int block_threads = kFlatBlockThreads)
 {
-    const std::size_t blocks = (n + kFlatBlockThreads - 1) / kFlatBlockThreads;
+    const std::size_t threads = static_cast<std::size_t>(block_threads);
+    const std::size_t blocks  = (n + threads - 1) / threads;
     return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 1u << 20));
 }
 

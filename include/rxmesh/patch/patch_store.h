@@ -105,6 +105,17 @@ struct PatchStore
                m_fe.bytes() + oriented_manifold.bytes();
     }
 
+    //! Bytes of device memory the store's buffers have allocated.
+    std::size_t allocated_bytes() const
+    {
+        return vertex_offsets.allocated_bytes() + edge_offsets.allocated_bytes() +
+               face_offsets.allocated_bytes() + ribbon_v_offsets.allocated_bytes() +
+               ribbon_e_offsets.allocated_bytes() + ribbon_f_offsets.allocated_bytes() +
+               ribbon_v.allocated_bytes() + ribbon_e.allocated_bytes() +
+               ribbon_f.allocated_bytes() + m_ev.allocated_bytes() + m_fe.allocated_bytes() +
+               oriented_manifold.allocated_bytes();
+    }
+
     HostPatchStore to_host() const
     {
         HostPatchStore h;

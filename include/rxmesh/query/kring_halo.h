@@ -98,10 +98,12 @@ struct KRingHalo
         return {store.vertex_offsets, halo_offsets.data(), halo_vertices.data(), row_first.data(),
                 row_offsets.data(),   entries.data(),      bucket_patch.data()};
     }
+    //! Device bytes the halo's buffers have allocated.
     std::size_t bytes() const
     {
-        return halo_offsets.bytes() + halo_vertices.bytes() + row_first.bytes() +
-               row_offsets.bytes() + entries.bytes() + bucket_patch.bytes();
+        return halo_offsets.allocated_bytes() + halo_vertices.allocated_bytes() +
+               row_first.allocated_bytes() + row_offsets.allocated_bytes() +
+               entries.allocated_bytes() + bucket_patch.allocated_bytes();
     }
 };
 
