@@ -185,8 +185,8 @@ TEST(GpuPatch, MemoryCountsEveryBuffer)
     // "position" (3 floats) and one byte per vertex, edge and face of boundary flags
     EXPECT_EQ(m.attributes, 12 * V + V + E + F);
     EXPECT_EQ(m.kring_halo, 0u);
-    EXPECT_EQ(m.total(), m.patch_store + 24 * V + 12 * F + 4 * soup.positions.size() + 12 * V +
-                             V + E + F);
+    EXPECT_EQ(m.total(), m.patch_store + 12 * V + 12 * F + (4 * soup.positions.size() + 4 * V) +
+                             (12 * V + V + E + F));
 
     // what the user adds, and the halo of the first k-ring query, count too
     mesh.add_edge_attribute<double, 2>("e:weights");
