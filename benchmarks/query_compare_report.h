@@ -37,6 +37,7 @@ struct MemoryRecord
     std::uint64_t        faces = 0;
     std::size_t          rxmesh_store = 0;  // the patch store alone (the paper's measure)
     rxmesh::MemoryReport rxmesh;            // every device byte an RXMesh holds
+    std::size_t          rxmesh_geometry = 0;  // of which positions (and their copy)
     std::size_t          pde = 0, csr = 0;
 };
 
