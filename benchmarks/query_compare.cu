@@ -50,9 +50,9 @@
 #include "bench_util.h"
 #include "csr.cuh"
 #include "pde.cuh"
+#include "query_checksum.h"
 #include "query_compare_orders.h"
 #include "query_compare_report.h"
-#include "query_checksum.h"
 #include "query_compare_rxmesh.cuh"
 #include "query_workload.h"
 #include "rxmesh/reference/topology.h"
@@ -101,18 +101,23 @@ class RXMeshSystem
 {
    public:
     explicit RXMeshSystem(const RXMesh& mesh) : m_mesh(mesh), m_default(mesh) {}
-    std::uint32_t num_sources(Op op) const { return m_default.num_sources(op); }
-    QueryOutput   allocate(Op op) const { return m_default.allocate(op); }
-    EdgeVertices  edge_vertices() const { return m_default.edge_vertices(); }
+    std::uint32_t        num_sources(Op op) const { return m_default.num_sources(op); }
+    QueryOutput          allocate(Op op) const { return m_default.allocate(op); }
+    EdgeVertices         edge_vertices() const { return m_default.edge_vertices(); }
     const std::uint32_t* vertex_to_input() const { return m_mesh.global_vertex_to_input().data(); }
-    void run(Op op, QueryOutput& out, cudaStream_t, int block) const
+    void                 run(Op op, QueryOutput& out, cudaStream_t, int block) const
     {
         switch (block) {
-            case 64: return RXMeshQueries<64>(m_mesh).run(op, out);
-            case 128: return RXMeshQueries<128>(m_mesh).run(op, out);
-            case 256: return RXMeshQueries<256>(m_mesh).run(op, out);
-            case 512: return RXMeshQueries<512>(m_mesh).run(op, out);
-            default: throw Error("RXMeshSystem: no instance of " + std::to_string(block) + " threads");
+            case 64:
+                return RXMeshQueries<64>(m_mesh).run(op, out);
+            case 128:
+                return RXMeshQueries<128>(m_mesh).run(op, out);
+            case 256:
+                return RXMeshQueries<256>(m_mesh).run(op, out);
+            case 512:
+                return RXMeshQueries<512>(m_mesh).run(op, out);
+            default:
+                throw Error("RXMeshSystem: no instance of " + std::to_string(block) + " threads");
         }
     }
 
@@ -130,7 +135,7 @@ struct InputIds
     QueryOutput          allocate(Op op) const { return sys.allocate(op); }
     EdgeVertices         edge_vertices() const { return sys.edge_vertices(); }
     const std::uint32_t* vertex_to_input() const { return nullptr; }
-    void run(Op op, QueryOutput& out, cudaStream_t stream, int block) const
+    void                 run(Op op, QueryOutput& out, cudaStream_t stream, int block) const
     {
         sys.run(op, out, stream, block);
     }
@@ -186,13 +191,12 @@ void check_output(const System& sys, Op op, const QueryOutput& out, const Canoni
         r.checksum_vs = "MISMATCH vs " + anchor.system;
         why += (why.empty() ? "" : "; ") + std::string("checksum differs from ") + anchor.system;
     }
-    if (!anchor.set)
-        anchor.of[i] = sum;
+    if (!anchor.set) anchor.of[i] = sum;
     if (r.verified == "MISMATCH" || r.checksum_vs.rfind("MISMATCH", 0) == 0) {
         r.note = why;
         ++g_failures;
-        std::fprintf(stderr, "%s %s %s %s: %s\n", r.system.c_str(), r.mesh.c_str(),
-                     r.order.c_str(), r.op.c_str(), why.c_str());
+        std::fprintf(stderr, "%s %s %s %s: %s\n", r.system.c_str(), r.mesh.c_str(), r.order.c_str(),
+                     r.op.c_str(), why.c_str());
     }
 }
 
@@ -204,18 +208,18 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
              const reference::Topology* ref, const Options& opt, Checksums& anchor,
              std::vector<Record>& records)
 {
-    const auto         nv   = static_cast<std::uint32_t>(m.positions.size());
-    const EdgeVertices ev   = ref ? sys.edge_vertices() : EdgeVertices{};
+    const auto          nv   = static_cast<std::uint32_t>(m.positions.size());
+    const EdgeVertices  ev   = ref ? sys.edge_vertices() : EdgeVertices{};
     const CanonicalKeys keys = keys_of(sys, nv);
     for (const Op op : kAllOps) {
         Record r;
-        r.mesh     = mesh_name;
-        r.order    = order;
-        r.system   = system;
-        r.op       = to_string(op);
-        r.faces    = m.faces.size();
-        r.vertices = nv;
-        r.edges    = edges;
+        r.mesh          = mesh_name;
+        r.order         = order;
+        r.system        = system;
+        r.op            = to_string(op);
+        r.faces         = m.faces.size();
+        r.vertices      = nv;
+        r.edges         = edges;
         QueryOutput out = sys.allocate(op);
         for (const int block : kBlockSizes) {
             const double ms = time_query([&] { sys.run(op, out, 0, block); }, 3, opt.runs);
@@ -250,9 +254,9 @@ void measure_rxmesh(const RXMesh& rx, const std::string& name, const IndexedMesh
         Record r;
         r.mesh = name, r.order = "sorted", r.system = "RXMesh", r.op = to_string(op);
         r.faces = m.faces.size(), r.vertices = m.positions.size(), r.edges = rx.num_edges();
-        r.verified  = "skipped";
+        r.verified    = "skipped";
         QueryOutput o = q.allocate(op);
-        r.ms = time_query([&] { q.run(op, o); }, 3, opt.runs);
+        r.ms          = time_query([&] { q.run(op, o); }, 3, opt.runs);
         out.push_back(r);
     }
 }
@@ -263,8 +267,7 @@ std::vector<std::uint32_t> parse_list(const std::string& s)
     std::stringstream          ss(s);
     std::string                item;
     while (std::getline(ss, item, ','))
-        if (!item.empty())
-            out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+        if (!item.empty()) out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     return out;
 }
 
@@ -280,8 +283,7 @@ std::pair<std::string, std::vector<int>> parse_mesh(const std::string& v)
         std::isdigit(static_cast<unsigned char>(v[colon + 1]))) {
         file = v.substr(0, colon);
         levels.clear();
-        for (auto l : parse_list(v.substr(colon + 1)))
-            levels.push_back(int(l));
+        for (auto l : parse_list(v.substr(colon + 1))) levels.push_back(int(l));
     }
     return {file, levels};
 }
@@ -303,10 +305,9 @@ std::vector<std::string> parse_orders(const std::string& v)
 bool parse_args(int argc, char** argv, Options& opt)
 {
     for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw Error("bench_query_compare: " + a + " needs a value");
+        const std::string a     = argv[i];
+        auto              value = [&]() -> std::string {
+            if (i + 1 >= argc) throw Error("bench_query_compare: " + a + " needs a value");
             return argv[++i];
         };
         if (a == "--mesh") {
@@ -338,8 +339,7 @@ bool parse_args(int argc, char** argv, Options& opt)
             return false;
         }
     }
-    if (opt.meshes.empty())
-        opt.meshes.push_back({"", {0}});
+    if (opt.meshes.empty()) opt.meshes.push_back({"", {0}});
     return true;
 }
 
@@ -358,8 +358,8 @@ struct Level
 
 //! PDE cannot represent non-manifold or inconsistently oriented meshes: one
 //! "n/a" record per op with the reason.
-void pde_not_applicable(const Level& lv, const char* order, std::uint64_t faces,
-                        std::uint32_t nv, std::uint64_t edges, const char* why)
+void pde_not_applicable(const Level& lv, const char* order, std::uint64_t faces, std::uint32_t nv,
+                        std::uint64_t edges, const char* why)
 {
     for (const Op op : kAllOps) {
         Record r;
@@ -378,10 +378,10 @@ void run_order(const Level& lv, const char* order, const IndexedMesh& mesh)
     auto&          records = lv.res->records;
     const auto     nv      = static_cast<std::uint32_t>(mesh.positions.size());
     if (!opt.dump_dir.empty() && mesh.faces.size() <= opt.dump_max_faces)
-        io::write_ply(opt.dump_dir + "/" + lv.stem + ".x4_" + std::to_string(lv.level) + "." +
-                          order + ".ply",
-                      mesh.soup());
-    const bool verify = mesh.faces.size() <= opt.verify_max_faces;
+        io::write_ply(
+            opt.dump_dir + "/" + lv.stem + ".x4_" + std::to_string(lv.level) + "." + order + ".ply",
+            mesh.soup());
+    const bool                           verify = mesh.faces.size() <= opt.verify_max_faces;
     std::unique_ptr<reference::Topology> ref;
     if (verify)
         ref = std::make_unique<reference::Topology>(reference::build_topology(nv, mesh.faces));
@@ -394,8 +394,8 @@ void run_order(const Level& lv, const char* order, const IndexedMesh& mesh)
         const CsrMesh csr(mesh.faces, nv);
         mem.csr = csr.bytes();
         edges   = csr.num_edges();
-        measure(InputIds<CsrMesh>{csr}, "CSR", lv.name, order, mesh, edges, ref.get(), opt,
-                anchor, records);
+        measure(InputIds<CsrMesh>{csr}, "CSR", lv.name, order, mesh, edges, ref.get(), opt, anchor,
+                records);
     }
     {
         const RXMesh rx(mesh.soup(), lv.build);
@@ -415,19 +415,18 @@ void run_order(const Level& lv, const char* order, const IndexedMesh& mesh)
             rx_ref              = std::make_unique<reference::Topology>(
                 reference::build_topology(rx.num_vertices(), g.faces));
         }
-        measure(RXMeshSystem(rx), "RXMesh", lv.name, order, mesh, edges, rx_ref.get(), opt,
-                anchor, records);
+        measure(RXMeshSystem(rx), "RXMesh", lv.name, order, mesh, edges, rx_ref.get(), opt, anchor,
+                records);
     }
     try {
         const PdeMesh pde(mesh.faces, nv);
         mem.pde = pde.bytes();
-        measure(InputIds<PdeMesh>{pde}, "PDE", lv.name, order, mesh, edges, ref.get(), opt,
-                anchor, records);
+        measure(InputIds<PdeMesh>{pde}, "PDE", lv.name, order, mesh, edges, ref.get(), opt, anchor,
+                records);
     } catch (const InvalidInputError& e) {
         pde_not_applicable(lv, order, mesh.faces.size(), nv, edges, e.what());
     }
-    if (std::string(order) == "sorted")
-        lv.res->memory.push_back(mem);
+    if (std::string(order) == "sorted") lv.res->memory.push_back(mem);
 }
 
 //! The largest sorted mesh so far: the sweeps run on it.
@@ -441,8 +440,8 @@ struct Largest
 void run_level(const IndexedMesh& base, const Level& lv, Largest& largest)
 {
     // the sorted order comes from RXMesh's patches of the given order
-    const IndexedMesh sorted  = sorted_order(base, lv.build);
-    const IndexedMesh shuffle = shuffled(base, 12345u + lv.level);
+    const IndexedMesh                                sorted   = sorted_order(base, lv.build);
+    const IndexedMesh                                shuffle  = shuffled(base, 12345u + lv.level);
     const std::pair<const char*, const IndexedMesh*> orders[] = {
         {"given", &base}, {"sorted", &sorted}, {"shuffled", &shuffle}};
     if (base.faces.size() >= largest.sorted.faces.size()) {
@@ -454,8 +453,7 @@ void run_level(const IndexedMesh& base, const Level& lv, Largest& largest)
     std::fflush(stdout);
     const auto& want = lv.opt->orders;
     for (const auto& [order, mesh] : orders)
-        if (std::find(want.begin(), want.end(), order) != want.end())
-            run_order(lv, order, *mesh);
+        if (std::find(want.begin(), want.end(), order) != want.end()) run_order(lv, order, *mesh);
 }
 
 //! Every requested refinement level of one file (the torus when empty).
@@ -502,22 +500,20 @@ void capacity_sweep(const Largest& largest, const Options& opt, std::vector<Reco
 int main(int argc, char** argv)
 {
     Options opt;
-    if (!parse_args(argc, argv, opt))
-        return 2;
+    if (!parse_args(argc, argv, opt)) return 2;
 
     bench::keep_pool_memory();
     const double copy = bench::measured_copy_gbps();
-    Results res;
+    Results      res;
     res.launch_floor_ms = launch_floor_ms(opt.runs);
-    std::printf("GPU: %s, device copy %.0f GB/s (read + write); median of %d runs; an empty "
-                "kernel times %.4f ms\n\n",
-                bench::gpu_name().c_str(), copy, opt.runs, res.launch_floor_ms);
+    std::printf(
+        "GPU: %s, device copy %.0f GB/s (read + write); median of %d runs; an empty "
+        "kernel times %.4f ms\n\n",
+        bench::gpu_name().c_str(), copy, opt.runs, res.launch_floor_ms);
 
     Largest largest;
-    for (const auto& [file, levels] : opt.meshes)
-        run_file(file, levels, opt, res, largest);
-    if (opt.sweep && !largest.sorted.faces.empty())
-        capacity_sweep(largest, opt, res.sweep);
+    for (const auto& [file, levels] : opt.meshes) run_file(file, levels, opt, res, largest);
+    if (opt.sweep && !largest.sorted.faces.empty()) capacity_sweep(largest, opt, res.sweep);
 
     print_tables(res);
     if (!opt.json.empty())

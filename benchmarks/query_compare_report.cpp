@@ -14,8 +14,7 @@ std::string json_escape(const std::string& s)
 {
     std::string out;
     for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
+        if (c == '"' || c == '\\') out += '\\';
         if (c == '\n')
             out += "\\n";
         else
@@ -47,19 +46,18 @@ void print_query_table(const std::vector<Record>& records)
     };
     auto cell = [](const Record* r) {
         char buf[48] = "n/a";
-        if (r)
-            std::snprintf(buf, sizeof buf, "%.3f (%u)", r->ms, r->block);
+        if (r) std::snprintf(buf, sizeof buf, "%.3f (%u)", r->ms, r->block);
         return std::string(buf);
     };
-    std::printf("\nEach system at its best block size (threads in parentheses) of 64, 128, 256 "
-                "and 512.\n\n| mesh | order | op | RXMesh ms | PDE ms | CSR ms | vs PDE | vs "
-                "CSR | RXMesh output GB/s | verified |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "\nEach system at its best block size (threads in parentheses) of 64, 128, 256 "
+        "and 512.\n\n| mesh | order | op | RXMesh ms | PDE ms | CSR ms | vs PDE | vs "
+        "CSR | RXMesh output GB/s | verified |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Record& r : records) {
-        if (r.system != "RXMesh")
-            continue;
-        const Record *pde = get(r, "PDE"), *csr = get(r, "CSR");
+        if (r.system != "RXMesh") continue;
+        const Record *             pde = get(r, "PDE"), *csr = get(r, "CSR");
         std::vector<const Record*> systems{&r};
-        char vs_pde[32] = "n/a", vs_csr[32] = "n/a";
+        char                       vs_pde[32] = "n/a", vs_csr[32] = "n/a";
         if (pde) {
             std::snprintf(vs_pde, sizeof vs_pde, "%.2fx", pde->ms / r.ms);
             systems.push_back(pde);
@@ -78,11 +76,12 @@ void print_query_table(const std::vector<Record>& records)
 //! back to back, and the host's enqueue time, per system.
 void print_latency_table(const std::vector<Record>& records, double floor_ms)
 {
-    std::printf("\nWhere a small query's time goes (sorted, < 1M faces; an empty kernel: %.4f ms). "
-                "ms: one query from an idle GPU, as timed above; back to back: GPU ms per query "
-                "with 200 queued; host: microseconds to enqueue one.\n\n| mesh | op | system | "
-                "ms | back to back ms | host us |\n|---|---|---|---|---|---|\n",
-                floor_ms);
+    std::printf(
+        "\nWhere a small query's time goes (sorted, < 1M faces; an empty kernel: %.4f ms). "
+        "ms: one query from an idle GPU, as timed above; back to back: GPU ms per query "
+        "with 200 queued; host: microseconds to enqueue one.\n\n| mesh | op | system | "
+        "ms | back to back ms | host us |\n|---|---|---|---|---|---|\n",
+        floor_ms);
     for (const Record& r : records)
         if (r.order == "sorted" && r.faces < 1'000'000 && r.ms > 0)
             std::printf("| %s | %s | %s | %.4f | %.4f | %.2f |\n", r.mesh.c_str(), r.op.c_str(),
@@ -91,13 +90,14 @@ void print_latency_table(const std::vector<Record>& records, double floor_ms)
 
 void print_memory_table(const std::vector<MemoryRecord>& memory)
 {
-    std::printf("\nRXMesh total: every device byte an RXMesh holds after construction "
-                "(RXMesh::memory()); without geometry: less positions() and its copy, the "
-                "\"position\" attribute, which no baseline stores; the patch store is the part "
-                "the paper counts.\n\n"
-                "| mesh | faces | RXMesh total MB | without geometry MB | store MB | PDE MB | CSR "
-                "(8 relations) MB | total / CSR | without geometry / CSR | store / CSR "
-                "|\n|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "\nRXMesh total: every device byte an RXMesh holds after construction "
+        "(RXMesh::memory()); without geometry: less positions() and its copy, the "
+        "\"position\" attribute, which no baseline stores; the patch store is the part "
+        "the paper counts.\n\n"
+        "| mesh | faces | RXMesh total MB | without geometry MB | store MB | PDE MB | CSR "
+        "(8 relations) MB | total / CSR | without geometry / CSR | store / CSR "
+        "|\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& m : memory) {
         const double csr   = double(std::max<std::size_t>(1, m.csr));
         const double total = double(m.rxmesh.total());
@@ -138,11 +138,10 @@ void write_records(FILE* f, const std::vector<Record>& rs)
                      "\"note\": \"%s\", \"capacity\": %u, \"patches\": %u, "
                      "\"block\": %u, \"block_ms\": %s, \"host_us\": %.2f, "
                      "\"pipelined_ms\": %.5f, \"store_bytes_per_face\": %.2f}%s\n",
-                     json_escape(r.mesh).c_str(), r.order.c_str(), r.system.c_str(),
-                     r.op.c_str(), (unsigned long long)r.faces, (unsigned long long)r.vertices,
-                     (unsigned long long)r.edges,
-                     r.ms < 0 ? "null" : std::to_string(r.ms).c_str(), r.gbps,
-                     r.verified.c_str(), r.checksum.c_str(), r.checksum_vs.c_str(),
+                     json_escape(r.mesh).c_str(), r.order.c_str(), r.system.c_str(), r.op.c_str(),
+                     (unsigned long long)r.faces, (unsigned long long)r.vertices,
+                     (unsigned long long)r.edges, r.ms < 0 ? "null" : std::to_string(r.ms).c_str(),
+                     r.gbps, r.verified.c_str(), r.checksum.c_str(), r.checksum_vs.c_str(),
                      json_escape(r.note).c_str(), r.capacity, r.patches, r.block,
                      block_ms_json(r).c_str(), r.host_us, r.pipelined_ms, r.bytes_per_face,
                      i + 1 < rs.size() ? "," : "");
@@ -170,22 +169,17 @@ void print_tables(const Results& res)
     print_query_table(res.records);
     print_latency_table(res.records, res.launch_floor_ms);
     print_memory_table(res.memory);
-    if (!res.sweep.empty())
-        print_sweep_table(res.sweep);
+    if (!res.sweep.empty()) print_sweep_table(res.sweep);
 }
 
-void write_json(const std::string& path,
-                const std::string& gpu,
-                double             copy_gbps,
-                int                runs,
-                std::uint32_t      capacity,
-                const Results&     res)
+void write_json(const std::string& path, const std::string& gpu, double copy_gbps, int runs,
+                std::uint32_t capacity, const Results& res)
 {
     FILE* f = std::fopen(path.c_str(), "w");
-    if (!f)
-        throw Error("bench_query_compare: cannot write " + path);
-    std::fprintf(f, "{\n  \"gpu\": \"%s\",\n  \"copy_gbps\": %.1f,\n  \"runs\": %d,\n"
-                    "  \"capacity\": %u,\n  \"launch_floor_ms\": %.5f,\n  \"results\": [\n",
+    if (!f) throw Error("bench_query_compare: cannot write " + path);
+    std::fprintf(f,
+                 "{\n  \"gpu\": \"%s\",\n  \"copy_gbps\": %.1f,\n  \"runs\": %d,\n"
+                 "  \"capacity\": %u,\n  \"launch_floor_ms\": %.5f,\n  \"results\": [\n",
                  json_escape(gpu).c_str(), copy_gbps, runs, capacity, res.launch_floor_ms);
     write_records(f, res.records);
     std::fprintf(f, "  ],\n  \"memory\": [\n");

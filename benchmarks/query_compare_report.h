@@ -14,7 +14,7 @@ namespace rxmesh::bench::query_compare {
 
 struct Record
 {
-    std::string mesh, order, system, op;
+    std::string   mesh, order, system, op;
     std::uint64_t faces = 0, vertices = 0, edges = 0;
     double        ms = -1, gbps = 0;
     std::string   verified;  // against the CPU reference: "yes", "skipped", "n/a" or "MISMATCH"
@@ -34,18 +34,18 @@ struct Record
 struct MemoryRecord
 {
     std::string          mesh;
-    std::uint64_t        faces = 0;
-    std::size_t          rxmesh_store = 0;  // the patch store alone (the paper's measure)
-    rxmesh::MemoryReport rxmesh;            // every device byte an RXMesh holds
+    std::uint64_t        faces        = 0;
+    std::size_t          rxmesh_store = 0;     // the patch store alone (the paper's measure)
+    rxmesh::MemoryReport rxmesh;               // every device byte an RXMesh holds
     std::size_t          rxmesh_geometry = 0;  // of which positions (and their copy)
     std::size_t          pde = 0, csr = 0;
 };
 
 struct Results
 {
-    std::vector<Record>       records;      // every system, mesh, order and op
-    std::vector<Record>       sweep;        // RXMesh per patch capacity
-    std::vector<MemoryRecord> memory;       // sorted order only
+    std::vector<Record>       records;              // every system, mesh, order and op
+    std::vector<Record>       sweep;                // RXMesh per patch capacity
+    std::vector<MemoryRecord> memory;               // sorted order only
     double                    launch_floor_ms = 0;  // an empty kernel, timed as the queries
 };
 
@@ -54,11 +54,7 @@ void print_tables(const Results& res);
 
 //! Writes everything as JSON to `path`.
 //! \throw Error when the file cannot be opened.
-void write_json(const std::string& path,
-                const std::string& gpu,
-                double             copy_gbps,
-                int                runs,
-                std::uint32_t      capacity,
-                const Results&     res);
+void write_json(const std::string& path, const std::string& gpu, double copy_gbps, int runs,
+                std::uint32_t capacity, const Results& res);
 
 }  // namespace rxmesh::bench::query_compare

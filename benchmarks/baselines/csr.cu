@@ -137,18 +137,20 @@ void CsrMesh::run(Op op, QueryOutput& out, cudaStream_t stream, int block_thread
         return;
     detail::check_output_rows("CsrMesh::run", op, out, n);
     detail::check_block_threads("CsrMesh::run", block_threads);
-    const unsigned grid     = rxmesh::detail::flat_grid(n, block_threads);
+    const unsigned grid = rxmesh::detail::flat_grid(n, block_threads);
     std::uint32_t* val  = out.values.data();
     switch (op) {
         case Op::EV:
             ev_query<<<grid, block_threads, 0, stream>>>(n, m_topo.ev.data(), val);
             break;
         case Op::FV: face3_query<<<grid, block_threads, 0, stream>>>(n, m_fv.data(), val); break;
-        case Op::FE: face3_query<<<grid, block_threads, 0, stream>>>(n, m_topo.fe.data(), val); break;
+        case Op::FE:
+            face3_query<<<grid, block_threads, 0, stream>>>(n, m_topo.fe.data(), val);
+            break;
         default: {
             const rxmesh::DeviceCsr* c = csr_of(m_topo, op);
-            csr_query<<<grid, block_threads, 0, stream>>>(n, c->offsets.data(), c->indices.data(),
-                                                     val);
+            csr_query<<<grid, block_threads, 0, stream>>>(n, c->offsets.data(),
+                                                          c->indices.data(), val);
         }
     }
     RXMESH_CHECK_LAUNCH();

@@ -399,15 +399,16 @@ void PdeMesh::run(Op op, QueryOutput& out, cudaStream_t stream, int block_thread
     const std::uint32_t* off  = out.offsets.data();
     std::uint32_t*       val  = out.values.data();
     const unsigned       grid = rxmesh::detail::flat_grid(n, block_threads);
+    const int            bt   = block_threads;
     switch (op) {
-        case Op::VV: vertex_query<Op::VV><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
-        case Op::VE: vertex_query<Op::VE><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
-        case Op::VF: vertex_query<Op::VF><<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
-        case Op::EV: ev_query<<<grid, block_threads, 0, stream>>>(n, a, val); break;
-        case Op::EF: ef_query<<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
-        case Op::FV: face_fixed_query<Op::FV><<<grid, block_threads, 0, stream>>>(n, a, val); break;
-        case Op::FE: face_fixed_query<Op::FE><<<grid, block_threads, 0, stream>>>(n, a, val); break;
-        case Op::FF: ff_query<<<grid, block_threads, 0, stream>>>(n, a, off, val); break;
+        case Op::VV: vertex_query<Op::VV><<<grid, bt, 0, stream>>>(n, a, off, val); break;
+        case Op::VE: vertex_query<Op::VE><<<grid, bt, 0, stream>>>(n, a, off, val); break;
+        case Op::VF: vertex_query<Op::VF><<<grid, bt, 0, stream>>>(n, a, off, val); break;
+        case Op::EV: ev_query<<<grid, bt, 0, stream>>>(n, a, val); break;
+        case Op::EF: ef_query<<<grid, bt, 0, stream>>>(n, a, off, val); break;
+        case Op::FV: face_fixed_query<Op::FV><<<grid, bt, 0, stream>>>(n, a, val); break;
+        case Op::FE: face_fixed_query<Op::FE><<<grid, bt, 0, stream>>>(n, a, val); break;
+        case Op::FF: ff_query<<<grid, bt, 0, stream>>>(n, a, off, val); break;
     }
     RXMESH_CHECK_LAUNCH();
 }

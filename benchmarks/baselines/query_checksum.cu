@@ -1,13 +1,12 @@
 // Canonical-id checksums of query outputs (see query_checksum.h).
-#include "query_checksum.h"
-
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_transform.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_transform.cuh>
 #include <string>
 
+#include "query_checksum.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 
@@ -52,9 +51,21 @@ struct FaceKey
     __device__ std::uint64_t operator()(std::uint32_t f) const
     {
         std::uint64_t a = vertex[fv[3 * f]], b = vertex[fv[3 * f + 1]], c = vertex[fv[3 * f + 2]];
-        if (a > b) { const auto t = a; a = b; b = t; }
-        if (b > c) { const auto t = b; b = c; c = t; }
-        if (a > b) { const auto t = a; a = b; b = t; }
+        if (a > b) {
+            const auto t = a;
+            a            = b;
+            b            = t;
+        }
+        if (b > c) {
+            const auto t = b;
+            b            = c;
+            c            = t;
+        }
+        if (a > b) {
+            const auto t = a;
+            a            = b;
+            b            = t;
+        }
         return mix(mix(mix(a) + b) + c);
     }
 };
@@ -99,10 +110,13 @@ const std::uint64_t* source_keys(Op op, const CanonicalKeys& k)
     switch (op) {
         case Op::VV:
         case Op::VE:
-        case Op::VF: return k.vertex.data();
+        case Op::VF:
+            return k.vertex.data();
         case Op::EV:
-        case Op::EF: return k.edge.data();
-        default: return k.face.data();
+        case Op::EF:
+            return k.edge.data();
+        default:
+            return k.face.data();
     }
 }
 
@@ -111,10 +125,13 @@ const std::uint64_t* output_keys(Op op, const CanonicalKeys& k)
     switch (op) {
         case Op::VV:
         case Op::EV:
-        case Op::FV: return k.vertex.data();
+        case Op::FV:
+            return k.vertex.data();
         case Op::VE:
-        case Op::FE: return k.edge.data();
-        default: return k.face.data();
+        case Op::FE:
+            return k.edge.data();
+        default:
+            return k.face.data();
     }
 }
 
@@ -134,12 +151,11 @@ CanonicalKeys canonical_keys(const QueryOutput& ev, const QueryOutput& fv,
 std::uint64_t query_checksum(Op op, const QueryOutput& out, const CanonicalKeys& keys)
 {
     const std::uint32_t rows = out.rows();
-    if (rows == 0)
-        return 0;
+    if (rows == 0) return 0;
     auto hashes = thrust::make_transform_iterator(
         thrust::counting_iterator<std::uint32_t>(0),
-        RowHash{out.offsets.data(), out.values.data(), source_keys(op, keys),
-                output_keys(op, keys), op == Op::FV});
+        RowHash{out.offsets.data(), out.values.data(), source_keys(op, keys), output_keys(op, keys),
+                op == Op::FV});
     rxmesh::DeviceBuffer<std::uint64_t> sum(1);
     rxmesh::detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::Sum(tmp, bytes, hashes, sum.data(), rows, cudaStream_t(0));
