@@ -117,7 +117,10 @@ class RXMesh
 
     //! The mesh's named attributes. Holds from the start "position"
     //! (VertexAttribute<float, 3>, a copy of positions() made at construction)
-    //! and the boundary flags "v:boundary", "e:boundary", "f:boundary".
+    //! and the boundary flags "v:boundary", "e:boundary", "f:boundary". The
+    //! constructor computes these on the device only: call to_host() before
+    //! reading their host mirrors (a user's mesh need not pay for mirrors it
+    //! never reads).
     AttributeRegistry&       attributes() { return m_attributes; }
     const AttributeRegistry& attributes() const { return m_attributes; }
 

@@ -135,24 +135,25 @@ void RXMesh::fill_stats(const PatcherResult& patches)
 }
 
 //! The attribute registry sized for this mesh, "position" preset, and the
-//! boundary flags.
+//! boundary flags: all computed on the device, with nothing copied to or
+//! from the host (their host mirrors are current after to_host()).
 void RXMesh::init_attributes(cudaStream_t stream)
 {
     m_attributes = AttributeRegistry(m_stats.num_vertices, m_stats.num_edges, m_stats.num_faces, stream);
-    const auto position = m_attributes.add<float, 3, VertexId>("position");
-    if (position.num_values() != 0) {
+    const auto position = m_attributes.add_unset<float, 3, VertexId>("position");
+    if (position.num_values() != 0)
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(position.device_data(), m_positions.data(),
                                           position.num_bytes(), cudaMemcpyDeviceToDevice,
                                           stream));
-        position.to_host();  // synchronises the stream
-    }
-    const auto v_boundary = m_attributes.add<std::uint8_t, 1, VertexId>("v:boundary");
-    const auto e_boundary = m_attributes.add<std::uint8_t, 1, EdgeId>("e:boundary");
-    const auto f_boundary = m_attributes.add<std::uint8_t, 1, FaceId>("f:boundary");
-    detail::compute_boundary_flags(*this, v_boundary, e_boundary, f_boundary, stream);
-    v_boundary.to_host();
-    e_boundary.to_host();
-    f_boundary.to_host();
+    const auto v_boundary = m_attributes.add_unset<std::uint8_t, 1, VertexId>("v:boundary");
+    const auto e_boundary = m_attributes.add_unset<std::uint8_t, 1, EdgeId>("e:boundary");
+    const auto f_boundary = m_attributes.add_unset<std::uint8_t, 1, FaceId>("f:boundary");
+    // compute_boundary_flags sets the vertex and face flags that are 1 only
+    for (const auto& [data, bytes] : {std::pair{v_boundary.device_data(), v_boundary.num_bytes()},
+                                      std::pair{f_boundary.device_data(), f_boundary.num_bytes()}})
+        if (bytes != 0)
+            RXMESH_CHECK_CUDA(cudaMemsetAsync(data, 0, bytes, stream));
+    detail::compute_boundary_flags(*this, v_boundary, e_boundary, f_boundary, stream);  // syncs
 }
 
 ValidationReport RXMesh::validate(std::size_t max_reports) const

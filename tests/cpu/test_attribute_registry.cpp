@@ -64,6 +64,13 @@ TEST(AttributeRegistryHost, Errors)
     expect_error_mentioning([&] { reg.add<float, 3, VertexId>("x"); }, {"'x'", "already exists"});
     expect_error_mentioning([&] { reg.add<int, 1, FaceId>("x"); }, {"'x'", "already exists"});
     expect_error_mentioning([&] { reg.add<int, 1, FaceId>(""); }, {"non-empty"});
+    // add_unset checks names the same way
+    expect_error_mentioning([&] { reg.add_unset<int, 1, FaceId>("x"); }, {"'x'", "already exists"});
+    expect_error_mentioning([&] { reg.add_unset<int, 1, FaceId>(""); }, {"non-empty"});
+    reg.add_unset<int, 2, EdgeId>("unset");
+    EXPECT_TRUE(reg.contains("unset"));
+    expect_error_mentioning([&] { reg.get<int, 1, EdgeId>("unset"); }, {"'unset'", "x2 per edge"});
+    reg.remove("unset");
     expect_error_mentioning([&] { reg.get<float, 3, VertexId>("missing"); }, {"'missing'"});
     // another value type, component count, element kind
     expect_error_mentioning([&] { reg.get<double, 3, VertexId>("x"); },

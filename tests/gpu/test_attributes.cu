@@ -191,6 +191,14 @@ TEST(GpuAttributes, InitAndFillReachDeviceAndHost)
     for (std::uint64_t i = 0; i < v.num_values(); ++i)
         ASSERT_EQ(v.host_data()[i], 2.5f) << i;
     EXPECT_EQ(download(v, -1.f), std::vector<float>(v.num_values(), 2.5f));
+    // values of one repeated byte are set on the device without a copy
+    auto minus_one = mesh.add_vertex_attribute<int, 2>("minus_one", -1);
+    EXPECT_EQ(download(minus_one, 0), std::vector<int>(2ull * mesh.num_vertices(), -1));
+    auto sevens = mesh.add_face_attribute<std::uint8_t>("sevens", 7);
+    for (std::uint64_t i = 0; i < sevens.num_values(); ++i)
+        ASSERT_EQ(sevens.host_data()[i], 7) << i;
+    EXPECT_EQ(download(sevens, std::uint8_t(0)),
+              std::vector<std::uint8_t>(mesh.num_faces(), std::uint8_t(7)));
 
     fill(v, -4.f);
     EXPECT_EQ(download(v, 0.f), std::vector<float>(v.num_values(), -4.f));
@@ -353,7 +361,8 @@ TEST(GpuAttributes, PositionAttributeEqualsPositions)
     const auto pos  = mesh.positions().to_host();
     auto       p    = mesh.vertex_attribute<float, 3>("position");
     EXPECT_EQ(p.num_elements(), mesh.num_vertices());
-    // the host mirror is filled at construction
+    // the constructor copies on the device only; to_host() fills the mirror
+    p.to_host();
     EXPECT_EQ(std::vector<float>(p.host_data(), p.host_data() + p.num_values()), pos);
     EXPECT_EQ(download(p, -1.f), pos);
     // a copy, not the same memory: changing it leaves positions() alone

@@ -40,6 +40,10 @@ void check_boundary(const RXMesh& m, const std::string& name)
     const auto vb = m.boundary_vertices();
     const auto eb = m.boundary_edges();
     const auto fb = m.boundary_faces();
+    // the constructor computes the flags on the device; the mirrors follow
+    vb.to_host();
+    eb.to_host();
+    fb.to_host();
     // RXMesh's edge ids are its own: match them by their vertex pair (EV)
     std::vector<std::uint32_t> pair_lo(m.num_edges()), pair_hi(m.num_edges());
     std::uint32_t*             lo = nullptr;

@@ -19,8 +19,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <typeindex>
@@ -89,17 +91,45 @@ template <typename T, int N, typename Id>
 class AttributeStorage final : public AttributeStorageBase
 {
    public:
+    //! Values set to `init` on the device and in the host mirror.
     AttributeStorage(std::uint32_t num_elements, T init, cudaStream_t stream)
+        : AttributeStorage(num_elements, stream)
+    {
+        const std::uint64_t n = std::uint64_t(num_elements) * N;
+        for (std::uint64_t i = 0; i < n; ++i)
+            m_host[i] = init;
+        if (n == 0)
+            return;  // no CUDA call for an empty attribute
+        if (std::optional<unsigned char> byte = repeated_byte(init)) {
+            m_device.memset(*byte);  // no host-to-device copy for 0, -1, ...
+            // set when add() returns, as with the copy (which synchronises)
+            RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+        } else {
+            m_device.upload(m_host.get(), n);
+        }
+    }
+
+    //! Values left unset on the device and in the host mirror (which is
+    //! allocated but not touched): for values the caller computes on the
+    //! device right away.
+    AttributeStorage(std::uint32_t num_elements, cudaStream_t stream)
         : m_num_elements(num_elements),
           m_device(std::uint64_t(num_elements) * N, stream),
           // unique_ptr<T[]>, not std::vector<T>: vector<bool> has no data()
           m_host(new T[std::uint64_t(num_elements) * N]),
           m_stream(stream)
     {
-        const std::uint64_t n = std::uint64_t(num_elements) * N;
-        for (std::uint64_t i = 0; i < n; ++i)
-            m_host[i] = init;
-        m_device.upload(m_host.get(), n);  // no-op (no CUDA call) when n == 0
+    }
+
+    //! The byte `value` repeats, if its bytes are all the same.
+    static std::optional<unsigned char> repeated_byte(const T& value)
+    {
+        unsigned char bytes[sizeof(T)];
+        std::memcpy(bytes, &value, sizeof(T));
+        for (std::size_t i = 1; i < sizeof(T); ++i)
+            if (bytes[i] != bytes[0])
+                return std::nullopt;
+        return bytes[0];
     }
 
     std::type_index type() const override
@@ -165,19 +195,20 @@ class AttributeRegistry
     template <typename T, int N, typename Id>
     Attribute<T, N, Id> add(const std::string& name, T init = T{})
     {
-        static_assert(N >= 1, "an attribute has at least one component");
-        static_assert(std::is_trivially_copyable_v<T>,
-                      "attribute values must be trivially copyable");
-        if (name.empty())
-            throw Error("AttributeRegistry::add: an attribute needs a non-empty name");
-        if (m_entries.count(name) != 0)
-            throw Error("AttributeRegistry::add: attribute '" + name +
-                        "' already exists (" + m_entries.at(name)->description() + ")");
-        auto storage = std::make_unique<detail::AttributeStorage<T, N, Id>>(
-            num_elements<Id>(), init, m_stream);
-        Attribute<T, N, Id> handle = storage->handle();
-        m_entries.emplace(name, std::move(storage));
-        return handle;
+        check_new<T>(name);
+        return insert(name, std::make_unique<detail::AttributeStorage<T, N, Id>>(
+                                num_elements<Id>(), init, m_stream));
+    }
+
+    //! The same, with the values left unset on the device and in the host
+    //! mirror: for values computed on the device right after (nothing is
+    //! filled or copied; the host mirror is current after to_host()).
+    template <typename T, int N, typename Id>
+    Attribute<T, N, Id> add_unset(const std::string& name)
+    {
+        check_new<T>(name);
+        return insert(name, std::make_unique<detail::AttributeStorage<T, N, Id>>(
+                                num_elements<Id>(), m_stream));
     }
 
     //! The attribute called `name`.
@@ -228,6 +259,28 @@ class AttributeRegistry
     }
 
    private:
+    template <typename T>
+    void check_new(const std::string& name) const
+    {
+        static_assert(std::is_trivially_copyable_v<T>,
+                      "attribute values must be trivially copyable");
+        if (name.empty())
+            throw Error("AttributeRegistry::add: an attribute needs a non-empty name");
+        if (m_entries.count(name) != 0)
+            throw Error("AttributeRegistry::add: attribute '" + name + "' already exists (" +
+                        m_entries.at(name)->description() + ")");
+    }
+
+    template <typename T, int N, typename Id>
+    Attribute<T, N, Id> insert(const std::string&                                    name,
+                               std::unique_ptr<detail::AttributeStorage<T, N, Id>> storage)
+    {
+        static_assert(N >= 1, "an attribute has at least one component");
+        Attribute<T, N, Id> handle = storage->handle();
+        m_entries.emplace(name, std::move(storage));
+        return handle;
+    }
+
     std::uint32_t m_num_vertices = 0, m_num_edges = 0, m_num_faces = 0;
     cudaStream_t  m_stream = 0;
     std::map<std::string, std::unique_ptr<detail::AttributeStorageBase>> m_entries;
