@@ -72,6 +72,7 @@ struct Row
     rxmesh::BuildStats   median;  // stage times are medians over the runs
     double               wall_ms = 0;  // median of the constructor on the host's clock
     rxmesh::MemoryReport memory;
+    rxmesh::PatcherStageTimes stages;  // of the first timed build
     std::string          metis;
 };
 
@@ -105,6 +106,7 @@ Row measure(const std::string& name, const rxmesh::TriangleSoup& soup, const Opt
         runs.push_back(mesh.stats());
     }
     row.median  = runs.front();
+    row.stages  = runs.front().patcher_stages;
     row.wall_ms = rxmesh::bench::median(wall);
     row.metis   = "-";
     for (auto field : {&rxmesh::BuildStats::upload_ms, &rxmesh::BuildStats::reindex_ms,
@@ -142,6 +144,22 @@ Row measure(const std::string& name, const rxmesh::TriangleSoup& soup, const Opt
     return row;
 }
 
+//! Where the patcher's time goes: its stages (GPU ms, one build) and passes.
+void print_patcher_stages(const std::vector<Row>& rows)
+{
+    std::printf("\nLloyd patcher by stage (ms, summed over the iterations; one build of each "
+                "mesh):\n\n| mesh | iterations | BFS passes | relaxation passes | components "
+                "| propagate | members | central faces | seeds | split |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const Row& row : rows) {
+        const rxmesh::PatcherStageTimes& t = row.stages;
+        std::printf("| %s | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                    row.name.c_str(), row.median.patcher_iterations, t.propagate_passes,
+                    t.relax_passes, t.components_ms, t.propagate_ms, t.members_ms, t.central_ms,
+                    t.seeds_ms, t.split_ms);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -176,9 +194,11 @@ int main(int argc, char** argv)
                 "patching | store | attributes | constructor ms | without upload | Mfaces/s | "
                 "store bytes/face | all memory MB | ribbon faces | METIS vs Lloyd |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    bool first = true;
+    bool             first = true;
+    std::vector<Row> rows;
     for (const auto& [name, soup] : inputs) {
-        const Row   row = measure(name, soup, o);
+        rows.push_back(measure(name, soup, o));
+        const Row&  row = rows.back();
         const auto& s   = row.median;
         std::printf("| %s | %u | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | "
                     "%.2f | %.1f | %.1f | %.1f | %.3f | %s |\n",
@@ -195,6 +215,7 @@ int main(int argc, char** argv)
         first = false;
     }
     json << "]}\n";
+    print_patcher_stages(rows);
     if (!o.json.empty())
         if (FILE* f = std::fopen(o.json.c_str(), "w")) {
             std::fputs(json.str().c_str(), f);

@@ -60,6 +60,7 @@ struct BuildStats
     // the caller's (pageable) host memory included
     float upload_ms = 0, reindex_ms = 0, topology_ms = 0, patching_ms = 0, store_ms = 0;
     float attributes_ms = 0, total_ms = 0;
+    PatcherStageTimes patcher_stages;  // patching_ms split by stage
 
     std::string to_json() const;
 };

@@ -116,6 +116,7 @@ void RXMesh::fill_stats(const PatcherResult& patches)
     m_stats.num_patches        = patches.num_patches;
     m_stats.num_components     = patches.num_components;
     m_stats.patcher_iterations = patches.iterations;
+    m_stats.patcher_stages     = patches.stages;
     m_stats.split_patches      = patches.split_patches;
     const auto face_offsets    = m_store.face_offsets.to_host();
     std::uint32_t lo = ~0u, hi = 0;
@@ -176,12 +177,18 @@ std::string BuildStats::to_json() const
         "\"ribbon_overhead\": {\"faces\": %.3f, \"edges\": %.3f, \"vertices\": %.3f}, "
         "\"store_bytes\": %llu, \"store_bytes_per_face\": %.2f, "
         "\"build_ms\": {\"upload\": %.3f, \"reindex\": %.3f, \"topology\": %.3f, "
-        "\"patching\": %.3f, \"store\": %.3f, \"attributes\": %.3f, \"total\": %.3f}}",
+        "\"patching\": %.3f, \"store\": %.3f, \"attributes\": %.3f, \"total\": %.3f}, "
+        "\"patcher_ms\": {\"components\": %.3f, \"propagate\": %.3f, \"members\": %.3f, "
+        "\"central\": %.3f, \"seeds\": %.3f, \"split\": %.3f}, "
+        "\"patcher_passes\": {\"propagate\": %u, \"relax\": %u}}",
         num_vertices, num_edges, num_faces, num_patches, num_components, min_patch_faces,
         mean_patch_faces, max_patch_faces, patcher_iterations, split_patches,
         ribbon_overhead_faces, ribbon_overhead_edges, ribbon_overhead_vertices,
         static_cast<unsigned long long>(store_bytes), store_bytes_per_face, upload_ms, reindex_ms,
-        topology_ms, patching_ms, store_ms, attributes_ms, total_ms);
+        topology_ms, patching_ms, store_ms, attributes_ms, total_ms,
+        patcher_stages.components_ms, patcher_stages.propagate_ms, patcher_stages.members_ms,
+        patcher_stages.central_ms, patcher_stages.seeds_ms, patcher_stages.split_ms,
+        patcher_stages.propagate_passes, patcher_stages.relax_passes);
     return buf;
 }
 

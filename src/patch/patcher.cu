@@ -18,6 +18,7 @@
 #include "detail/union_find.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
+#include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/core/launch.cuh"
 
 namespace rxmesh {
@@ -233,15 +234,16 @@ std::uint32_t sort_unique(DeviceBuffer<std::uint32_t>& seeds, std::uint32_t n, c
     return read_back(count.data(), stream);
 }
 
-//! Runs BFS rounds from the planted seeds until every face is assigned.
-void propagate(const DeviceCsr&             ff,
+//! Runs BFS rounds from the planted seeds until every face is assigned;
+//! returns how many ran.
+std::uint32_t propagate(const DeviceCsr&             ff,
                std::uint32_t                num_faces,
                DeviceBuffer<std::uint32_t>& patch,
                DeviceBuffer<std::uint32_t>& scratch,
                DeviceBuffer<int>&           changed,
                cudaStream_t                 stream)
 {
-    while (true) {
+    for (std::uint32_t rounds = 1;; ++rounds) {
         changed.memset(0);
         propagate_round<<<flat_grid(num_faces), kThreads, 0, stream>>>(
             ff.offsets.data(), ff.indices.data(), num_faces, patch.data(), scratch.data(),
@@ -249,7 +251,7 @@ void propagate(const DeviceCsr&             ff,
         RXMESH_CHECK_LAUNCH();
         std::swap(patch, scratch);
         if (read_back(changed.data(), stream) == 0)
-            return;
+            return rounds;
     }
 }
 
@@ -395,12 +397,17 @@ std::uint32_t assign_patches(const DeviceCsr&             ff,
                              std::uint32_t                F,
                              LloydState&                  s,
                              DeviceBuffer<std::uint32_t>& offsets,
+                             PatcherStageTimes&           times,
                              cudaStream_t                 stream)
 {
+    GpuTimer timer(stream);
+    timer.start();
     s.patch.memset(0xFF);
     plant_seeds<<<flat_grid(s.K), kThreads, 0, stream>>>(s.seeds.data(), s.K, s.patch.data());
     RXMESH_CHECK_LAUNCH();
-    propagate(ff, F, s.patch, s.scratch, s.changed, stream);
+    times.propagate_passes += propagate(ff, F, s.patch, s.scratch, s.changed, stream);
+    times.propagate_ms += timer.stop_ms();
+    timer.start();
 
     // members of each patch, contiguous and in face order
     const int pbits = detail::bits_for(s.K);
@@ -417,7 +424,9 @@ std::uint32_t assign_patches(const DeviceCsr&             ff,
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::Max(tmp, bytes, sizes, s.max_size_d.data(), s.K, stream);
     });
-    return read_back(s.max_size_d.data(), stream);
+    const std::uint32_t largest = read_back(s.max_size_d.data(), stream);
+    times.members_ms += timer.stop_ms();
+    return largest;
 }
 
 //! Per patch, the centrality key (see CentralityKey) of the face farthest
@@ -426,6 +435,7 @@ DeviceBuffer<std::uint64_t> central_faces(const DeviceCsr&                   ff,
                                           std::uint32_t                      F,
                                           LloydState&                        s,
                                           const DeviceBuffer<std::uint32_t>& offsets,
+                                          std::uint32_t&                     relax_passes,
                                           cudaStream_t                       stream)
 {
     init_boundary_distance<<<flat_grid(F), kThreads, 0, stream>>>(
@@ -438,6 +448,7 @@ DeviceBuffer<std::uint64_t> central_faces(const DeviceCsr&                   ff,
             s.scratch.data(), s.changed.data());
         RXMESH_CHECK_LAUNCH();
         std::swap(s.dist, s.scratch);
+        ++relax_passes;
         if (read_back(s.changed.data(), stream) == 0)
             break;
     }
@@ -525,8 +536,12 @@ PatcherResult lloyd_patches(const DeviceCsr&      ff,
         return result;
     const std::uint32_t F = num_faces;
 
-    LloydState s;
+    LloydState         s;
+    PatcherStageTimes& times = result.stages;
+    GpuTimer           timer(stream);
+    timer.start();
     components_and_seeds(ff, F, options, s, result, stream);
+    times.components_ms = timer.stop_ms();
 
     // ---- Lloyd iterations ----
     s.patch        = DeviceBuffer<std::uint32_t>(F, stream);
@@ -540,19 +555,27 @@ PatcherResult lloyd_patches(const DeviceCsr&      ff,
     for (std::uint32_t iter = 0;; ++iter) {
         result.iterations = iter + 1;
         DeviceBuffer<std::uint32_t> offsets;  // this iteration's patch member ranges
-        max_size = assign_patches(ff, F, s, offsets, stream);
+        max_size = assign_patches(ff, F, s, offsets, times, stream);
         if (max_size <= options.capacity || iter + 1 >= options.max_iterations)
             break;
 
         // seed update: the face farthest from its patch boundary
-        const DeviceBuffer<std::uint64_t> best = central_faces(ff, F, s, offsets, stream);
+        timer.start();
+        const DeviceBuffer<std::uint64_t> best =
+            central_faces(ff, F, s, offsets, times.relax_passes, stream);
+        times.central_ms += timer.stop_ms();
+        timer.start();
         update_seeds(iter, options, offsets, best, s, stream);
+        times.seeds_ms += timer.stop_ms();
     }
 
     result.num_patches     = s.K;
     result.max_patch_faces = max_size;
-    if (max_size > options.capacity)
+    if (max_size > options.capacity) {
+        timer.start();
         split_fallback(ff, s.K, options, s.patch, result);
+        times.split_ms = timer.stop_ms();
+    }
     result.face_patch = std::move(s.patch);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return result;

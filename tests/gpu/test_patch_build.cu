@@ -215,6 +215,13 @@ TEST(GpuPatch, ConstructorTimeCoversEveryStage)
     const float stages = s.upload_ms + s.reindex_ms + s.topology_ms + s.patching_ms + s.store_ms +
                          s.attributes_ms;
     EXPECT_GE(s.total_ms, 0.99f * stages);
+    // the patcher's stages run one after the other inside its own timer
+    const auto& p = s.patcher_stages;
+    EXPECT_GE(p.propagate_passes, s.patcher_iterations);  // at least one pass each
+    EXPECT_GT(p.propagate_ms, 0.f);
+    const float patcher = p.components_ms + p.propagate_ms + p.members_ms + p.central_ms +
+                          p.seeds_ms + p.split_ms;
+    EXPECT_LE(patcher, 1.01f * s.patching_ms + 0.01f);
 }
 
 TEST(GpuPatch, DeterministicForAGivenSeed)

@@ -30,6 +30,19 @@ struct PatcherOptions
     std::uint64_t random_seed    = 0x5eed;
 };
 
+//! Where the patcher's time goes (GPU clock, each stage summed over the
+//! iterations), and how many breadth-first and relaxation passes ran.
+struct PatcherStageTimes
+{
+    float components_ms = 0;  // components of the face graph, initial seeds
+    float propagate_ms  = 0;  // breadth-first growth of the patches from the seeds
+    float members_ms    = 0;  // each patch's members listed (sort, offsets, largest)
+    float central_ms    = 0;  // distance to the patch boundary, central faces
+    float seeds_ms      = 0;  // new seeds (and extra ones in oversized patches)
+    float split_ms      = 0;  // the host fallback, when Lloyd did not converge
+    std::uint32_t propagate_passes = 0, relax_passes = 0;
+};
+
 struct PatcherResult
 {
     DeviceBuffer<std::uint32_t> face_patch;  // patch id per face
@@ -38,6 +51,7 @@ struct PatcherResult
     std::uint32_t iterations    = 0;
     std::uint32_t split_patches = 0;   // patches split by the fallback
     std::uint32_t max_patch_faces = 0;
+    PatcherStageTimes stages;
 };
 
 //! \pre `ff` is the face adjacency CSR of `num_faces` faces (build_topology).
