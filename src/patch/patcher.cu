@@ -237,11 +237,11 @@ std::uint32_t sort_unique(DeviceBuffer<std::uint32_t>& seeds, std::uint32_t n, c
 //! Runs BFS rounds from the planted seeds until every face is assigned;
 //! returns how many ran.
 std::uint32_t propagate(const DeviceCsr&             ff,
-               std::uint32_t                num_faces,
-               DeviceBuffer<std::uint32_t>& patch,
-               DeviceBuffer<std::uint32_t>& scratch,
-               DeviceBuffer<int>&           changed,
-               cudaStream_t                 stream)
+                        std::uint32_t                num_faces,
+                        DeviceBuffer<std::uint32_t>& patch,
+                        DeviceBuffer<std::uint32_t>& scratch,
+                        DeviceBuffer<int>&           changed,
+                        cudaStream_t                 stream)
 {
     for (std::uint32_t rounds = 1;; ++rounds) {
         changed.memset(0);
