@@ -24,6 +24,7 @@
 #include "pde.cuh"
 #include "pde_bilateral.cuh"
 #include "rxmesh/algo/bilateral.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/bilateral.h"
@@ -66,16 +67,6 @@ double max_difference(const std::vector<float>& a, const std::vector<float>& b, 
         }
     }
     return worst;
-}
-
-double bbox_diagonal(const std::vector<float>& x)
-{
-    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300}, s = 0;
-    for (std::size_t i = 0; i < x.size(); ++i)
-        lo[i % 3] = std::min(lo[i % 3], double(x[i])), hi[i % 3] = std::max(hi[i % 3], double(x[i]));
-    for (int d = 0; d < 3; ++d)
-        s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
 }
 
 //! PDE's arrays, scratch and one iteration x -> x_next.
@@ -129,14 +120,13 @@ std::vector<float> read_dump(const std::string& path, std::size_t n)
 
 }  // namespace
 
-
 namespace {
 
 void verify(Row& r, const RXMesh& mesh, const std::vector<float>& start,
             const std::vector<float>& rx, const std::vector<float>& pde_sorted,
             const std::vector<float>& pde_input, const Args& a)
 {
-    const double tol = 1e-4 * bbox_diagonal(start);
+    const double tol = 1e-4 * bounding_box_diagonal(start.data(), start.size() / 3);
     r.diff_pde_sorted = max_difference(rx, pde_sorted, mesh, false);
     r.diff_pde_input  = max_difference(rx, pde_input, mesh, true);
     r.ok = r.diff_pde_sorted <= tol && r.diff_pde_input <= tol;

@@ -16,6 +16,7 @@
 
 #include "../common/app_support.h"
 #include "rxmesh/algo/bilateral.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/bilateral.h"
@@ -142,7 +143,7 @@ class Checker
 {
    public:
     Checker(const RXMesh& mesh, const std::vector<float>& start)
-        : m_faces(host_faces(mesh)), m_diagonal(app::bbox_diagonal(to_vec3(start)))
+        : m_faces(host_faces(mesh)), m_diagonal(bounding_box_diagonal(to_vec3(start)))
     {
     }
 

@@ -95,21 +95,6 @@ inline void validate_input(const TriangleSoup& soup, const std::string& name)
                                         " has a non-finite coordinate (NaN or inf)");
 }
 
-//! Length of the bounding box's diagonal of `p` (0 when empty).
-inline double bbox_diagonal(const std::vector<Vec3f>& p)
-{
-    if (p.empty())
-        return 0;
-    Vec3f lo = p[0], hi = p[0];
-    for (const Vec3f& q : p)
-        for (int d = 0; d < 3; ++d)
-            lo[d] = std::min(lo[d], q[d]), hi[d] = std::max(hi[d], q[d]);
-    double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
-}
-
 //! Parses the command line; returns -1 to go on, else the exit status
 //! (0 after --help, 1 with one line on stderr for a bad option).
 inline int parse(CLI::App& cli, int argc, char** argv, const char* app_name)

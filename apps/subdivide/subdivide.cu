@@ -15,6 +15,7 @@
 
 #include "../common/app_support.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/loop_subdivision.h"
@@ -95,7 +96,7 @@ double check_against_reference(const Input& in, int levels, const TriangleSoup& 
     const auto ref = reference::loop_subdivide(in.soup.positions, in.soup.faces, levels);
     if (ref.faces != gpu.faces)
         throw app::CheckFailed("the faces differ from the CPU reference's");
-    const double diagonal = app::bbox_diagonal(in.soup.positions);
+    const double diagonal = bounding_box_diagonal(in.soup.positions);
     double       worst    = 0;
     std::size_t  where    = 0;
     for (std::size_t v = 0; v < ref.positions.size(); ++v)

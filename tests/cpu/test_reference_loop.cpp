@@ -10,15 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "osd_oracle.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/loop_subdivision.h"
 #include "rxmesh/reference/topology.h"
-#include "loop_test_util.h"
-#include "osd_oracle.h"
 #include "test_data.h"
-
 
 namespace {
 
@@ -174,7 +173,7 @@ void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::
     SCOPED_TRACE(name);
     const auto osd  = test::osd_levels_in_our_numbering(soup, levels, sharp);
     LoopMesh   ours = reference::loop_level0(soup.positions, soup.faces, sharp);
-    const double diag = test::bbox_diagonal(soup.positions);
+    const double diag = bounding_box_diagonal(soup.positions);
     for (int l = 1; l <= levels; ++l) {
         ours = reference::loop_subdivide_once(ours);
         ASSERT_EQ(osd[l - 1].size(), ours.positions.size()) << "level " << l;
@@ -243,7 +242,5 @@ TEST(ReferenceLoop, MatchesOpenSubdivWithSharpEdges)
     expect_same_as_opensubdiv(torus, 3, "torus with a crease loop", ring);
     expect_same_as_opensubdiv(grid, 3, "grid with crease paths", {{7, 8}, {8, 9}, {8, 14}, {14, 20}});
 }
-
-
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "gpu_test.h"
 #include "mesh_faces.h"
 #include "rxmesh/algo/bilateral.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/reference/bilateral.h"
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"
@@ -27,18 +28,6 @@ std::vector<Vec3f> host_positions(const DeviceBuffer<float>& x)
     for (std::size_t v = 0; v < out.size(); ++v)
         out[v] = {flat[3 * v], flat[3 * v + 1], flat[3 * v + 2]};
     return out;
-}
-
-double bbox_diagonal(const std::vector<Vec3f>& p)
-{
-    Vec3f lo = p[0], hi = p[0];
-    for (const auto& q : p)
-        for (int d = 0; d < 3; ++d)
-            lo[d] = std::min(lo[d], q[d]), hi[d] = std::max(hi[d], q[d]);
-    double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
 }
 
 //! GPU positions (global order) after `iterations`, and the reference's from
@@ -69,7 +58,7 @@ Pair denoise_both(const TriangleSoup& soup, int iterations, std::uint32_t capaci
     Pair out;
     out.gpu      = host_positions(x);
     out.ref      = reference::bilateral_denoise(start, test::faces_of(mesh), iterations);
-    out.diagonal = bbox_diagonal(start);
+    out.diagonal = bounding_box_diagonal(start);
     return out;
 }
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "gpu_test.h"
-#include "loop_test_util.h"
 #include "osd_oracle.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/loop_subdivision.h"
@@ -42,7 +42,7 @@ void expect_matches(const TriangleSoup& soup, int levels, const std::string& nam
                     const Pairs& sharp = {}, bool with_osd = true)
 {
     SCOPED_TRACE(name);
-    const double diag = test::bbox_diagonal(soup.positions);
+    const double diag = bounding_box_diagonal(soup.positions);
     std::vector<std::vector<std::array<double, 3>>> osd;
     if (with_osd && test::osd_oracle_available())
         osd = test::osd_levels_in_our_numbering(soup, levels, sharp);

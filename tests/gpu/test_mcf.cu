@@ -19,6 +19,7 @@
 #include "gpu_test.h"
 #include "mesh_faces.h"
 #include "rxmesh/algo/mcf.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/mcf.h"
@@ -281,21 +282,6 @@ TEST(GpuMcf, LopsidedOperatorFailsSymmetry)
     EXPECT_GT(std::abs(dot(x, ay) - dot(y, ax)), 1e-3 * scale);
 }
 
-//! Bounding-box diagonal of the positions.
-double bbox_diagonal(const std::vector<Vec3f>& p)
-{
-    Vec3f lo = p[0], hi = p[0];
-    for (const Vec3f& q : p)
-        for (int d = 0; d < 3; ++d) {
-            lo[d] = std::min(lo[d], q[d]);
-            hi[d] = std::max(hi[d], q[d]);
-        }
-    double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += double(hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
-}
-
 //! One MCF step on the GPU against the double reference system: how far
 //! the result is from Eigen's LDLT solution, its true residual, and the
 //! bound on that distance which the residual proves, all over the
@@ -339,7 +325,7 @@ SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_d
     }
     for (std::size_t i = 0; i < got.size(); ++i)
         c.error = std::max(c.error, std::abs(double(got[i]) - want[i]));
-    const double bbox = bbox_diagonal(h.positions);
+    const double bbox = bounding_box_diagonal(h.positions);
     c.error /= bbox;
     c.residual     = reference::mcf_residual(ref, rep.dt, x0, std::vector<double>(got.begin(), got.end()));
     c.proven_bound = c.residual.residual / (2 * a_min) / bbox;

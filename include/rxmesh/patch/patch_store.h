@@ -96,24 +96,30 @@ struct PatchStore
                 m_ev.size(),          m_fe.size()};
     }
 
-    //! Bytes of device memory the store occupies.
+    //! Calls f(buffer) for each of the store's device buffers.
+    template <typename F>
+    void for_each_buffer(F&& f) const
+    {
+        f(vertex_offsets), f(edge_offsets), f(face_offsets);
+        f(ribbon_v_offsets), f(ribbon_e_offsets), f(ribbon_f_offsets);
+        f(ribbon_v), f(ribbon_e), f(ribbon_f);
+        f(m_ev), f(m_fe), f(oriented_manifold);
+    }
+
+    //! Bytes of device memory the store's contents occupy.
     std::size_t bytes() const
     {
-        return vertex_offsets.bytes() + edge_offsets.bytes() + face_offsets.bytes() +
-               ribbon_v_offsets.bytes() + ribbon_e_offsets.bytes() + ribbon_f_offsets.bytes() +
-               ribbon_v.bytes() + ribbon_e.bytes() + ribbon_f.bytes() + m_ev.bytes() +
-               m_fe.bytes() + oriented_manifold.bytes();
+        std::size_t total = 0;
+        for_each_buffer([&](const auto& buffer) { total += buffer.bytes(); });
+        return total;
     }
 
     //! Bytes of device memory the store's buffers have allocated.
     std::size_t allocated_bytes() const
     {
-        return vertex_offsets.allocated_bytes() + edge_offsets.allocated_bytes() +
-               face_offsets.allocated_bytes() + ribbon_v_offsets.allocated_bytes() +
-               ribbon_e_offsets.allocated_bytes() + ribbon_f_offsets.allocated_bytes() +
-               ribbon_v.allocated_bytes() + ribbon_e.allocated_bytes() +
-               ribbon_f.allocated_bytes() + m_ev.allocated_bytes() + m_fe.allocated_bytes() +
-               oriented_manifold.allocated_bytes();
+        std::size_t total = 0;
+        for_each_buffer([&](const auto& buffer) { total += buffer.allocated_bytes(); });
+        return total;
     }
 
     HostPatchStore to_host() const
