@@ -63,7 +63,13 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.dropped_faces = soup.dropped_faces + mesh.dropped_faces;
 
     timer.start();
-    PatcherResult patches = lloyd_patches(mesh.topology.ff, mesh.num_faces, options.patcher, stream);
+    PatcherInput patcher_input;
+    patcher_input.ff           = &mesh.topology.ff;
+    patcher_input.faces        = mesh.faces.data();
+    patcher_input.positions    = mesh.positions.data();
+    patcher_input.num_faces    = mesh.num_faces;
+    patcher_input.num_vertices = mesh.num_vertices;
+    PatcherResult patches      = make_patches(patcher_input, options.patcher, stream);
     m_stats.patching_ms   = timer.stop_ms();
 
     timer.start();
@@ -178,17 +184,18 @@ std::string BuildStats::to_json() const
         "\"store_bytes\": %llu, \"store_bytes_per_face\": %.2f, "
         "\"build_ms\": {\"upload\": %.3f, \"reindex\": %.3f, \"topology\": %.3f, "
         "\"patching\": %.3f, \"store\": %.3f, \"attributes\": %.3f, \"total\": %.3f}, "
-        "\"patcher_ms\": {\"components\": %.3f, \"propagate\": %.3f, \"members\": %.3f, "
-        "\"central\": %.3f, \"seeds\": %.3f, \"split\": %.3f}, "
+        "\"patcher_ms\": {\"order\": %.3f, \"components\": %.3f, \"propagate\": %.3f, "
+        "\"members\": %.3f, \"central\": %.3f, \"seeds\": %.3f, \"split\": %.3f, "
+        "\"finish\": %.3f}, "
         "\"patcher_passes\": {\"propagate\": %u, \"relax\": %u}}",
         num_vertices, num_edges, num_faces, num_patches, num_components, min_patch_faces,
         mean_patch_faces, max_patch_faces, patcher_iterations, split_patches,
         ribbon_overhead_faces, ribbon_overhead_edges, ribbon_overhead_vertices,
         static_cast<unsigned long long>(store_bytes), store_bytes_per_face, upload_ms, reindex_ms,
         topology_ms, patching_ms, store_ms, attributes_ms, total_ms,
-        patcher_stages.components_ms, patcher_stages.propagate_ms, patcher_stages.members_ms,
-        patcher_stages.central_ms, patcher_stages.seeds_ms, patcher_stages.split_ms,
-        patcher_stages.propagate_passes, patcher_stages.relax_passes);
+        patcher_stages.order_ms, patcher_stages.components_ms, patcher_stages.propagate_ms,
+        patcher_stages.members_ms, patcher_stages.central_ms, patcher_stages.seeds_ms,
+        patcher_stages.split_ms, patcher_stages.finish_ms, patcher_stages.propagate_passes, patcher_stages.relax_passes);
     return buf;
 }
 
