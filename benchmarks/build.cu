@@ -1,49 +1,63 @@
 // Build benchmark: RXMesh's constructor as a user waits for it (from a
 // TriangleSoup in pageable host memory to a mesh ready to query: patch store,
-// attribute registry and boundary flags), its time per stage, the upload
-// from pageable memory reported apart; against face count, with store bytes
-// per face, all device memory held (RXMesh::memory()), and the Lloyd patcher
-// against METIS k-way on the same face graph and number of parts (time,
-// largest part, contiguity).
+// attribute registry and boundary flags), for each patcher (curve, Lloyd),
+// its time per stage and per patcher stage, and the patches' quality: ribbon
+// faces per owned face, largest patch, disconnected patches, validate().
+// METIS k-way on the same face graph and number of parts is the quality
+// reference (its parts built into a patch store for the same ribbon measure).
 //
 // "constructor ms": the host's clock around the constructor (it returns with
 // the mesh ready; the GPU's stage times sum to at most this); "without
-// upload": that minus the upload stage.
+// upload": that minus the upload stage. Goals (issue 18): under 100 ms at
+// 13.3M faces, 150 Mfaces/s or more from 1M faces.
 //
 // usage: bench_build [--mesh FILE]... [--max-faces N] [--runs R] [--capacity C]
-//                    [--metis-max-faces N] [--json FILE]
+//                    [--methods curve,lloyd] [--metis-max-faces N]
+//                    [--quality-dir DIR] [--quality-max-faces N] [--json FILE]
 // Real meshes are refined 1-to-4 until they pass 1M, 4M, 16M faces (and
-// --max-faces); generated tori cover the same range.
+// --max-faces); generated tori cover the same range. --quality-dir: every
+// mesh file under DIR (up to --quality-max-faces) built with each method,
+// for the quality table only.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
+#include "build_quality.h"
 #include "rxmesh/core/cuda_check.h"
-#include "rxmesh/build/import.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
-#include "rxmesh/patch/patcher.h"
 #include "rxmesh/rxmesh.h"
-
-#ifdef RXMESH_HAVE_METIS_BASELINE
-#include "metis_partition.h"
-#endif
 
 namespace {
 
+using rxmesh::bench::Quality;
+
 struct Options
 {
-    std::vector<std::string> meshes;
-    std::uint64_t            max_faces       = 21'000'000;
-    std::uint64_t            metis_max_faces = 1'500'000;
-    int                      runs            = 5;
-    std::uint32_t            capacity        = 512;
-    std::string              json;
+    std::vector<std::string>           meshes;
+    std::vector<rxmesh::PatcherMethod> methods = {rxmesh::PatcherMethod::Curve,
+                                                  rxmesh::PatcherMethod::Lloyd};
+    std::uint64_t max_faces         = 21'000'000;
+    std::uint64_t metis_max_faces   = 1'500'000;
+    std::uint64_t quality_max_faces = 1'000'000;
+    int           runs              = 5;
+    std::uint32_t capacity          = 512;
+    std::string   quality_dir, json;
 };
+
+std::vector<rxmesh::PatcherMethod> parse_methods(const std::string& list)
+{
+    std::vector<rxmesh::PatcherMethod> methods;
+    if (list.find("curve") != std::string::npos)
+        methods.push_back(rxmesh::PatcherMethod::Curve);
+    if (list.find("lloyd") != std::string::npos)
+        methods.push_back(rxmesh::PatcherMethod::Lloyd);
+    return methods;
+}
 
 Options parse(int argc, char** argv)
 {
@@ -56,10 +70,16 @@ Options parse(int argc, char** argv)
             o.max_faces = std::stoull(v);
         else if (a == "--metis-max-faces")
             o.metis_max_faces = std::stoull(v);
+        else if (a == "--quality-max-faces")
+            o.quality_max_faces = std::stoull(v);
         else if (a == "--runs")
             o.runs = std::stoi(v);
         else if (a == "--capacity")
             o.capacity = static_cast<std::uint32_t>(std::stoul(v));
+        else if (a == "--methods")
+            o.methods = parse_methods(v);
+        else if (a == "--quality-dir")
+            o.quality_dir = v;
         else if (a == "--json")
             o.json = v;
     }
@@ -68,12 +88,12 @@ Options parse(int argc, char** argv)
 
 struct Row
 {
-    std::string          name;
-    rxmesh::BuildStats   median;  // stage times are medians over the runs
-    double               wall_ms = 0;  // median of the constructor on the host's clock
-    rxmesh::MemoryReport memory;
-    rxmesh::PatcherStageTimes stages;  // of the first timed build
-    std::string          metis;
+    std::string           name;
+    rxmesh::PatcherMethod method = rxmesh::PatcherMethod::Curve;
+    rxmesh::BuildStats    median;       // stage times are medians over the runs
+    double                wall_ms = 0;  // median of the constructor on the host's clock
+    rxmesh::MemoryReport  memory;
+    Quality               quality;
 };
 
 double median_of(std::vector<rxmesh::BuildStats>& runs, float rxmesh::BuildStats::*field)
@@ -84,15 +104,19 @@ double median_of(std::vector<rxmesh::BuildStats>& runs, float rxmesh::BuildStats
     return rxmesh::bench::median(v);
 }
 
-Row measure(const std::string& name, const rxmesh::TriangleSoup& soup, const Options& o)
+Row measure(const std::string& name, const rxmesh::TriangleSoup& soup,
+            rxmesh::PatcherMethod method, const Options& o)
 {
     rxmesh::BuildOptions options;
     options.patcher.capacity = o.capacity;
+    options.patcher.method   = method;
     Row row;
-    row.name = name;
+    row.name   = name;
+    row.method = method;
     {
         const rxmesh::RXMesh warmup(soup, options);
-        row.memory = warmup.memory();
+        row.memory  = warmup.memory();
+        row.quality = rxmesh::bench::assess_build(soup, warmup, options.patcher);
     }
     std::vector<rxmesh::BuildStats> runs;
     std::vector<double>             wall;
@@ -105,70 +129,89 @@ Row measure(const std::string& name, const rxmesh::TriangleSoup& soup, const Opt
                 .count());
         runs.push_back(mesh.stats());
     }
-    row.median  = runs.front();
-    row.stages  = runs.front().patcher_stages;
+    row.median  = runs.front();  // sizes, counts and the patcher stages of the first build
     row.wall_ms = rxmesh::bench::median(wall);
-    row.metis   = "-";
     for (auto field : {&rxmesh::BuildStats::upload_ms, &rxmesh::BuildStats::reindex_ms,
                        &rxmesh::BuildStats::topology_ms, &rxmesh::BuildStats::patching_ms,
                        &rxmesh::BuildStats::store_ms, &rxmesh::BuildStats::attributes_ms,
                        &rxmesh::BuildStats::total_ms})
         row.median.*field = static_cast<float>(median_of(runs, field));
-
-#ifdef RXMESH_HAVE_METIS_BASELINE
-    if (soup.faces.size() <= o.metis_max_faces) {
-        // the same face graph and number of parts as RXMesh's patcher
-        const auto            mesh = rxmesh::import_mesh(soup);
-        rxmesh::PatcherOptions popt;
-        popt.capacity       = o.capacity;
-        const auto patches  = rxmesh::lloyd_patches(mesh.topology.ff, mesh.num_faces, popt);
-        const auto offsets  = mesh.topology.ff.offsets.to_host();
-        const auto adjacent = mesh.topology.ff.indices.to_host();
-        const auto ours     = rxmesh::bench::assess_partition(
-            offsets, adjacent, patches.face_patch.to_host(), patches.num_patches);
-        const auto metis = rxmesh::bench::metis_kway(offsets, adjacent, patches.num_patches);
-        char       buf[256];
-        if (metis.available)
-            std::snprintf(buf, sizeof(buf),
-                          "METIS %.0f ms, largest %u, disconnected %u | Lloyd largest %u, "
-                          "disconnected %u",
-                          metis.ms, metis.largest, metis.disconnected_parts, ours.largest,
-                          ours.disconnected_parts);
-        else
-            std::snprintf(buf, sizeof(buf), "%s", metis.note.c_str());
-        row.metis = buf;
-    }
-#else
-    row.metis = "METIS baseline not built";
-#endif
     return row;
 }
 
-//! Where the patcher's time goes: its stages (GPU ms, one build) and passes.
+void print_row(const Row& row)
+{
+    const auto& s = row.median;
+    const auto& q = row.quality;
+    std::printf("| %s | %s | %u | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | "
+                "%.2f | %.1f | %.1f | %.1f | %.3f | %u | %s |\n",
+                row.name.c_str(), rxmesh::bench::method_name(row.method), s.num_faces,
+                s.num_patches, s.max_patch_faces, s.patcher_iterations, s.upload_ms,
+                s.reindex_ms, s.topology_ms, s.patching_ms, s.store_ms, s.attributes_ms,
+                row.wall_ms, row.wall_ms - s.upload_ms, s.num_faces / (row.wall_ms * 1e3),
+                s.store_bytes_per_face, row.memory.total() / 1e6, q.ribbon_faces,
+                q.disconnected, q.valid ? "yes" : "NO");
+    std::fflush(stdout);
+}
+
+//! Where each patcher's time goes: its stages (GPU ms, one build) and passes.
 void print_patcher_stages(const std::vector<Row>& rows)
 {
+    std::printf("\nCurve patcher by stage (ms, one build of each mesh; sweeps of the block "
+                "relaxation):\n\n| mesh | growths | growth sweeps | distance sweeps | order "
+                "| components + seeds | grow | recenter | split | finish |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const Row& row : rows) {
+        const rxmesh::PatcherStageTimes& t = row.median.patcher_stages;
+        if (row.method == rxmesh::PatcherMethod::Curve)
+            std::printf("| %s | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                        row.name.c_str(), row.median.patcher_iterations, t.propagate_passes,
+                        t.relax_passes, t.order_ms, t.components_ms, t.propagate_ms, t.central_ms,
+                        t.split_ms, t.finish_ms);
+    }
     std::printf("\nLloyd patcher by stage (ms, summed over the iterations; one build of each "
                 "mesh):\n\n| mesh | iterations | BFS passes | relaxation passes | components "
                 "| propagate | members | central faces | seeds | split |\n"
                 "|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& row : rows) {
-        const rxmesh::PatcherStageTimes& t = row.stages;
-        std::printf("| %s | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                    row.name.c_str(), row.median.patcher_iterations, t.propagate_passes,
-                    t.relax_passes, t.components_ms, t.propagate_ms, t.members_ms, t.central_ms,
-                    t.seeds_ms, t.split_ms);
+        const rxmesh::PatcherStageTimes& t = row.median.patcher_stages;
+        if (row.method == rxmesh::PatcherMethod::Lloyd)
+            std::printf("| %s | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                        row.name.c_str(), row.median.patcher_iterations, t.propagate_passes,
+                        t.relax_passes, t.components_ms, t.propagate_ms, t.members_ms,
+                        t.central_ms, t.seeds_ms, t.split_ms);
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
+//! The issue's goals, for the curve patcher from 1M faces.
+void print_goals(const std::vector<Row>& rows)
 {
-    const Options o = parse(argc, argv);
-    rxmesh::bench::keep_pool_memory();
-    std::printf("GPU: %s, capacity %u faces per patch, median of %d builds\n\n",
-                rxmesh::bench::gpu_name().c_str(), o.capacity, o.runs);
+    std::printf("\nGoals: constructor under 100 ms at 13.3M faces; 150 Mfaces/s or more from "
+                "1M faces (curve patcher):\n\n| mesh | faces | constructor ms | Mfaces/s | goal "
+                "|\n|---|---|---|---|---|\n");
+    for (const Row& row : rows) {
+        const std::uint32_t F = row.median.num_faces;
+        if (row.method != rxmesh::PatcherMethod::Curve || F < 1'000'000)
+            continue;
+        const double rate = F / (row.wall_ms * 1e3);
+        const bool   met  = rate >= 150 && (F < 13'000'000 || F > 14'000'000 || row.wall_ms < 100);
+        std::printf("| %s | %u | %.2f | %.1f | %s |\n", row.name.c_str(), F, row.wall_ms, rate,
+                    met ? "met" : "missed");
+    }
+}
 
+std::string row_json(const Row& row)
+{
+    std::ostringstream json;
+    json << "{\"mesh\": \"" << row.name << "\", \"method\": \""
+         << rxmesh::bench::method_name(row.method) << "\", \"stats\": " << row.median.to_json()
+         << ", \"constructor_ms\": " << row.wall_ms << ", \"memory\": " << row.memory.to_json()
+         << ", \"quality\": " << row.quality.to_json() << "}";
+    return json.str();
+}
+
+std::vector<std::pair<std::string, rxmesh::TriangleSoup>> inputs(const Options& o)
+{
     std::vector<std::pair<std::string, rxmesh::TriangleSoup>> inputs;
     for (int n : {128, 512, 1024, 2048, 4096}) {
         const int m = n * 5 / 8;
@@ -186,36 +229,50 @@ int main(int argc, char** argv)
             soup = rxmesh::generate::refine(soup);
         }
     }
+    return inputs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const Options o = parse(argc, argv);
+    rxmesh::bench::keep_pool_memory();
+    std::printf("GPU: %s, capacity %u faces per patch, median of %d builds\n\n",
+                rxmesh::bench::gpu_name().c_str(), o.capacity, o.runs);
+    std::printf("| mesh | patcher | faces | patches | max patch | iters | upload | reindex | "
+                "topology | patching | store | attributes | constructor ms | without upload | "
+                "Mfaces/s | store bytes/face | all memory MB | ribbon faces | disconnected | "
+                "valid |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+                "---|---|---|\n");
+    std::vector<Row>         rows;
+    std::vector<std::string> metis;
+    for (const auto& [name, soup] : inputs(o)) {
+        for (rxmesh::PatcherMethod method : o.methods) {
+            rows.push_back(measure(name, soup, method, o));
+            print_row(rows.back());
+        }
+        if (soup.faces.size() <= o.metis_max_faces && !rows.empty())
+            metis.push_back(rxmesh::bench::metis_reference(name, soup, o.capacity,
+                                                           rows.back().median.num_patches));
+    }
+    print_patcher_stages(rows);
+    print_goals(rows);
+    std::printf("\nMETIS k-way (quality reference; same face graph, as many parts as the last "
+                "patcher's patches):\n\n");
+    for (const auto& line : metis)
+        std::printf("%s\n", line.c_str());
+    std::string quality_json = "[]";
+    if (!o.quality_dir.empty())
+        quality_json = rxmesh::bench::quality_table(o.quality_dir, o.quality_max_faces,
+                                                    o.capacity, o.methods);
 
     std::ostringstream json;
     json << "{\"gpu\": \"" << rxmesh::bench::gpu_name() << "\", \"capacity\": " << o.capacity
          << ", \"rows\": [";
-    std::printf("| mesh | faces | patches | max patch | iters | upload | reindex | topology | "
-                "patching | store | attributes | constructor ms | without upload | Mfaces/s | "
-                "store bytes/face | all memory MB | ribbon faces | METIS vs Lloyd |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    bool             first = true;
-    std::vector<Row> rows;
-    for (const auto& [name, soup] : inputs) {
-        rows.push_back(measure(name, soup, o));
-        const Row&  row = rows.back();
-        const auto& s   = row.median;
-        std::printf("| %s | %u | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | "
-                    "%.2f | %.1f | %.1f | %.1f | %.3f | %s |\n",
-                    name.c_str(), s.num_faces, s.num_patches, s.max_patch_faces,
-                    s.patcher_iterations, s.upload_ms, s.reindex_ms, s.topology_ms, s.patching_ms,
-                    s.store_ms, s.attributes_ms, row.wall_ms, row.wall_ms - s.upload_ms,
-                    s.num_faces / (row.wall_ms * 1e3), s.store_bytes_per_face,
-                    row.memory.total() / 1e6, s.ribbon_overhead_faces, row.metis.c_str());
-        std::fflush(stdout);
-        json << (first ? "" : ", ") << "{\"mesh\": \"" << name << "\", \"stats\": " << s.to_json()
-             << ", \"constructor_ms\": " << row.wall_ms
-             << ", \"memory\": " << row.memory.to_json() << ", \"metis\": \"" << row.metis
-             << "\"}";
-        first = false;
-    }
-    json << "]}\n";
-    print_patcher_stages(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        json << (i ? ", " : "") << row_json(rows[i]);
+    json << "], \"quality_meshes\": " << quality_json << "}\n";
     if (!o.json.empty())
         if (FILE* f = std::fopen(o.json.c_str(), "w")) {
             std::fputs(json.str().c_str(), f);

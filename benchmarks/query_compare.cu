@@ -34,6 +34,7 @@
 //            [--capacity C] [--verify-max-faces N] [--json OUT]
 //            [--dump-orders DIR] [--dump-max-faces N] [--sweep]
 //            [--capacities 256,512,...] [--orders given,sorted,shuffled]
+//            [--patcher curve|lloyd]  (RXMesh's patcher; the sorted order follows it)
 // (levels: how many times the mesh is refined 1-to-4; default 0)
 //
 // The input orders and refinement are in query_compare_orders.{h,cu}, the
@@ -75,6 +76,7 @@ struct Options
     bool                                                  sweep          = false;
     std::vector<std::uint32_t> capacities{256, 384, 512, 768, 1024, 1536, 2048};
     std::vector<std::string>   orders{"given", "sorted", "shuffled"};  // which to time
+    PatcherMethod              patcher = PatcherMethod::Curve;
 };
 
 int g_failures = 0;
@@ -330,12 +332,18 @@ bool parse_args(int argc, char** argv, Options& opt)
             opt.capacities = parse_list(value());
         } else if (a == "--orders") {
             opt.orders = parse_orders(value());
+        } else if (a == "--patcher") {
+            const std::string p = value();
+            if (p != "curve" && p != "lloyd")
+                throw Error("bench_query_compare: --patcher is curve or lloyd, not '" + p + "'");
+            opt.patcher = p == "curve" ? PatcherMethod::Curve : PatcherMethod::Lloyd;
         } else {
             std::fprintf(stderr,
                          "usage: bench_query_compare --mesh FILE[:L0,L1,...] [--runs R] "
                          "[--capacity C] [--verify-max-faces N] [--json OUT] "
                          "[--dump-orders DIR] [--dump-max-faces N] [--sweep] "
-                         "[--capacities 256,512,...] [--orders given,sorted,shuffled]\n");
+                         "[--capacities 256,512,...] [--orders given,sorted,shuffled] "
+                         "[--patcher curve|lloyd]\n");
             return false;
         }
     }
@@ -465,6 +473,7 @@ void run_file(const std::string& file, const std::vector<int>& levels, const Opt
     Level              lv;
     lv.stem = file.empty() ? std::string("torus") : file.substr(file.find_last_of('/') + 1);
     lv.build.patcher.capacity = opt.capacity;
+    lv.build.patcher.method   = opt.patcher;
     lv.opt                    = &opt;
     lv.res                    = &res;
     for (int want : levels) {
@@ -482,6 +491,7 @@ void capacity_sweep(const Largest& largest, const Options& opt, std::vector<Reco
     for (std::uint32_t c : opt.capacities) {
         BuildOptions build;
         build.patcher.capacity = c;
+        build.patcher.method   = opt.patcher;
         const RXMesh        rx(largest.sorted.soup(), build);
         std::vector<Record> rs;
         measure_rxmesh(rx, largest.name + " capacity " + std::to_string(c), largest.sorted, opt,

@@ -142,9 +142,11 @@ PartitionQuality assess_partition(const std::vector<std::uint32_t>& offsets,
 
 PartitionQuality metis_kway(const std::vector<std::uint32_t>& offsets,
                             const std::vector<std::uint32_t>& neighbours,
-                            std::uint32_t                     parts)
+                            std::uint32_t                     parts,
+                            std::vector<std::uint32_t>*       part_out)
 {
 #ifndef RXMESH_HAVE_METIS
+    (void)part_out;
     (void)offsets;
     (void)neighbours;
     PartitionQuality q;
@@ -224,6 +226,8 @@ PartitionQuality metis_kway(const std::vector<std::uint32_t>& offsets,
     std::vector<std::uint32_t> part_of(part.begin(), part.end());
     q    = assess_partition(offsets, neighbours, part_of, parts);
     q.ms = ms;
+    if (part_out)
+        *part_out = std::move(part_of);
     return q;
 #endif
 }

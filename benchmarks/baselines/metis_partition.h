@@ -30,9 +30,12 @@ struct PartitionQuality
 //! METIS (ms = 0, said in `note`). If METIS is not compiled in, returns
 //! available=false and note="METIS not found at build time"; a METIS error
 //! or an invalid input also gives available=false with the reason in `note`.
+//! `part_out`, when given, receives METIS's part per face (only when METIS
+//! ran and succeeded).
 PartitionQuality metis_kway(const std::vector<std::uint32_t>& offsets,
                             const std::vector<std::uint32_t>& neighbours,
-                            std::uint32_t                     parts);
+                            std::uint32_t                     parts,
+                            std::vector<std::uint32_t>*       part_out = nullptr);
 
 //! Same quality measures for a given assignment (used for RXMesh's own
 //! patches): part_of[f] < parts for each of the F faces. ms stays 0.

@@ -13,6 +13,7 @@
 #include "rxmesh/patch/build_store.h"
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/reference/patch_store.h"
+#include "rxmesh/reference/patcher.h"
 #include "rxmesh/rxmesh.h"
 #include "test_data.h"
 
@@ -45,19 +46,45 @@ void expect_same_store(const rxmesh::HostPatchStore& gpu, const rxmesh::HostPatc
     EXPECT_EQ(gpu.m_fe, cpu.m_fe) << name;
 }
 
-//! Patcher + GPU store on one mesh: contracts hold, and the store equals the
-//! CPU reference construction for the same face -> patch assignment.
-void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::string& name)
+//! The curve patcher's partition equals the CPU reference's, face by face.
+void expect_reference_patches(const rxmesh::ImportedMesh&   mesh,
+                              const rxmesh::PatcherResult&  patches,
+                              const rxmesh::PatcherOptions& options)
 {
-    SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
+    const auto positions = mesh.positions.to_host();
+    const auto ref       = rxmesh::reference::curve_patches(
+        positions, as_triangles(mesh.faces.to_host()), options);
+    EXPECT_EQ(patches.num_patches, ref.num_patches);
+    EXPECT_EQ(patches.num_components, ref.num_components);
+    EXPECT_EQ(patches.max_patch_faces, ref.max_patch_faces);
+    EXPECT_TRUE(patches.face_patch.to_host() == ref.face_patch) << "the partitions differ";
+}
+
+//! Patcher + GPU store on one mesh: contracts hold, the curve patches equal
+//! the CPU reference's, and the store equals the CPU reference construction
+//! for the same face -> patch assignment.
+void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::string& name,
+                 rxmesh::PatcherMethod method = rxmesh::PatcherMethod::Curve)
+{
+    const bool curve = method == rxmesh::PatcherMethod::Curve;
+    SCOPED_TRACE(name + " capacity " + std::to_string(capacity) + (curve ? " curve" : " lloyd"));
     rxmesh::ImportOptions import;
     import.weld     = true;
     const auto mesh = rxmesh::import_mesh(soup, import);
     rxmesh::PatcherOptions popt;
-    popt.capacity        = capacity;
-    const auto patches   = rxmesh::lloyd_patches(mesh.topology.ff, mesh.num_faces, popt);
+    popt.capacity = capacity;
+    popt.method   = method;
+    rxmesh::PatcherInput input;
+    input.ff           = &mesh.topology.ff;
+    input.faces        = mesh.faces.data();
+    input.positions    = mesh.positions.data();
+    input.num_faces    = mesh.num_faces;
+    input.num_vertices = mesh.num_vertices;
+    const auto patches = rxmesh::make_patches(input, popt);
     ASSERT_GT(patches.num_patches, 0u);
     EXPECT_LE(patches.max_patch_faces, capacity);
+    if (curve)
+        expect_reference_patches(mesh, patches, popt);
 
     const auto face_patch = patches.face_patch.to_host();
     ASSERT_EQ(face_patch.size(), mesh.num_faces);
@@ -106,9 +133,12 @@ std::vector<std::pair<std::string, TriangleSoup>> generated()
 TEST(GpuPatch, GeneratedMeshesMatchReferenceAndValidate)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& [name, soup] : generated())
-        for (std::uint32_t capacity : {64u, 512u, 2048u})
+    for (const auto& [name, soup] : generated()) {
+        for (std::uint32_t capacity : {64u, 256u, 512u, 1024u, 2048u})
             check_build(soup, capacity, name);
+        for (std::uint32_t capacity : {64u, 512u, 2048u})
+            check_build(soup, capacity, name, rxmesh::PatcherMethod::Lloyd);
+    }
 }
 
 TEST(GpuPatch, RealMeshesValidate)
@@ -132,6 +162,7 @@ TEST(GpuPatch, RealMeshesValidate)
         if (soup.faces.size() > 1'000'000)
             continue;
         check_build(soup, 512, file);
+        check_build(soup, 512, file, rxmesh::PatcherMethod::Lloyd);
         ++checked;
     }
     EXPECT_GT(checked, 100);
@@ -219,25 +250,39 @@ TEST(GpuPatch, ConstructorTimeCoversEveryStage)
     const auto& p = s.patcher_stages;
     EXPECT_GE(p.propagate_passes, s.patcher_iterations);  // at least one pass each
     EXPECT_GT(p.propagate_ms, 0.f);
-    const float patcher = p.components_ms + p.propagate_ms + p.members_ms + p.central_ms +
-                          p.seeds_ms + p.split_ms;
+    const float patcher = p.order_ms + p.components_ms + p.propagate_ms + p.members_ms +
+                          p.central_ms + p.seeds_ms + p.split_ms + p.finish_ms;
     EXPECT_LE(patcher, 1.01f * s.patching_ms + 0.01f);
 }
 
-TEST(GpuPatch, DeterministicForAGivenSeed)
+TEST(GpuPatch, DeterministicForEachMethod)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const TriangleSoup   soup = g::torus(128, 64);
+    const TriangleSoup soup = g::refine(g::torus(128, 64));  // several relaxation blocks
+    for (auto method : {rxmesh::PatcherMethod::Curve, rxmesh::PatcherMethod::Lloyd}) {
+        rxmesh::BuildOptions options;
+        options.patcher.capacity = 128;
+        options.patcher.method   = method;
+        const auto a = rxmesh::RXMesh(soup, options).store().to_host();
+        const auto b = rxmesh::RXMesh(soup, options).store().to_host();
+        expect_same_store(a, b, "same input");
+    }
     rxmesh::BuildOptions options;
-    options.patcher.capacity = 128;
-    const auto a             = rxmesh::RXMesh(soup, options).store().to_host();
-    const auto b             = rxmesh::RXMesh(soup, options).store().to_host();
-    expect_same_store(a, b, "same seed");
+    options.patcher.method      = rxmesh::PatcherMethod::Lloyd;
     options.patcher.random_seed = 12345;
-    const auto c = rxmesh::RXMesh(soup, options).store().to_host();
-    const auto report_c = rxmesh::validate(c, as_triangles(rxmesh::RXMesh(soup, options).faces().to_host()),
-                                           static_cast<std::uint32_t>(soup.positions.size()));
+    const rxmesh::RXMesh c(soup, options);
+    const auto report_c = c.validate();
     EXPECT_TRUE(report_c.ok()) << report_c.summary();
+}
+
+//! Small enough for compute-sanitizer: curve patches over several relaxation
+//! blocks with splits, against the reference.
+TEST(GpuPatch, CurveSmallMeshesForSanitizers)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    check_build(g::torus(64, 40), 64, "torus");
+    check_build(g::components(40, 1), 256, "components");
+    check_build(g::fan(300), 64, "fan300");
 }
 
 TEST(GpuPatch, FallbackSplitKeepsContracts)
@@ -246,6 +291,7 @@ TEST(GpuPatch, FallbackSplitKeepsContracts)
     // One Lloyd iteration cannot converge at this capacity: the split path runs.
     rxmesh::BuildOptions options;
     options.patcher.capacity       = 32;
+    options.patcher.method         = rxmesh::PatcherMethod::Lloyd;
     options.patcher.max_iterations = 1;
     rxmesh::RXMesh mesh(g::torus(64, 40), options);
     EXPECT_LE(mesh.stats().max_patch_faces, 32u);
