@@ -10,9 +10,10 @@
 // a patch boundary is the same with label 0 and the group = the patch.
 //
 // A sweep launches one block per 1024 consecutive faces of the curve, which
-// are close on the surface: the block relaxes them in shared memory until
-// they settle, reading the faces of other blocks from the previous sweep's
-// values (Jacobi across blocks, so no block reads what another writes).
+// are close on the surface: the block gathers each face's neighbours once,
+// then relaxes its faces in shared memory until they settle, reading the
+// faces of other blocks from the previous sweep's values (Jacobi across
+// blocks, so no block reads what another writes).
 // Sweeps repeat until one changes nothing; the fixpoint is unique, so the
 // result does not depend on the schedule.
 #pragma once
@@ -62,6 +63,47 @@ __device__ inline std::uint64_t relaxed_value(const CurveGraph&    g,
     return v;
 }
 
+constexpr std::uint16_t kNoLink = 0xFFFF;
+
+//! What one face of a block reads in every local round, gathered once per
+//! sweep: up to three neighbours inside the block (their local indices) and
+//! the best value offered from outside it (the previous sweep's values do
+//! not change during the sweep). A face with more neighbours inside (a
+//! non-manifold edge) takes the general path.
+struct FaceLinks
+{
+    std::uint16_t inside[3] = {kNoLink, kNoLink, kNoLink};
+    std::uint64_t outside   = kInfinity;
+    bool          general   = false;
+};
+
+__device__ inline FaceLinks link_face(const CurveGraph&    g,
+                                      const std::uint32_t* group,
+                                      std::uint32_t        f,
+                                      std::uint32_t        base,
+                                      std::uint32_t        count,
+                                      const std::uint64_t* previous,
+                                      std::uint64_t        step)
+{
+    FaceLinks           links;
+    int                 k   = 0;
+    const std::uint32_t own = group ? group[f] : 0;
+    for (std::uint32_t j = g.offsets[f]; j < g.offsets[f + 1]; ++j) {
+        const std::uint32_t u = g.nbrs[j];
+        if (group && group[u] != own)
+            continue;
+        if (u - base < count) {
+            if (k < 3)
+                links.inside[k++] = static_cast<std::uint16_t>(u - base);
+            else
+                links.general = true;
+        } else if (previous[u] != kInfinity && previous[u] + step < links.outside) {
+            links.outside = previous[u] + step;
+        }
+    }
+    return links;
+}
+
 //! One sweep (see the file comment); sets *changed when a value dropped.
 __global__ void __launch_bounds__(kRelaxThreads)
     relax_sweep(CurveGraph           g,
@@ -74,8 +116,14 @@ __global__ void __launch_bounds__(kRelaxThreads)
     __shared__ std::uint64_t local[kRelaxBlockFaces];
     const std::uint32_t base  = blockIdx.x * kRelaxBlockFaces;
     const std::uint32_t count = min(std::uint32_t(kRelaxBlockFaces), g.n - base);
-    for (std::uint32_t i = threadIdx.x; i < count; i += kRelaxThreads)
-        local[i] = previous[base + i];
+    FaceLinks           links[kRelaxPerThread];
+    for (int k = 0; k < kRelaxPerThread; ++k) {
+        const std::uint32_t i = threadIdx.x + k * kRelaxThreads;
+        if (i < count) {
+            local[i] = previous[base + i];
+            links[k] = link_face(g, group, base + i, base, count, previous, step);
+        }
+    }
     bool any = false;
     __syncthreads();
     while (true) {
@@ -83,10 +131,18 @@ __global__ void __launch_bounds__(kRelaxThreads)
         bool          dropped = false;
         for (int k = 0; k < kRelaxPerThread; ++k) {
             const std::uint32_t i = threadIdx.x + k * kRelaxThreads;
-            if (i < count) {
-                value[k] = relaxed_value(g, group, base + i, base, count, local, previous, step);
-                dropped  = dropped || value[k] < local[i];
+            if (i >= count)
+                continue;
+            std::uint64_t v = min(local[i], links[k].outside);
+            for (int e = 0; e < 3; ++e) {
+                const std::uint16_t n = links[k].inside[e];
+                if (n != kNoLink && local[n] != kInfinity && local[n] + step < v)
+                    v = local[n] + step;
             }
+            if (links[k].general)
+                v = min(v, relaxed_value(g, group, base + i, base, count, local, previous, step));
+            value[k] = v;
+            dropped  = dropped || v < local[i];
         }
         __syncthreads();  // every read of `local` done before the writes
         for (int k = 0; k < kRelaxPerThread; ++k) {

@@ -319,7 +319,7 @@ TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
     // few hundred vertices exceeds any GPU's shared memory per block
     constexpr int M = 64;
     BuildOptions  opt;
-    opt.patcher.capacity = 1024;
+    opt.patcher.capacity = 2048;  // patches of well over 512 vertices, whatever the patcher
     const RXMesh mesh(rxmesh::generate::torus(64, 32), opt);
     ASSERT_GT(std::size_t(mesh.store().limits.vertices) * M * sizeof(u64), 256u * 1024)
         << "the test needs an input larger than shared memory";
