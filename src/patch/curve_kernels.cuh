@@ -134,12 +134,19 @@ __global__ void seed_unseeded_components(const std::uint32_t* root,
     }
 }
 
+//! Seed j (a curve position) gets distance 0 and id first_id + j; its chunk
+//! is marked for the relaxation's first sweep.
 __global__ void plant(const std::uint32_t* seeds,
                       std::uint32_t        count,
                       std::uint32_t        first_id,
-                      std::uint64_t*       value)
+                      std::uint64_t*       value,
+                      std::uint32_t*       dirty)
 {
-    RXMESH_FOR_EACH_ITEM(j, count) { value[seeds[j]] = first_id + j; }
+    RXMESH_FOR_EACH_ITEM(j, count)
+    {
+        value[seeds[j]]                = first_id + j;
+        dirty[seeds[j] / kChunkFaces] = 1;
+    }
 }
 
 __global__ void labels_of(const std::uint64_t* value, std::uint32_t n, std::uint32_t* cell)
@@ -243,12 +250,15 @@ __global__ void spread_split_seeds(SplitSeeds           split,
 __global__ void clear_split_patches(const std::uint32_t* cell,
                                     std::uint32_t        n,
                                     SplitSeeds           split,
-                                    std::uint64_t*       value)
+                                    std::uint64_t*       value,
+                                    std::uint32_t*       dirty)
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
-        if (split(cell[i]))
-            value[i] = kInfinity;
+        if (split(cell[i])) {
+            value[i]                = kInfinity;
+            dirty[i / kChunkFaces] = 1;
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 #include "curve_kernels.cuh"
 #include "detail/sequences.cuh"
@@ -25,7 +26,6 @@ using detail::cub_call;
 using detail::CurveGraph;
 using detail::flat_grid;
 using detail::kDistanceStep;
-using detail::relax_to_fixpoint;
 using Count = thrust::counting_iterator<std::uint32_t>;
 constexpr int kThreads = detail::kFlatBlockThreads;
 
@@ -36,12 +36,12 @@ struct CurveState
     DeviceBuffer<std::uint32_t> order;     // the face at each curve position
     DeviceBuffer<std::uint32_t> offsets;   // the face graph renumbered
     DeviceBuffer<std::uint32_t> nbrs;
-    DeviceBuffer<std::uint64_t> value, scratch;  // relaxation values
+    DeviceBuffer<std::uint64_t> value;     // relaxation values
     DeviceBuffer<std::uint32_t> cell;      // patch id per position
     DeviceBuffer<std::uint32_t> seeds;     // seed positions; seed j grows patch j
     std::uint32_t               K       = 0;  // ids in use: 0 .. K - 1
     std::uint32_t               retired = 0;  // of which split, so empty
-    DeviceBuffer<int>           changed;
+    std::unique_ptr<detail::Relaxation> relax;
 
     CurveGraph graph() const { return {offsets.data(), nbrs.data(), n}; }
 };
@@ -156,10 +156,10 @@ void initial_seeds(const PatcherOptions& options, CurveState& s, PatcherResult& 
 std::uint32_t grow(CurveState& s, cudaStream_t stream)
 {
     s.value.memset(0xFF);
-    plant<<<flat_grid(s.K), kThreads, 0, stream>>>(s.seeds.data(), s.K, 0, s.value.data());
+    plant<<<flat_grid(s.K), kThreads, 0, stream>>>(s.seeds.data(), s.K, 0, s.value.data(),
+                                                   s.relax->first_dirty());
     RXMESH_CHECK_LAUNCH();
-    const std::uint32_t sweeps =
-        relax_to_fixpoint(s.graph(), nullptr, kDistanceStep, s.value, s.scratch, s.changed, stream);
+    const std::uint32_t sweeps = s.relax->run(s.graph(), nullptr, kDistanceStep, s.value.data());
     labels_of<<<flat_grid(s.n), kThreads, 0, stream>>>(s.value.data(), s.n, s.cell.data());
     RXMESH_CHECK_LAUNCH();
     return sweeps;
@@ -173,8 +173,9 @@ std::uint32_t recenter(CurveState& s, cudaStream_t stream)
     boundary_start<<<flat_grid(s.n), kThreads, 0, stream>>>(s.graph(), s.cell.data(),
                                                             s.value.data());
     RXMESH_CHECK_LAUNCH();
-    const std::uint32_t sweeps = relax_to_fixpoint(s.graph(), s.cell.data(), kDistanceStep,
-                                                   s.value, s.scratch, s.changed, stream);
+    s.relax->mark_all();
+    const std::uint32_t sweeps =
+        s.relax->run(s.graph(), s.cell.data(), kDistanceStep, s.value.data());
     DeviceBuffer<unsigned long long> best(s.K, stream);
     best.memset(0);
     most_central<<<flat_grid(s.n), kThreads, 0, stream>>>(s.value.data(), s.cell.data(), s.n,
@@ -257,13 +258,12 @@ bool split_round(const PatcherOptions& options, CurveState& s, std::uint32_t& la
     DeviceBuffer<std::uint32_t> new_seeds(extra, stream);
     spread_split_seeds<<<flat_grid(s.K), kThreads, 0, stream>>>(
         split, seed_offsets.data(), member_offsets.data(), members.data(), new_seeds.data());
-    clear_split_patches<<<flat_grid(s.n), kThreads, 0, stream>>>(s.cell.data(), s.n, split,
-                                                                 s.value.data());
+    clear_split_patches<<<flat_grid(s.n), kThreads, 0, stream>>>(
+        s.cell.data(), s.n, split, s.value.data(), s.relax->first_dirty());
     plant<<<flat_grid(extra), kThreads, 0, stream>>>(new_seeds.data(), extra, s.K,
-                                                     s.value.data());
+                                                     s.value.data(), s.relax->first_dirty());
     RXMESH_CHECK_LAUNCH();
-    sweeps += relax_to_fixpoint(s.graph(), s.cell.data(), kDistanceStep, s.value, s.scratch,
-                                s.changed, stream);
+    sweeps += s.relax->run(s.graph(), s.cell.data(), kDistanceStep, s.value.data());
     labels_of<<<flat_grid(s.n), kThreads, 0, stream>>>(s.value.data(), s.n, s.cell.data());
     RXMESH_CHECK_LAUNCH();
     s.retired += device_sum(thrust::make_transform_iterator(Count(0), IsSplit{split}), s.K, stream);
@@ -319,9 +319,8 @@ PatcherResult curve_patches(const PatcherInput& in, const PatcherOptions& option
     CurveState         s;
     s.n       = in.num_faces;
     s.value   = DeviceBuffer<std::uint64_t>(s.n, stream);
-    s.scratch = DeviceBuffer<std::uint64_t>(s.n, stream);
+    s.relax   = std::make_unique<detail::Relaxation>(s.n, stream);
     s.cell    = DeviceBuffer<std::uint32_t>(s.n, stream);
-    s.changed = DeviceBuffer<int>(1, stream);
 
     timer.start();
     order_faces(in, s, stream);
