@@ -24,6 +24,11 @@ def rxmesh_records(path):
     return data.get("gpu", "?"), rows
 
 
+def check(r):
+    """The record's verification: against the CPU reference, and by checksum."""
+    return f"{r['verified']}, checksum {r.get('checksum_vs') or '-'}"
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -41,7 +46,7 @@ def main():
         logs[key[2]].append(math.log(ratio))
         logs["all"].append(math.log(ratio))
         print(f"| {key[0]} | {key[1]} | {key[2]} | {ra['ms']:.4f} | {rb['ms']:.4f} | "
-              f"{ratio:.3f} | {ra['verified']} / {rb['verified']} |")
+              f"{ratio:.3f} | {check(ra)} / {check(rb)} |")
     print("\n| op | geometric mean of second / first | records |\n|---|---|---|")
     for op, values in sorted(logs.items()):
         print(f"| {op} | {math.exp(sum(values) / len(values)):.3f} | {len(values)} |")

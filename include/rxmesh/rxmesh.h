@@ -3,7 +3,7 @@
 // paper, sections 5-6). Building runs entirely on the GPU:
 //
 //   TriangleSoup --upload--> reindex (optional weld) --> global topology
-//   --> Lloyd patcher --> patch store (owners, ribbons, M_EV, M_FE)
+//   --> patcher (curve or Lloyd) --> patch store (owners, ribbons, M_EV, M_FE)
 //
 // Global ids are renumbered by patch (see patch/patch_store.h); the maps to
 // the input's vertex ids are kept for I/O.

@@ -94,7 +94,7 @@ struct PatcherResult
     std::uint32_t num_patches   = 0;
     std::uint32_t num_components = 0;  // edge-connected face components
     std::uint32_t iterations    = 0;   // Lloyd: iterations; Curve: growths
-    std::uint32_t split_patches = 0;   // patches split by the fallback
+    std::uint32_t split_patches = 0;   // Curve: split by the split stage; Lloyd: by the fallback
     std::uint32_t max_patch_faces = 0;
     PatcherStageTimes stages;
 };
