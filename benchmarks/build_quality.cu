@@ -1,11 +1,10 @@
-#include "build_quality.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 
+#include "build_quality.h"
 #include "metis_partition.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/io/io.h"
@@ -56,7 +55,7 @@ Quality assess_build(const TriangleSoup& soup, const RXMesh& mesh, const Patcher
     const auto assessment = assess_partition(imported.topology.ff.offsets.to_host(),
                                              imported.topology.ff.indices.to_host(),
                                              patches.face_patch.to_host(), patches.num_patches);
-    q.disconnected = assessment.disconnected_parts;
+    q.disconnected        = assessment.disconnected_parts;
     return q;
 }
 
@@ -65,9 +64,9 @@ std::string metis_reference(const std::string& name, const TriangleSoup& soup,
 {
     const auto                 mesh = import_mesh(soup);
     std::vector<std::uint32_t> part;
-    const auto metis = metis_kway(mesh.topology.ff.offsets.to_host(),
-                                  mesh.topology.ff.indices.to_host(), parts, &part);
-    char buf[512];
+    const auto                 metis = metis_kway(mesh.topology.ff.offsets.to_host(),
+                                                  mesh.topology.ff.indices.to_host(), parts, &part);
+    char                       buf[512];
     if (!metis.available || part.empty()) {
         std::snprintf(buf, sizeof(buf), "- %s: %s", name.c_str(), metis.note.c_str());
         return buf;
@@ -97,17 +96,16 @@ std::vector<std::string> mesh_files(const std::string& dir)
 {
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
-        if (e.is_regular_file() && is_mesh_file(e.path()))
-            files.push_back(e.path().string());
+        if (e.is_regular_file() && is_mesh_file(e.path())) files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     return files;
 }
 
 struct Summary
 {
-    double log_sum = 0;
+    double log_sum  = 0;
     int    compared = 0, worse = 0, meshes = 0, invalid = 0, disconnected = 0;
-    double worst    = 0;
+    double worst = 0;
 };
 
 }  // namespace
@@ -115,14 +113,15 @@ struct Summary
 std::string quality_table(const std::string& dir, std::uint64_t max_faces, std::uint32_t capacity,
                           const std::vector<PatcherMethod>& methods)
 {
-    std::printf("\nPatch quality on every mesh under %s up to %llu faces (capacity %u):\n\n"
-                "| mesh | faces |", dir.c_str(), (unsigned long long)max_faces, capacity);
+    std::printf(
+        "\nPatch quality on every mesh under %s up to %llu faces (capacity %u):\n\n"
+        "| mesh | faces |",
+        dir.c_str(), (unsigned long long)max_faces, capacity);
     for (PatcherMethod m : methods)
         std::printf(" %s patches | %s largest | %s disconnected | %s ribbon |", method_name(m),
                     method_name(m), method_name(m), method_name(m));
     std::printf("\n|---|---|");
-    for (std::size_t i = 0; i < 4 * methods.size(); ++i)
-        std::printf("---|");
+    for (std::size_t i = 0; i < 4 * methods.size(); ++i) std::printf("---|");
     std::printf("\n");
     std::ostringstream json;
     json << "[";
@@ -134,8 +133,7 @@ std::string quality_table(const std::string& dir, std::uint64_t max_faces, std::
         } catch (const Error&) {
             continue;  // not a triangle mesh we read: not part of the table
         }
-        if (soup.faces.empty() || soup.faces.size() > max_faces)
-            continue;
+        if (soup.faces.empty() || soup.faces.size() > max_faces) continue;
         std::vector<Quality> q;
         for (PatcherMethod m : methods) {
             BuildOptions options;
@@ -148,12 +146,11 @@ std::string quality_table(const std::string& dir, std::uint64_t max_faces, std::
                 break;  // e.g. every face degenerate: no mesh to assess
             }
         }
-        if (q.size() != methods.size())
-            continue;
+        if (q.size() != methods.size()) continue;
         const std::string name = std::filesystem::path(file).filename().string();
         std::printf("| %s | %zu |", name.c_str(), soup.faces.size());
-        json << (s.meshes ? ", " : "") << "{\"mesh\": \"" << name << "\", \"faces\": "
-             << soup.faces.size();
+        json << (s.meshes ? ", " : "") << "{\"mesh\": \"" << name
+             << "\", \"faces\": " << soup.faces.size();
         for (std::size_t i = 0; i < q.size(); ++i) {
             std::printf(" %u | %u | %u | %.3f |", q[i].patches, q[i].largest, q[i].disconnected,
                         q[i].ribbon_faces);
@@ -176,10 +173,11 @@ std::string quality_table(const std::string& dir, std::uint64_t max_faces, std::
     std::printf("\n%d meshes; %d builds failed validate(), %d had a disconnected patch.\n",
                 s.meshes, s.invalid, s.disconnected);
     if (s.compared > 0)
-        std::printf("Ribbon faces, %s / %s over the %d meshes with more than one patch: "
-                    "geometric mean %.3f, worst %.3f, %d meshes more than 1%% worse.\n",
-                    method_name(methods[0]), method_name(methods[1]), s.compared,
-                    std::exp(s.log_sum / s.compared), s.worst, s.worse);
+        std::printf(
+            "Ribbon faces, %s / %s over the %d meshes with more than one patch: "
+            "geometric mean %.3f, worst %.3f, %d meshes more than 1%% worse.\n",
+            method_name(methods[0]), method_name(methods[1]), s.compared,
+            std::exp(s.log_sum / s.compared), s.worst, s.worse);
     return json.str();
 }
 

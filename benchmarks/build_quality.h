@@ -15,7 +15,7 @@ struct Quality
 {
     double        ribbon_faces = 0;  // ribbon faces / faces
     std::uint32_t patches = 0, largest = 0, disconnected = 0;
-    bool          valid   = false;  // RXMesh::validate()
+    bool          valid = false;  // RXMesh::validate()
     std::string   to_json() const;
 };
 

@@ -19,7 +19,7 @@ struct Box
 
 struct PointBox
 {
-    const float* positions;
+    const float*            positions;
     __host__ __device__ Box operator()(std::uint32_t v) const
     {
         const float* p = positions + 3 * std::uint64_t(v);
@@ -40,18 +40,15 @@ struct MergeBoxes
     }
 };
 
-__global__ void curve_keys(const std::uint32_t* faces,
-                           const float*         positions,
-                           std::uint32_t        num_faces,
-                           CurveFrame           frame,
-                           std::uint64_t*       keys)
+__global__ void curve_keys(const std::uint32_t* faces, const float* positions,
+                           std::uint32_t num_faces, CurveFrame frame, std::uint64_t* keys)
 {
     RXMESH_FOR_EACH_ITEM(f, num_faces)
     {
         const std::uint32_t* c = faces + 3 * f;
-        keys[f] = face_curve_key(positions + 3 * std::uint64_t(c[0]),
-                                 positions + 3 * std::uint64_t(c[1]),
-                                 positions + 3 * std::uint64_t(c[2]), frame);
+        keys[f] =
+            face_curve_key(positions + 3 * std::uint64_t(c[0]), positions + 3 * std::uint64_t(c[1]),
+                           positions + 3 * std::uint64_t(c[2]), frame);
     }
 }
 
@@ -72,13 +69,9 @@ struct CurveRowLength
     }
 };
 
-__global__ void renumber_rows(const std::uint32_t* order,
-                              const std::uint32_t* rank,
-                              const std::uint32_t* ff_offsets,
-                              const std::uint32_t* ff_faces,
-                              std::uint32_t        n,
-                              const std::uint32_t* offsets,
-                              std::uint32_t*       nbrs)
+__global__ void renumber_rows(const std::uint32_t* order, const std::uint32_t* rank,
+                              const std::uint32_t* ff_offsets, const std::uint32_t* ff_faces,
+                              std::uint32_t n, const std::uint32_t* offsets, std::uint32_t* nbrs)
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
@@ -94,8 +87,7 @@ __global__ void union_neighbours(CurveGraph g, std::uint32_t* parent)
     RXMESH_FOR_EACH_ITEM(i, g.n)
     {
         for (std::uint32_t j = g.offsets[i]; j < g.offsets[i + 1]; ++j)
-            if (g.nbrs[j] > i)
-                uf_union(parent, static_cast<std::uint32_t>(i), g.nbrs[j]);
+            if (g.nbrs[j] > i) uf_union(parent, static_cast<std::uint32_t>(i), g.nbrs[j]);
     }
 }
 
@@ -106,11 +98,8 @@ __global__ void find_all_roots(std::uint32_t* parent, std::uint32_t n)
 
 //! Chunk c of `chunks` equal runs of the curve seeds its middle position,
 //! and marks its component as seeded.
-__global__ void seed_chunks(std::uint32_t        n,
-                            std::uint32_t        chunks,
-                            const std::uint32_t* root,
-                            std::uint8_t*        is_seed,
-                            std::uint8_t*        seeded)
+__global__ void seed_chunks(std::uint32_t n, std::uint32_t chunks, const std::uint32_t* root,
+                            std::uint8_t* is_seed, std::uint8_t* seeded)
 {
     RXMESH_FOR_EACH_ITEM(c, chunks)
     {
@@ -122,29 +111,23 @@ __global__ void seed_chunks(std::uint32_t        n,
 }
 
 //! The root (first position) of every component without a chunk seed.
-__global__ void seed_unseeded_components(const std::uint32_t* root,
-                                         std::uint32_t        n,
-                                         const std::uint8_t*  seeded,
-                                         std::uint8_t*        is_seed)
+__global__ void seed_unseeded_components(const std::uint32_t* root, std::uint32_t n,
+                                         const std::uint8_t* seeded, std::uint8_t* is_seed)
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
-        if (root[i] == i && !seeded[i])
-            is_seed[i] = 1;
+        if (root[i] == i && !seeded[i]) is_seed[i] = 1;
     }
 }
 
 //! Seed j (a curve position) gets distance 0 and id first_id + j; its chunk
 //! is marked for the relaxation's first sweep.
-__global__ void plant(const std::uint32_t* seeds,
-                      std::uint32_t        count,
-                      std::uint32_t        first_id,
-                      std::uint64_t*       value,
-                      std::uint32_t*       dirty)
+__global__ void plant(const std::uint32_t* seeds, std::uint32_t count, std::uint32_t first_id,
+                      std::uint64_t* value, std::uint32_t* dirty)
 {
     RXMESH_FOR_EACH_ITEM(j, count)
     {
-        value[seeds[j]]                = first_id + j;
+        value[seeds[j]]               = first_id + j;
         dirty[seeds[j] / kChunkFaces] = 1;
     }
 }
@@ -169,10 +152,8 @@ __global__ void boundary_start(CurveGraph g, const std::uint32_t* cell, std::uin
 
 //! Per patch, max of (distance << 32 | ~position): its most central face,
 //! the first on the curve among equals.
-__global__ void most_central(const std::uint64_t* distance,
-                             const std::uint32_t* cell,
-                             std::uint32_t        n,
-                             unsigned long long*  best)
+__global__ void most_central(const std::uint64_t* distance, const std::uint32_t* cell,
+                             std::uint32_t n, unsigned long long* best)
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
@@ -181,7 +162,8 @@ __global__ void most_central(const std::uint64_t* distance,
     }
 }
 
-__global__ void positions_of_best(const unsigned long long* best, std::uint32_t k, std::uint32_t* seeds)
+__global__ void positions_of_best(const unsigned long long* best, std::uint32_t k,
+                                  std::uint32_t* seeds)
 {
     RXMESH_FOR_EACH_ITEM(c, k) { seeds[c] = ~static_cast<std::uint32_t>(best[c]); }
 }
@@ -198,8 +180,7 @@ struct SplitSeeds
     std::uint32_t        capacity, spacing, k;
     __host__ __device__ std::uint32_t operator()(std::uint32_t c) const
     {
-        if (c >= k || sizes[c] <= capacity)
-            return 0;
+        if (c >= k || sizes[c] <= capacity) return 0;
         const std::uint32_t m = (sizes[c] + spacing - 1) / spacing;
         return m < 2 ? 2 : m;
     }
@@ -208,7 +189,7 @@ struct SplitSeeds
 //! Members of a patch that is split: its size, else 0.
 struct SplitMembers
 {
-    SplitSeeds seeds;
+    SplitSeeds          seeds;
     __host__ __device__ std::uint32_t operator()(std::uint32_t c) const
     {
         return seeds(c) ? seeds.sizes[c] : 0;
@@ -217,26 +198,22 @@ struct SplitMembers
 
 struct InSplitPatch
 {
-    const std::uint32_t* cell;
-    SplitSeeds           seeds;
+    const std::uint32_t*     cell;
+    SplitSeeds               seeds;
     __host__ __device__ bool operator()(std::uint32_t i) const { return seeds(cell[i]) != 0; }
 };
 
-__global__ void gather_cells(const std::uint32_t* positions,
-                             std::uint32_t        n,
-                             const std::uint32_t* cell,
-                             std::uint32_t*       out)
+__global__ void gather_cells(const std::uint32_t* positions, std::uint32_t n,
+                             const std::uint32_t* cell, std::uint32_t* out)
 {
     RXMESH_FOR_EACH_ITEM(i, n) { out[i] = cell[positions[i]]; }
 }
 
 //! m seeds of split patch c at members (2j + 1) * size / (2m), j < m, of its
 //! members in curve order.
-__global__ void spread_split_seeds(SplitSeeds           split,
-                                   const std::uint32_t* seed_offsets,
+__global__ void spread_split_seeds(SplitSeeds split, const std::uint32_t* seed_offsets,
                                    const std::uint32_t* member_offsets,
-                                   const std::uint32_t* members,
-                                   std::uint32_t*       seeds)
+                                   const std::uint32_t* members, std::uint32_t* seeds)
 {
     RXMESH_FOR_EACH_ITEM(c, split.k)
     {
@@ -247,16 +224,13 @@ __global__ void spread_split_seeds(SplitSeeds           split,
     }
 }
 
-__global__ void clear_split_patches(const std::uint32_t* cell,
-                                    std::uint32_t        n,
-                                    SplitSeeds           split,
-                                    std::uint64_t*       value,
-                                    std::uint32_t*       dirty)
+__global__ void clear_split_patches(const std::uint32_t* cell, std::uint32_t n, SplitSeeds split,
+                                    std::uint64_t* value, std::uint32_t* dirty)
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
         if (split(cell[i])) {
-            value[i]                = kInfinity;
+            value[i]               = kInfinity;
             dirty[i / kChunkFaces] = 1;
         }
     }
@@ -267,16 +241,14 @@ __global__ void first_positions(const std::uint32_t* cell, std::uint32_t n, std:
     RXMESH_FOR_EACH_ITEM(i, n) { atomicMin(first + cell[i], static_cast<std::uint32_t>(i)); }
 }
 
-__global__ void number_patches(const std::uint32_t* cell_by_first, std::uint32_t count, std::uint32_t* id)
+__global__ void number_patches(const std::uint32_t* cell_by_first, std::uint32_t count,
+                               std::uint32_t* id)
 {
     RXMESH_FOR_EACH_ITEM(r, count) { id[cell_by_first[r]] = static_cast<std::uint32_t>(r); }
 }
 
-__global__ void scatter_patches(const std::uint32_t* order,
-                                const std::uint32_t* cell,
-                                const std::uint32_t* id,
-                                std::uint32_t        n,
-                                std::uint32_t*       face_patch)
+__global__ void scatter_patches(const std::uint32_t* order, const std::uint32_t* cell,
+                                const std::uint32_t* id, std::uint32_t n, std::uint32_t* face_patch)
 {
     RXMESH_FOR_EACH_ITEM(i, n) { face_patch[order[i]] = id[cell[i]]; }
 }

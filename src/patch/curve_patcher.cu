@@ -1,14 +1,14 @@
 // The curve patcher (PatcherMethod::Curve; rxmesh/patch/patcher.h describes
 // the algorithm): the stages on the host side, each a few CUB calls and
 // kernels of curve_kernels.cuh.
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <limits>
 #include <memory>
 
@@ -26,21 +26,21 @@ using detail::cub_call;
 using detail::CurveGraph;
 using detail::flat_grid;
 using detail::kDistanceStep;
-using Count = thrust::counting_iterator<std::uint32_t>;
+using Count            = thrust::counting_iterator<std::uint32_t>;
 constexpr int kThreads = detail::kFlatBlockThreads;
 
 //! Device state shared by the stages, all in curve order.
 struct CurveState
 {
-    std::uint32_t               n = 0;     // faces
-    DeviceBuffer<std::uint32_t> order;     // the face at each curve position
-    DeviceBuffer<std::uint32_t> offsets;   // the face graph renumbered
-    DeviceBuffer<std::uint32_t> nbrs;
-    DeviceBuffer<std::uint64_t> value;     // relaxation values
-    DeviceBuffer<std::uint32_t> cell;      // patch id per position
-    DeviceBuffer<std::uint32_t> seeds;     // seed positions; seed j grows patch j
-    std::uint32_t               K       = 0;  // ids in use: 0 .. K - 1
-    std::uint32_t               retired = 0;  // of which split, so empty
+    std::uint32_t                       n = 0;    // faces
+    DeviceBuffer<std::uint32_t>         order;    // the face at each curve position
+    DeviceBuffer<std::uint32_t>         offsets;  // the face graph renumbered
+    DeviceBuffer<std::uint32_t>         nbrs;
+    DeviceBuffer<std::uint64_t>         value;        // relaxation values
+    DeviceBuffer<std::uint32_t>         cell;         // patch id per position
+    DeviceBuffer<std::uint32_t>         seeds;        // seed positions; seed j grows patch j
+    std::uint32_t                       K       = 0;  // ids in use: 0 .. K - 1
+    std::uint32_t                       retired = 0;  // of which split, so empty
     std::unique_ptr<detail::Relaxation> relax;
 
     CurveGraph graph() const { return {offsets.data(), nbrs.data(), n}; }
@@ -48,16 +48,16 @@ struct CurveState
 
 std::uint32_t seed_spacing(const PatcherOptions& options)
 {
-    return std::max<std::uint32_t>(
-        1, static_cast<std::uint32_t>(std::uint64_t(options.capacity) * options.fill_percent / 100));
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::uint64_t(options.capacity) *
+                                                                 options.fill_percent / 100));
 }
 
 CurveFrame bounding_frame(const PatcherInput& in, cudaStream_t stream)
 {
     DeviceBuffer<Box> box(1, stream);
-    const auto  boxes = thrust::make_transform_iterator(Count(0), PointBox{in.positions});
-    const float inf   = std::numeric_limits<float>::infinity();
-    const Box   empty{{inf, inf, inf}, {-inf, -inf, -inf}};
+    const auto        boxes = thrust::make_transform_iterator(Count(0), PointBox{in.positions});
+    const float       inf   = std::numeric_limits<float>::infinity();
+    const Box         empty{{inf, inf, inf}, {-inf, -inf, -inf}};
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::Reduce(tmp, bytes, boxes, box.data(), in.num_vertices,
                                          MergeBoxes{}, empty, stream);
@@ -70,8 +70,8 @@ CurveFrame bounding_frame(const PatcherInput& in, cudaStream_t stream)
 //! renumbered by curve position.
 void order_faces(const PatcherInput& in, CurveState& s, cudaStream_t stream)
 {
-    const std::uint32_t n     = in.num_faces;
-    const CurveFrame    frame = bounding_frame(in, stream);
+    const std::uint32_t         n     = in.num_faces;
+    const CurveFrame            frame = bounding_frame(in, stream);
     DeviceBuffer<std::uint64_t> keys(n, stream), sorted_keys(n, stream);
     curve_keys<<<flat_grid(n), kThreads, 0, stream>>>(in.faces, in.positions, n, frame,
                                                       keys.data());
@@ -81,8 +81,8 @@ void order_faces(const PatcherInput& in, CurveState& s, cudaStream_t stream)
     s.order = DeviceBuffer<std::uint32_t>(n, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), sorted_keys.data(),
-                                               iota.data(), s.order.data(), n, 0,
-                                               3 * kCurveBits, stream);
+                                               iota.data(), s.order.data(), n, 0, 3 * kCurveBits,
+                                               stream);
     });
     invert_order<<<flat_grid(n), kThreads, 0, stream>>>(s.order.data(), n, rank.data());
     RXMESH_CHECK_LAUNCH();
@@ -91,14 +91,13 @@ void order_faces(const PatcherInput& in, CurveState& s, cudaStream_t stream)
     s.offsets           = DeviceBuffer<std::uint32_t>(std::uint64_t(n) + 1, stream);
     s.nbrs              = DeviceBuffer<std::uint32_t>(ff.indices.size(), stream);
     const auto lengths  = thrust::make_transform_iterator(
-        Count(0), CurveRowLength{s.order.data(), ff.offsets.data(), n});
+         Count(0), CurveRowLength{s.order.data(), ff.offsets.data(), n});
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceScan::ExclusiveSum(tmp, bytes, lengths, s.offsets.data(), n + 1,
-                                             stream);
+        return cub::DeviceScan::ExclusiveSum(tmp, bytes, lengths, s.offsets.data(), n + 1, stream);
     });
     renumber_rows<<<flat_grid(n), kThreads, 0, stream>>>(s.order.data(), rank.data(),
-                                                         ff.offsets.data(), ff.indices.data(),
-                                                         n, s.offsets.data(), s.nbrs.data());
+                                                         ff.offsets.data(), ff.indices.data(), n,
+                                                         s.offsets.data(), s.nbrs.data());
     RXMESH_CHECK_LAUNCH();
 }
 
@@ -138,10 +137,10 @@ void initial_seeds(const PatcherOptions& options, CurveState& s, PatcherResult& 
     seeded.memset(0);
     const std::uint32_t spacing = seed_spacing(options);
     const std::uint32_t chunks  = (n + spacing - 1) / spacing;
-    seed_chunks<<<flat_grid(chunks), kThreads, 0, stream>>>(n, chunks, root.data(),
-                                                            is_seed.data(), seeded.data());
-    seed_unseeded_components<<<flat_grid(n), kThreads, 0, stream>>>(root.data(), n,
-                                                                    seeded.data(), is_seed.data());
+    seed_chunks<<<flat_grid(chunks), kThreads, 0, stream>>>(n, chunks, root.data(), is_seed.data(),
+                                                            seeded.data());
+    seed_unseeded_components<<<flat_grid(n), kThreads, 0, stream>>>(root.data(), n, seeded.data(),
+                                                                    is_seed.data());
     RXMESH_CHECK_LAUNCH();
     s.seeds = DeviceBuffer<std::uint32_t>(std::uint64_t(chunks) + result.num_components, stream);
     DeviceBuffer<std::uint32_t> count(1, stream);
@@ -181,12 +180,11 @@ std::uint32_t recenter(CurveState& s, cudaStream_t stream)
     most_central<<<flat_grid(s.n), kThreads, 0, stream>>>(s.value.data(), s.cell.data(), s.n,
                                                           best.data());
     DeviceBuffer<std::uint32_t> unsorted(s.K, stream);
-    positions_of_best<<<flat_grid(s.K), kThreads, 0, stream>>>(best.data(), s.K,
-                                                               unsorted.data());
+    positions_of_best<<<flat_grid(s.K), kThreads, 0, stream>>>(best.data(), s.K, unsorted.data());
     RXMESH_CHECK_LAUNCH();
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortKeys(tmp, bytes, unsorted.data(), s.seeds.data(), s.K,
-                                              0, detail::bits_for(s.n), stream);
+        return cub::DeviceRadixSort::SortKeys(tmp, bytes, unsorted.data(), s.seeds.data(), s.K, 0,
+                                              detail::bits_for(s.n), stream);
     });
     return sweeps;
 }
@@ -219,16 +217,16 @@ DeviceBuffer<std::uint32_t> split_members(const CurveState& s, const SplitSeeds&
                                                             keys.data());
     RXMESH_CHECK_LAUNCH();
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {  // stable: curve order kept
-        return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), sorted.data(),
-                                               list.data(), members.data(), total, 0,
-                                               detail::bits_for(s.K), stream);
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys.data(), sorted.data(), list.data(),
+                                               members.data(), total, 0, detail::bits_for(s.K),
+                                               stream);
     });
     return members;
 }
 
 struct IsSplit
 {
-    SplitSeeds split;
+    SplitSeeds          split;
     __host__ __device__ std::uint32_t operator()(std::uint32_t c) const { return split(c) != 0; }
 };
 
@@ -242,7 +240,7 @@ bool split_round(const PatcherOptions& options, CurveState& s, std::uint32_t& la
     sizes.memset(0);
     count_members<<<flat_grid(s.n), kThreads, 0, stream>>>(s.cell.data(), s.n, sizes.data());
     RXMESH_CHECK_LAUNCH();
-    const SplitSeeds split{sizes.data(), options.capacity, seed_spacing(options), s.K};
+    const SplitSeeds            split{sizes.data(), options.capacity, seed_spacing(options), s.K};
     DeviceBuffer<std::uint32_t> seed_offsets, member_offsets;
     const std::uint32_t         extra = scan_patches(split, s.K, seed_offsets, stream);
     if (extra == 0) {
@@ -253,15 +251,15 @@ bool split_round(const PatcherOptions& options, CurveState& s, std::uint32_t& la
         largest = read_back(max.data(), stream);
         return false;
     }
-    const std::uint32_t total = scan_patches(SplitMembers{split}, s.K, member_offsets, stream);
-    const auto members = split_members(s, split, total, stream);
+    const std::uint32_t total   = scan_patches(SplitMembers{split}, s.K, member_offsets, stream);
+    const auto          members = split_members(s, split, total, stream);
     DeviceBuffer<std::uint32_t> new_seeds(extra, stream);
     spread_split_seeds<<<flat_grid(s.K), kThreads, 0, stream>>>(
         split, seed_offsets.data(), member_offsets.data(), members.data(), new_seeds.data());
     clear_split_patches<<<flat_grid(s.n), kThreads, 0, stream>>>(
         s.cell.data(), s.n, split, s.value.data(), s.relax->first_dirty());
-    plant<<<flat_grid(extra), kThreads, 0, stream>>>(new_seeds.data(), extra, s.K,
-                                                     s.value.data(), s.relax->first_dirty());
+    plant<<<flat_grid(extra), kThreads, 0, stream>>>(new_seeds.data(), extra, s.K, s.value.data(),
+                                                     s.relax->first_dirty());
     RXMESH_CHECK_LAUNCH();
     sweeps += s.relax->run(s.graph(), s.cell.data(), kDistanceStep, s.value.data());
     labels_of<<<flat_grid(s.n), kThreads, 0, stream>>>(s.value.data(), s.n, s.cell.data());
@@ -288,17 +286,15 @@ void finish(CurveState& s, PatcherResult& result, cudaStream_t stream)
     });
     number_patches<<<flat_grid(P), kThreads, 0, stream>>>(by_first.data(), P, id.data());
     result.face_patch = DeviceBuffer<std::uint32_t>(s.n, stream);
-    scatter_patches<<<flat_grid(s.n), kThreads, 0, stream>>>(s.order.data(), s.cell.data(),
-                                                             id.data(), s.n,
-                                                             result.face_patch.data());
+    scatter_patches<<<flat_grid(s.n), kThreads, 0, stream>>>(
+        s.order.data(), s.cell.data(), id.data(), s.n, result.face_patch.data());
     RXMESH_CHECK_LAUNCH();
     result.num_patches = P;
 }
 
 void check_input(const PatcherInput& in, const PatcherOptions& options)
 {
-    if (options.capacity == 0)
-        throw Error("curve_patches: capacity must be positive");
+    if (options.capacity == 0) throw Error("curve_patches: capacity must be positive");
     if (!in.ff || in.ff->offsets.size() != std::uint64_t(in.num_faces) + 1)
         throw Error("curve_patches: the face adjacency was not built");
     if (in.num_faces != 0 && (!in.faces || !in.positions || in.num_vertices == 0))
@@ -312,15 +308,14 @@ PatcherResult curve_patches(const PatcherInput& in, const PatcherOptions& option
 {
     check_input(in, options);
     PatcherResult result;
-    if (in.num_faces == 0)
-        return result;
+    if (in.num_faces == 0) return result;
     PatcherStageTimes& times = result.stages;
     GpuTimer           timer(stream);
     CurveState         s;
-    s.n       = in.num_faces;
-    s.value   = DeviceBuffer<std::uint64_t>(s.n, stream);
-    s.relax   = std::make_unique<detail::Relaxation>(s.n, stream);
-    s.cell    = DeviceBuffer<std::uint32_t>(s.n, stream);
+    s.n     = in.num_faces;
+    s.value = DeviceBuffer<std::uint64_t>(s.n, stream);
+    s.relax = std::make_unique<detail::Relaxation>(s.n, stream);
+    s.cell  = DeviceBuffer<std::uint32_t>(s.n, stream);
 
     timer.start();
     order_faces(in, s, stream);
@@ -355,8 +350,7 @@ PatcherResult make_patches(const PatcherInput& in, const PatcherOptions& options
                            cudaStream_t stream)
 {
     if (options.method == PatcherMethod::Lloyd) {
-        if (!in.ff)
-            throw Error("make_patches: the face adjacency was not built");
+        if (!in.ff) throw Error("make_patches: the face adjacency was not built");
         return lloyd_patches(*in.ff, in.num_faces, options, stream);
     }
     return curve_patches(in, options, stream);

@@ -22,10 +22,10 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
+#include <cuda/atomic>
 
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -53,10 +53,10 @@ struct CurveGraph
 struct RelaxState
 {
     CurveGraph           g;
-    const std::uint32_t* group = nullptr;  // null: one group
-    std::uint64_t        step  = kDistanceStep;
-    std::uint64_t*       value = nullptr;
-    std::uint32_t*       dirty = nullptr;  // 2 * chunks
+    const std::uint32_t* group   = nullptr;  // null: one group
+    std::uint64_t        step    = kDistanceStep;
+    std::uint64_t*       value   = nullptr;
+    std::uint32_t*       dirty   = nullptr;  // 2 * chunks
     std::uint32_t*       changes = nullptr;  // 3
     std::uint32_t        chunks  = 0;
 };
@@ -88,8 +88,7 @@ __device__ inline FaceLinks link_face(const RelaxState& s, std::uint32_t f, std:
     const std::uint32_t own = s.group ? s.group[f] : 0;
     for (std::uint32_t j = s.g.offsets[f]; j < s.g.offsets[f + 1]; ++j) {
         const std::uint32_t u = s.g.nbrs[j];
-        if (s.group && s.group[u] != own)
-            continue;
+        if (s.group && s.group[u] != own) continue;
         if (u - base < count) {
             if (k < 3)
                 links.inside[k++] = static_cast<std::uint16_t>(u - base);
@@ -98,65 +97,52 @@ __device__ inline FaceLinks link_face(const RelaxState& s, std::uint32_t f, std:
             continue;
         }
         const std::uint64_t w = load_value(s.value, u);
-        if (w != kInfinity && w + s.step < links.outside)
-            links.outside = w + s.step;
+        if (w != kInfinity && w + s.step < links.outside) links.outside = w + s.step;
     }
     return links;
 }
 
 //! The general path: every neighbour of f read again.
-__device__ inline std::uint64_t relax_general(const RelaxState&    s,
-                                              std::uint32_t        f,
-                                              std::uint32_t        base,
-                                              std::uint32_t        count,
-                                              const std::uint64_t* local,
-                                              std::uint64_t        v)
+__device__ inline std::uint64_t relax_general(const RelaxState& s, std::uint32_t f,
+                                              std::uint32_t base, std::uint32_t count,
+                                              const std::uint64_t* local, std::uint64_t v)
 {
     const std::uint32_t own = s.group ? s.group[f] : 0;
     for (std::uint32_t j = s.g.offsets[f]; j < s.g.offsets[f + 1]; ++j) {
         const std::uint32_t u = s.g.nbrs[j];
-        if (s.group && s.group[u] != own)
-            continue;
+        if (s.group && s.group[u] != own) continue;
         const std::uint64_t w = u - base < count ? local[u - base] : load_value(s.value, u);
-        if (w != kInfinity && w + s.step < v)
-            v = w + s.step;
+        if (w != kInfinity && w + s.step < v) v = w + s.step;
     }
     return v;
 }
 
 //! Jacobi rounds over the chunk in shared memory until nothing drops.
-__device__ inline void settle_chunk(const RelaxState& s,
-                                    std::uint32_t     base,
-                                    std::uint32_t     count,
-                                    const FaceLinks*  links,
-                                    std::uint64_t*    local)
+__device__ inline void settle_chunk(const RelaxState& s, std::uint32_t base, std::uint32_t count,
+                                    const FaceLinks* links, std::uint64_t* local)
 {
     while (true) {
         std::uint64_t value[kRelaxPerThread];
         bool          dropped = false;
         for (int k = 0; k < kRelaxPerThread; ++k) {
             const std::uint32_t i = threadIdx.x + k * kRelaxThreads;
-            if (i >= count)
-                continue;
+            if (i >= count) continue;
             std::uint64_t v = min(local[i], links[k].outside);
             for (int e = 0; e < 3; ++e) {
                 const std::uint16_t n = links[k].inside[e];
                 if (n != kNoLink && local[n] != kInfinity && local[n] + s.step < v)
                     v = local[n] + s.step;
             }
-            if (links[k].general)
-                v = relax_general(s, base + i, base, count, local, v);
+            if (links[k].general) v = relax_general(s, base + i, base, count, local, v);
             value[k] = v;
             dropped  = dropped || v < local[i];
         }
         __syncthreads();  // every read of `local` done before the writes
         for (int k = 0; k < kRelaxPerThread; ++k) {
             const std::uint32_t i = threadIdx.x + k * kRelaxThreads;
-            if (i < count)
-                local[i] = value[k];
+            if (i < count) local[i] = value[k];
         }
-        if (!__syncthreads_or(dropped))
-            return;
+        if (!__syncthreads_or(dropped)) return;
     }
 }
 
@@ -188,7 +174,7 @@ __device__ inline bool visit_chunk(const RelaxState& s, std::uint32_t c, std::ui
         const std::uint32_t i = threadIdx.x + k * kRelaxThreads;
         if (i < count) {
             before[k] = local[i] = s.value[base + i];  // only this block writes them
-            links[k]  = link_face(s, base + i, base, count);
+            links[k]             = link_face(s, base + i, base, count);
         }
     }
     __syncthreads();
@@ -209,9 +195,9 @@ __device__ inline bool visit_chunk(const RelaxState& s, std::uint32_t c, std::ui
 __device__ inline void sweep_chunks(const RelaxState& s, std::uint32_t sweep, std::uint64_t* local)
 {
     __shared__ std::uint32_t visit;
-    std::uint32_t* dirty      = s.dirty + (sweep & 1) * s.chunks;
-    std::uint32_t* next_dirty = s.dirty + ((sweep + 1) & 1) * s.chunks;
-    bool           changed    = false;
+    std::uint32_t*           dirty      = s.dirty + (sweep & 1) * s.chunks;
+    std::uint32_t*           next_dirty = s.dirty + ((sweep + 1) & 1) * s.chunks;
+    bool                     changed    = false;
     for (std::uint32_t c = blockIdx.x; c < s.chunks; c += gridDim.x) {
         __syncthreads();  // everyone has read the previous `visit`
         if (threadIdx.x == 0) {
@@ -219,26 +205,24 @@ __device__ inline void sweep_chunks(const RelaxState& s, std::uint32_t sweep, st
             dirty[c] = 0;  // read only by this block in this sweep
         }
         __syncthreads();
-        if (visit)
-            changed = visit_chunk(s, c, local, next_dirty) || changed;
+        if (visit) changed = visit_chunk(s, c, local, next_dirty) || changed;
     }
-    if (threadIdx.x == 0 && changed)
-        atomicAdd(s.changes + sweep % 3, 1u);
+    if (threadIdx.x == 0 && changed) atomicAdd(s.changes + sweep % 3, 1u);
     if (threadIdx.x == 0 && blockIdx.x == 0)
         s.changes[(sweep + 1) % 3] = 0;  // last read two sweeps ago
 }
 
 //! Every sweep in one cooperative launch; writes the number of sweeps.
-__global__ void __launch_bounds__(kRelaxThreads) relax_all_sweeps(RelaxState s, std::uint32_t* sweeps)
+__global__ void __launch_bounds__(kRelaxThreads)
+    relax_all_sweeps(RelaxState s, std::uint32_t* sweeps)
 {
-    __shared__ std::uint64_t local[kChunkFaces];
+    __shared__ std::uint64_t       local[kChunkFaces];
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     for (std::uint32_t sweep = 0;; ++sweep) {
         sweep_chunks(s, sweep, local);
         grid.sync();
         if (AtomicFlag(s.changes[sweep % 3]).load(cuda::memory_order_relaxed) == 0) {
-            if (blockIdx.x == 0 && threadIdx.x == 0)
-                *sweeps = sweep + 1;
+            if (blockIdx.x == 0 && threadIdx.x == 0) *sweeps = sweep + 1;
             return;
         }
     }
@@ -264,11 +248,13 @@ class Relaxation
     {
         int device = 0, cooperative = 0, per_sm = 0, sms = 0;
         RXMESH_CHECK_CUDA(cudaGetDevice(&device));
-        RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+        RXMESH_CHECK_CUDA(
+            cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
         RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relax_all_sweeps,
                                                                         kRelaxThreads, 0));
-        m_blocks      = std::max<std::uint32_t>(1, std::min<std::uint64_t>(m_chunks, std::uint64_t(per_sm) * sms));
+        m_blocks = std::max<std::uint32_t>(
+            1, std::min<std::uint64_t>(m_chunks, std::uint64_t(per_sm) * sms));
         m_cooperative = cooperative != 0 && per_sm > 0;
         m_dirty.memset(0);
     }
@@ -276,7 +262,11 @@ class Relaxation
     //! Flags of the first sweep: set dirty[c] for the chunks to visit first
     //! (chunk of curve position i: i / kChunkFaces).
     std::uint32_t* first_dirty() { return m_dirty.data(); }
-    void           mark_all() { RXMESH_CHECK_CUDA(cudaMemsetAsync(m_dirty.data(), 1, 4 * std::uint64_t(m_chunks), m_stream)); }
+    void           mark_all()
+    {
+        RXMESH_CHECK_CUDA(
+            cudaMemsetAsync(m_dirty.data(), 1, 4 * std::uint64_t(m_chunks), m_stream));
+    }
 
     //! Relaxes `value` to the fixpoint from the marked chunks; returns the
     //! sweeps. Every flag is clear again on return.
@@ -289,14 +279,14 @@ class Relaxation
             std::uint32_t* sweeps = m_counters.data() + 3;
             void*          args[] = {&s, &sweeps};
             RXMESH_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(relax_all_sweeps),
-                                                          m_blocks, kRelaxThreads, args, 0, m_stream));
+                                                          m_blocks, kRelaxThreads, args, 0,
+                                                          m_stream));
             return read_back(sweeps, m_stream);
         }
         for (std::uint32_t sweep = 0;; ++sweep) {
             relax_one_sweep<<<m_blocks, kRelaxThreads, 0, m_stream>>>(s, sweep);
             RXMESH_CHECK_LAUNCH();
-            if (read_back(m_counters.data() + sweep % 3, m_stream) == 0)
-                return sweep + 1;
+            if (read_back(m_counters.data() + sweep % 3, m_stream) == 0) return sweep + 1;
         }
     }
 

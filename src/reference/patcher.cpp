@@ -26,8 +26,7 @@ Graph face_graph(const std::vector<Triangle>& faces)
     for (const auto& [edge, list] : edge_faces)
         for (std::uint32_t a : list)
             for (std::uint32_t b : list)
-                if (a != b)
-                    g[a].push_back(b);
+                if (a != b) g[a].push_back(b);
     for (auto& row : g) {
         std::sort(row.begin(), row.end());
         row.erase(std::unique(row.begin(), row.end()), row.end());
@@ -66,20 +65,16 @@ void grow(const Graph& g, const std::vector<std::uint32_t>& seeds, std::uint32_t
           const std::vector<std::uint32_t>* group, std::vector<std::uint32_t>& label)
 {
     std::vector<std::uint32_t> frontier = seeds, next, best(label.size(), kNone);
-    for (std::uint32_t j = 0; j < seeds.size(); ++j)
-        label[seeds[j]] = first_id + j;
+    for (std::uint32_t j = 0; j < seeds.size(); ++j) label[seeds[j]] = first_id + j;
     while (!frontier.empty()) {
         next.clear();
         for (std::uint32_t u : frontier)
             for (std::uint32_t v : g[u]) {
-                if (label[v] != kNone || (group && (*group)[v] != (*group)[u]))
-                    continue;
-                if (best[v] == kNone)
-                    next.push_back(v);
+                if (label[v] != kNone || (group && (*group)[v] != (*group)[u])) continue;
+                if (best[v] == kNone) next.push_back(v);
                 best[v] = std::min(best[v], label[u]);
             }
-        for (std::uint32_t v : next)
-            label[v] = best[v];
+        for (std::uint32_t v : next) label[v] = best[v];
         frontier.swap(next);
     }
 }
@@ -89,7 +84,7 @@ struct State
     Graph                      g;
     std::vector<std::uint32_t> order, rank;  // face at a curve position, and back
     std::vector<std::uint32_t> label;        // patch id per face
-    std::uint32_t              K = 0;         // ids used so far
+    std::uint32_t              K       = 0;  // ids used so far
     std::uint32_t              spacing = 1;
 };
 
@@ -101,8 +96,7 @@ std::vector<std::uint32_t> initial_seeds(State& s, std::uint32_t& num_components
     std::vector<std::uint32_t> component(n, kNone), first_of;  // first on the curve
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::uint32_t start = s.order[i];
-        if (component[start] != kNone)
-            continue;
+        if (component[start] != kNone) continue;
         const std::uint32_t c = static_cast<std::uint32_t>(first_of.size());
         first_of.push_back(start);
         std::vector<std::uint32_t> stack{start};
@@ -118,20 +112,18 @@ std::vector<std::uint32_t> initial_seeds(State& s, std::uint32_t& num_components
         }
     }
     num_components = static_cast<std::uint32_t>(first_of.size());
-    std::vector<char> seeded(first_of.size(), 0), is_seed(n, 0);
+    std::vector<char>   seeded(first_of.size(), 0), is_seed(n, 0);
     const std::uint64_t chunks = (n + s.spacing - 1) / s.spacing;
     for (std::uint64_t c = 0; c < chunks; ++c) {
-        const std::uint64_t i = (c * n / chunks + (c + 1) * n / chunks) / 2;
-        is_seed[i]            = 1;
+        const std::uint64_t i         = (c * n / chunks + (c + 1) * n / chunks) / 2;
+        is_seed[i]                    = 1;
         seeded[component[s.order[i]]] = 1;
     }
     for (std::uint32_t c = 0; c < first_of.size(); ++c)
-        if (!seeded[c])
-            is_seed[s.rank[first_of[c]]] = 1;
+        if (!seeded[c]) is_seed[s.rank[first_of[c]]] = 1;
     std::vector<std::uint32_t> seeds;
     for (std::uint32_t i = 0; i < n; ++i)
-        if (is_seed[i])
-            seeds.push_back(s.order[i]);
+        if (is_seed[i]) seeds.push_back(s.order[i]);
     return seeds;
 }
 
@@ -143,8 +135,7 @@ std::vector<std::uint32_t> central_faces(const State& s)
     std::vector<std::uint32_t> dist(n, kNone), frontier;
     for (std::uint32_t f = 0; f < n; ++f) {
         bool boundary = s.g[f].size() < 3;
-        for (std::uint32_t h : s.g[f])
-            boundary = boundary || s.label[h] != s.label[f];
+        for (std::uint32_t h : s.g[f]) boundary = boundary || s.label[h] != s.label[f];
         if (boundary) {
             dist[f] = 0;
             frontier.push_back(f);
@@ -177,25 +168,21 @@ std::vector<std::uint32_t> central_faces(const State& s)
 bool split_round(State& s, std::uint32_t capacity)
 {
     std::vector<std::vector<std::uint32_t>> members(s.K);
-    for (std::uint32_t f : s.order)
-        members[s.label[f]].push_back(f);
+    for (std::uint32_t f : s.order) members[s.label[f]].push_back(f);
     std::vector<std::uint32_t> seeds;
     std::vector<char>          split(s.K, 0);
     for (std::uint32_t p = 0; p < s.K; ++p) {
         const std::uint64_t size = members[p].size();
-        if (size <= capacity)
-            continue;
+        if (size <= capacity) continue;
         split[p]              = 1;
         const std::uint64_t m = std::max<std::uint64_t>(2, (size + s.spacing - 1) / s.spacing);
         for (std::uint64_t j = 0; j < m; ++j)
             seeds.push_back(members[p][(2 * j + 1) * size / (2 * m)]);
     }
-    if (seeds.empty())
-        return false;
+    if (seeds.empty()) return false;
     const std::vector<std::uint32_t> group = s.label;
     for (std::uint32_t& p : s.label)
-        if (split[p])
-            p = kNone;
+        if (split[p]) p = kNone;
     grow(s.g, seeds, s.K, &group, s.label);
     s.K += static_cast<std::uint32_t>(seeds.size());
     return true;
@@ -207,36 +194,31 @@ std::uint32_t number_by_curve(State& s)
     std::vector<std::uint32_t> id(s.K, kNone);
     std::uint32_t              count = 0;
     for (std::uint32_t f : s.order)
-        if (id[s.label[f]] == kNone)
-            id[s.label[f]] = count++;
-    for (std::uint32_t& p : s.label)
-        p = id[p];
+        if (id[s.label[f]] == kNone) id[s.label[f]] = count++;
+    for (std::uint32_t& p : s.label) p = id[p];
     return count;
 }
 
 }  // namespace
 
-CurvePatches curve_patches(const std::vector<float>&    positions,
-                           const std::vector<Triangle>& faces,
-                           const PatcherOptions&        options)
+CurvePatches curve_patches(const std::vector<float>& positions, const std::vector<Triangle>& faces,
+                           const PatcherOptions& options)
 {
     CurvePatches result;
-    if (faces.empty())
-        return result;
+    if (faces.empty()) return result;
     State s;
-    s.g       = face_graph(faces);
-    s.order   = curve_order(positions, faces);
+    s.g     = face_graph(faces);
+    s.order = curve_order(positions, faces);
     s.rank.resize(faces.size());
-    for (std::uint32_t i = 0; i < s.order.size(); ++i)
-        s.rank[s.order[i]] = i;
+    for (std::uint32_t i = 0; i < s.order.size(); ++i) s.rank[s.order[i]] = i;
     s.spacing = std::max<std::uint32_t>(
-        1, static_cast<std::uint32_t>(std::uint64_t(options.capacity) * options.fill_percent / 100));
+        1,
+        static_cast<std::uint32_t>(std::uint64_t(options.capacity) * options.fill_percent / 100));
 
     std::vector<std::uint32_t> seeds = initial_seeds(s, result.num_components);
     for (std::uint32_t step = 0; step <= options.recenter_steps; ++step) {
-        if (step > 0)
-            seeds = central_faces(s);
-        s.K     = static_cast<std::uint32_t>(seeds.size());
+        if (step > 0) seeds = central_faces(s);
+        s.K = static_cast<std::uint32_t>(seeds.size());
         s.label.assign(faces.size(), kNone);
         grow(s.g, seeds, 0, nullptr, s.label);
     }

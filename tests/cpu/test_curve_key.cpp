@@ -40,15 +40,14 @@ void expect_hilbert_walk(int bits)
 
 TEST(CurveKey, HilbertIndexWalksTheGridOneCellAtATime)
 {
-    for (int bits = 1; bits <= 5; ++bits)
-        expect_hilbert_walk(bits);
+    for (int bits = 1; bits <= 5; ++bits) expect_hilbert_walk(bits);
 }
 
 TEST(CurveKey, CentroidsQuantizeInsideTheGrid)
 {
-    const float            lo[3] = {-1, 0, 2}, hi[3] = {1, 4, 3};  // longest side 4
+    const float              lo[3] = {-1, 0, 2}, hi[3] = {1, 4, 3};  // longest side 4
     const rxmesh::CurveFrame frame = rxmesh::make_curve_frame(lo, hi);
-    const float            max   = float((1u << rxmesh::kCurveBits) - 1);
+    const float              max   = float((1u << rxmesh::kCurveBits) - 1);
     // the lower corner is cell 0, the upper end of the longest side the last cell
     EXPECT_EQ(rxmesh::curve_cell(3 * lo[1], frame.lo3[1], frame.scale), 0u);
     EXPECT_EQ(rxmesh::curve_cell(3 * hi[1], frame.lo3[1], frame.scale), std::uint32_t(max));

@@ -21,16 +21,14 @@ namespace g = rxmesh::generate;
 std::vector<float> flat_positions(const TriangleSoup& soup)
 {
     std::vector<float> p;
-    for (const auto& v : soup.positions)
-        p.insert(p.end(), v.begin(), v.end());
+    for (const auto& v : soup.positions) p.insert(p.end(), v.begin(), v.end());
     return p;
 }
 
 //! Union-find over faces joined through shared edges inside one patch.
 std::uint32_t find(std::vector<std::uint32_t>& parent, std::uint32_t x)
 {
-    while (parent[x] != x)
-        x = parent[x] = parent[parent[x]];
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
 }
 
@@ -66,8 +64,7 @@ void expect_valid_partition(const TriangleSoup& soup, const rxmesh::reference::C
     for (std::uint32_t f = 0; f < faces.size(); ++f) {
         const std::uint32_t root = find(parent, f);
         std::uint32_t&      seen = roots[r.face_patch[f]];
-        if (seen == ~0u)
-            seen = root;
+        if (seen == ~0u) seen = root;
         EXPECT_EQ(seen, root) << name << ": patch " << r.face_patch[f] << " is disconnected";
     }
 }
@@ -77,18 +74,24 @@ void expect_valid_partition(const TriangleSoup& soup, const rxmesh::reference::C
 TEST(ReferencePatcher, PartitionsIntoConnectedPatchesWithinCapacity)
 {
     const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"icosphere5", g::icosphere(5)},   {"torus", g::torus(96, 48)},
-        {"grid", g::grid(80, 50)},         {"cylinder", g::cylinder(64, 30)},
-        {"components", g::components(300, 1)}, {"bowtie", g::bowtie()},
-        {"fin4", g::fin(4)},               {"isolated", g::isolated_faces(700)},
+        {"icosphere5", g::icosphere(5)},
+        {"torus", g::torus(96, 48)},
+        {"grid", g::grid(80, 50)},
+        {"cylinder", g::cylinder(64, 30)},
+        {"components", g::components(300, 1)},
+        {"bowtie", g::bowtie()},
+        {"fin4", g::fin(4)},
+        {"isolated", g::isolated_faces(700)},
         {"fan2000", g::fan(2000)},
     };
     for (const auto& [name, soup] : meshes)
         for (std::uint32_t capacity : {1u, 64u, 256u, 512u, 2048u}) {
             rxmesh::PatcherOptions options;
             options.capacity = capacity;
-            const auto r = rxmesh::reference::curve_patches(flat_positions(soup), soup.faces, options);
-            expect_valid_partition(soup, r, capacity, name + " capacity " + std::to_string(capacity));
+            const auto r =
+                rxmesh::reference::curve_patches(flat_positions(soup), soup.faces, options);
+            expect_valid_partition(soup, r, capacity,
+                                   name + " capacity " + std::to_string(capacity));
         }
 }
 
@@ -108,7 +111,7 @@ TEST(ReferencePatcher, ComponentsGetTheirOwnPatches)
 TEST(ReferencePatcher, PatchesFillTheCapacity)
 {
     const TriangleSoup     soup = g::torus(256, 128);  // 65536 faces
-    rxmesh::PatcherOptions options;                     // capacity 512, seeds every 409
+    rxmesh::PatcherOptions options;                    // capacity 512, seeds every 409
     const auto r = rxmesh::reference::curve_patches(flat_positions(soup), soup.faces, options);
     // about one patch per seed spacing: patches neither tiny nor split to pieces
     EXPECT_GE(r.num_patches, 65536u / 512);

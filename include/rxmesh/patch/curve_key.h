@@ -33,18 +33,15 @@ inline CurveFrame make_curve_frame(const float lo[3], const float hi[3])
         frame.lo3[d] = 3.0f * lo[d];
         side         = side > hi[d] - lo[d] ? side : hi[d] - lo[d];
     }
-    if (side > 0)
-        frame.scale = static_cast<float>(double(1u << kCurveBits) / (3.0 * double(side)));
+    if (side > 0) frame.scale = static_cast<float>(double(1u << kCurveBits) / (3.0 * double(side)));
     return frame;
 }
 
 //! Hilbert index of grid point (x, y, z), `bits` bits per axis (John
 //! Skilling's transpose form: undo the excess work per level, Gray-encode,
 //! then interleave the bits, x first).
-RXMESH_HD inline std::uint64_t hilbert_index_3d(std::uint32_t x,
-                                                std::uint32_t y,
-                                                std::uint32_t z,
-                                                int           bits)
+RXMESH_HD inline std::uint64_t hilbert_index_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z,
+                                                int bits)
 {
     std::uint32_t       p[3] = {x, y, z};
     const std::uint32_t top  = 1u << (bits - 1);
@@ -64,12 +61,10 @@ RXMESH_HD inline std::uint64_t hilbert_index_3d(std::uint32_t x,
     p[2] ^= p[1];
     std::uint32_t t = 0;
     for (std::uint32_t q = top; q > 1; q >>= 1)
-        if (p[2] & q)
-            t ^= q - 1;
+        if (p[2] & q) t ^= q - 1;
     std::uint64_t key = 0;
     for (int b = bits - 1; b >= 0; --b)
-        for (int i = 0; i < 3; ++i)
-            key = (key << 1) | (((p[i] ^ t) >> b) & 1u);
+        for (int i = 0; i < 3; ++i) key = (key << 1) | (((p[i] ^ t) >> b) & 1u);
     return key;
 }
 
@@ -82,9 +77,7 @@ RXMESH_HD inline std::uint32_t curve_cell(float corner_sum, float lo3, float sca
 }
 
 //! Hilbert key of the face with corners a, b, c (xyz each).
-RXMESH_HD inline std::uint64_t face_curve_key(const float*      a,
-                                              const float*      b,
-                                              const float*      c,
+RXMESH_HD inline std::uint64_t face_curve_key(const float* a, const float* b, const float* c,
                                               const CurveFrame& frame)
 {
     std::uint32_t cell[3];

@@ -22,8 +22,7 @@ struct CurvePatches
 //! \pre `faces` index `positions` (x, y, z per vertex) and are compact as
 //!      import_mesh leaves them (every vertex used, no degenerate face);
 //!      options.capacity > 0.
-CurvePatches curve_patches(const std::vector<float>&    positions,
-                           const std::vector<Triangle>& faces,
-                           const PatcherOptions&        options);
+CurvePatches curve_patches(const std::vector<float>& positions, const std::vector<Triangle>& faces,
+                           const PatcherOptions& options);
 
 }  // namespace rxmesh::reference
