@@ -28,21 +28,6 @@ const char* method_name(PatcherMethod method)
     return method == PatcherMethod::Curve ? "curve" : "lloyd";
 }
 
-namespace {
-
-PatcherInput patcher_input(const ImportedMesh& mesh)
-{
-    PatcherInput in;
-    in.ff           = &mesh.topology.ff;
-    in.faces        = mesh.faces.data();
-    in.positions    = mesh.positions.data();
-    in.num_faces    = mesh.num_faces;
-    in.num_vertices = mesh.num_vertices;
-    return in;
-}
-
-}  // namespace
-
 Quality assess_build(const TriangleSoup& soup, const RXMesh& mesh, const PatcherOptions& options)
 {
     Quality q;

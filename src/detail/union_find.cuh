@@ -6,6 +6,9 @@
 
 #include <cstdint>
 
+#include "detail/sequences.cuh"
+#include "rxmesh/core/launch.cuh"
+
 namespace rxmesh::detail {
 
 //! Reads go through volatile: other threads hook roots concurrently.
@@ -39,6 +42,37 @@ __device__ inline void uf_union(std::uint32_t* parent, std::uint32_t a, std::uin
             return;
         b = old;
     }
+}
+
+// Kernels are templates so that every translation unit may include them.
+template <typename Index>
+__global__ void union_csr_neighbours(const Index* offsets, const Index* indices, Index rows,
+                                     Index* parent)
+{
+    RXMESH_FOR_EACH_ITEM(r, rows)
+    {
+        for (Index i = offsets[r]; i < offsets[r + 1]; ++i)
+            if (indices[i] > r)
+                uf_union(parent, static_cast<Index>(r), indices[i]);
+    }
+}
+
+template <typename Index>
+__global__ void resolve_roots(Index* parent, Index n)
+{
+    RXMESH_FOR_EACH_ITEM(i, n) { parent[i] = uf_find(parent, static_cast<Index>(i)); }
+}
+
+//! Connected components of the graph given as CSR (`rows` rows, symmetric):
+//! root[r] = the smallest row of r's component.
+inline void csr_components(const std::uint32_t* offsets, const std::uint32_t* indices,
+                           std::uint32_t rows, std::uint32_t* root, cudaStream_t stream)
+{
+    fill_sequence(root, rows, stream);
+    union_csr_neighbours<<<flat_grid(rows), kFlatBlockThreads, 0, stream>>>(offsets, indices,
+                                                                            rows, root);
+    resolve_roots<<<flat_grid(rows), kFlatBlockThreads, 0, stream>>>(root, rows);
+    RXMESH_CHECK_LAUNCH();
 }
 
 }  // namespace rxmesh::detail

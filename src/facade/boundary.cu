@@ -1,6 +1,8 @@
 // Boundary flags of a built mesh: two passes of the query engine itself.
 #include "boundary.h"
 
+#include <utility>
+
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh::detail {
@@ -42,8 +44,12 @@ void compute_boundary_flags(const RXMesh&                 mesh,
                             FaceAttribute<std::uint8_t>   face,
                             cudaStream_t                  stream)
 {
-    // the EF pass writes every edge flag; vertex and face flags are only set
-    // (they start at 0: see the precondition)
+    // the EF pass writes every edge flag; vertex and face flags are only set,
+    // so they start at 0
+    for (const auto& [data, bytes] : {std::pair{vertex.device_data(), vertex.num_bytes()},
+                                      std::pair{face.device_data(), face.num_bytes()}})
+        if (bytes != 0)
+            RXMESH_CHECK_CUDA(cudaMemsetAsync(data, 0, bytes, stream));
     mesh.for_each<Op::EF>(MarkBoundaryEdgesAndFaces{edge, face}, AllActive{}, false, stream);
     mesh.for_each<Op::EV>(MarkBoundaryVertices{edge, vertex}, AllActive{}, false, stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));

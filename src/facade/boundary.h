@@ -19,9 +19,8 @@ class RXMesh;
 namespace detail {
 
 //! Writes the three flags (device data; 1 = boundary) with an EF and an EV
-//! pass of the query engine, on the attributes' stream. Synchronous.
-//! \pre vertex and face hold 0 (as AttributeRegistry::add leaves them): the
-//! passes only set their boundary entries. Edge flags are all written.
+//! pass of the query engine, on the attributes' stream. Synchronous. Every
+//! flag is written, whatever the attributes held.
 void compute_boundary_flags(const RXMesh&                 mesh,
                             VertexAttribute<std::uint8_t> vertex,
                             EdgeAttribute<std::uint8_t>   edge,

@@ -63,13 +63,7 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.dropped_faces = soup.dropped_faces + mesh.dropped_faces;
 
     timer.start();
-    PatcherInput patcher_input;
-    patcher_input.ff           = &mesh.topology.ff;
-    patcher_input.faces        = mesh.faces.data();
-    patcher_input.positions    = mesh.positions.data();
-    patcher_input.num_faces    = mesh.num_faces;
-    patcher_input.num_vertices = mesh.num_vertices;
-    PatcherResult patches      = make_patches(patcher_input, options.patcher, stream);
+    PatcherResult patches = make_patches(patcher_input(mesh), options.patcher, stream);
     m_stats.patching_ms   = timer.stop_ms();
 
     timer.start();
@@ -155,11 +149,6 @@ void RXMesh::init_attributes(cudaStream_t stream)
     const auto v_boundary = m_attributes.add_unset<std::uint8_t, 1, VertexId>("v:boundary");
     const auto e_boundary = m_attributes.add_unset<std::uint8_t, 1, EdgeId>("e:boundary");
     const auto f_boundary = m_attributes.add_unset<std::uint8_t, 1, FaceId>("f:boundary");
-    // compute_boundary_flags sets the vertex and face flags that are 1 only
-    for (const auto& [data, bytes] : {std::pair{v_boundary.device_data(), v_boundary.num_bytes()},
-                                      std::pair{f_boundary.device_data(), f_boundary.num_bytes()}})
-        if (bytes != 0)
-            RXMESH_CHECK_CUDA(cudaMemsetAsync(data, 0, bytes, stream));
     detail::compute_boundary_flags(*this, v_boundary, e_boundary, f_boundary, stream);  // syncs
 }
 

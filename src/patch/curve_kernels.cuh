@@ -82,20 +82,6 @@ __global__ void renumber_rows(const std::uint32_t* order, const std::uint32_t* r
     }
 }
 
-__global__ void union_neighbours(CurveGraph g, std::uint32_t* parent)
-{
-    RXMESH_FOR_EACH_ITEM(i, g.n)
-    {
-        for (std::uint32_t j = g.offsets[i]; j < g.offsets[i + 1]; ++j)
-            if (g.nbrs[j] > i) uf_union(parent, static_cast<std::uint32_t>(i), g.nbrs[j]);
-    }
-}
-
-__global__ void find_all_roots(std::uint32_t* parent, std::uint32_t n)
-{
-    RXMESH_FOR_EACH_ITEM(i, n) { parent[i] = uf_find(parent, static_cast<std::uint32_t>(i)); }
-}
-
 //! Chunk c of `chunks` equal runs of the curve seeds its middle position,
 //! and marks its component as seeded.
 __global__ void seed_chunks(std::uint32_t n, std::uint32_t chunks, const std::uint32_t* root,

@@ -125,10 +125,7 @@ void initial_seeds(const PatcherOptions& options, CurveState& s, PatcherResult& 
 {
     const std::uint32_t         n = s.n;
     DeviceBuffer<std::uint32_t> root(n, stream);
-    detail::fill_sequence(root.data(), n, stream);
-    union_neighbours<<<flat_grid(n), kThreads, 0, stream>>>(s.graph(), root.data());
-    find_all_roots<<<flat_grid(n), kThreads, 0, stream>>>(root.data(), n);
-    RXMESH_CHECK_LAUNCH();
+    detail::csr_components(s.offsets.data(), s.nbrs.data(), n, root.data(), stream);
     result.num_components =
         device_sum(thrust::make_transform_iterator(Count(0), IsRoot{root.data()}), n, stream);
 

@@ -39,27 +39,6 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
     return x;
 }
 
-__global__ void union_adjacent_faces(const std::uint32_t* ff_offsets,
-                                     const std::uint32_t* ff_faces,
-                                     std::uint32_t        num_faces,
-                                     std::uint32_t*       parent)
-{
-    RXMESH_FOR_EACH_ITEM(f, num_faces)
-    {
-        for (std::uint32_t i = ff_offsets[f]; i < ff_offsets[f + 1]; ++i)
-            if (ff_faces[i] > f)
-                detail::uf_union(parent, static_cast<std::uint32_t>(f), ff_faces[i]);
-    }
-}
-
-__global__ void find_roots(std::uint32_t* parent, std::uint32_t num_faces)
-{
-    RXMESH_FOR_EACH_ITEM(f, num_faces)
-    {
-        parent[f] = detail::uf_find(parent, static_cast<std::uint32_t>(f));
-    }
-}
-
 //! Seed k lies in component c (seed_offsets is the scan of seeds per
 //! component); it is drawn at random from the k-th equal slice of the
 //! component's faces, so seeds of one component are distinct and spread.
@@ -343,12 +322,8 @@ void components_and_seeds(const DeviceCsr&      ff,
     // ---- edge-connected components of the face graph ----
     DeviceBuffer<std::uint32_t> comp(F, stream);
     s.faces_iota = DeviceBuffer<std::uint32_t>(F, stream);
-    detail::fill_sequence(comp.data(), F, stream);
     detail::fill_sequence(s.faces_iota.data(), F, stream);
-    union_adjacent_faces<<<flat_grid(F), kThreads, 0, stream>>>(ff.offsets.data(),
-                                                                 ff.indices.data(), F, comp.data());
-    find_roots<<<flat_grid(F), kThreads, 0, stream>>>(comp.data(), F);
-    RXMESH_CHECK_LAUNCH();
+    detail::csr_components(ff.offsets.data(), ff.indices.data(), F, comp.data(), stream);
     const int fbits = detail::bits_for(F);
 
     DeviceBuffer<std::uint32_t> comp_sorted(F, stream), faces_by_comp(F, stream);

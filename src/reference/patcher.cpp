@@ -1,37 +1,31 @@
 #include "rxmesh/reference/patcher.h"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <utility>
 
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/patch/curve_key.h"
+#include "rxmesh/reference/topology.h"
 
 namespace rxmesh::reference {
 namespace {
 
-using Graph                   = std::vector<std::vector<std::uint32_t>>;
 constexpr std::uint32_t kNone = ~0u;
 
-//! Faces sharing an edge, each row sorted, without repeats or the face itself.
-Graph face_graph(const std::vector<Triangle>& faces)
+//! Row f of the face adjacency, for range-for.
+struct Neighbours
 {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edge_faces;
-    for (std::uint32_t f = 0; f < faces.size(); ++f)
-        for (int k = 0; k < 3; ++k) {
-            const std::uint32_t a = faces[f][k], b = faces[f][(k + 1) % 3];
-            edge_faces[{std::min(a, b), std::max(a, b)}].push_back(f);
-        }
-    Graph g(faces.size());
-    for (const auto& [edge, list] : edge_faces)
-        for (std::uint32_t a : list)
-            for (std::uint32_t b : list)
-                if (a != b) g[a].push_back(b);
-    for (auto& row : g) {
-        std::sort(row.begin(), row.end());
-        row.erase(std::unique(row.begin(), row.end()), row.end());
-    }
-    return g;
+    const std::uint32_t *first, *last;
+    const std::uint32_t* begin() const { return first; }
+    const std::uint32_t* end() const { return last; }
+    std::size_t          size() const { return last - first; }
+};
+
+Neighbours neighbours(const Csr& ff, std::uint32_t f)
+{
+    const std::uint32_t* rows = ff.indices.data();
+    return {rows + ff.offsets[f], rows + ff.offsets[f + 1]};
 }
 
 //! Faces sorted by Hilbert key, ties by face id.
@@ -39,13 +33,7 @@ std::vector<std::uint32_t> curve_order(const std::vector<float>&    positions,
                                        const std::vector<Triangle>& faces)
 {
     float lo[3], hi[3];
-    for (int d = 0; d < 3; ++d) {
-        lo[d] = hi[d] = positions[d];
-        for (std::size_t v = 0; v < positions.size() / 3; ++v) {
-            lo[d] = std::min(lo[d], positions[3 * v + d]);
-            hi[d] = std::max(hi[d], positions[3 * v + d]);
-        }
-    }
+    bounding_box(positions.data(), positions.size() / 3, lo, hi);
     const CurveFrame           frame = make_curve_frame(lo, hi);
     std::vector<std::uint64_t> key(faces.size());
     for (std::size_t f = 0; f < faces.size(); ++f)
@@ -61,7 +49,7 @@ std::vector<std::uint32_t> curve_order(const std::vector<float>&    positions,
 //! Level-by-level breadth-first growth: seed j gets label first_id + j; each
 //! level, an unlabelled face takes the smallest label among its neighbours
 //! labelled in the level before (of its own group, when there are groups).
-void grow(const Graph& g, const std::vector<std::uint32_t>& seeds, std::uint32_t first_id,
+void grow(const Csr& g, const std::vector<std::uint32_t>& seeds, std::uint32_t first_id,
           const std::vector<std::uint32_t>* group, std::vector<std::uint32_t>& label)
 {
     std::vector<std::uint32_t> frontier = seeds, next, best(label.size(), kNone);
@@ -69,7 +57,7 @@ void grow(const Graph& g, const std::vector<std::uint32_t>& seeds, std::uint32_t
     while (!frontier.empty()) {
         next.clear();
         for (std::uint32_t u : frontier)
-            for (std::uint32_t v : g[u]) {
+            for (std::uint32_t v : neighbours(g, u)) {
                 if (label[v] != kNone || (group && (*group)[v] != (*group)[u])) continue;
                 if (best[v] == kNone) next.push_back(v);
                 best[v] = std::min(best[v], label[u]);
@@ -81,7 +69,7 @@ void grow(const Graph& g, const std::vector<std::uint32_t>& seeds, std::uint32_t
 
 struct State
 {
-    Graph                      g;
+    Csr                        g;            // face adjacency (reference topology)
     std::vector<std::uint32_t> order, rank;  // face at a curve position, and back
     std::vector<std::uint32_t> label;        // patch id per face
     std::uint32_t              K       = 0;  // ids used so far
@@ -104,7 +92,7 @@ std::vector<std::uint32_t> initial_seeds(State& s, std::uint32_t& num_components
         while (!stack.empty()) {
             const std::uint32_t f = stack.back();
             stack.pop_back();
-            for (std::uint32_t h : s.g[f])
+            for (std::uint32_t h : neighbours(s.g, f))
                 if (component[h] == kNone) {
                     component[h] = c;
                     stack.push_back(h);
@@ -134,8 +122,8 @@ std::vector<std::uint32_t> central_faces(const State& s)
     const std::uint32_t        n = static_cast<std::uint32_t>(s.order.size());
     std::vector<std::uint32_t> dist(n, kNone), frontier;
     for (std::uint32_t f = 0; f < n; ++f) {
-        bool boundary = s.g[f].size() < 3;
-        for (std::uint32_t h : s.g[f]) boundary = boundary || s.label[h] != s.label[f];
+        bool boundary = neighbours(s.g, f).size() < 3;
+        for (std::uint32_t h : neighbours(s.g, f)) boundary = boundary || s.label[h] != s.label[f];
         if (boundary) {
             dist[f] = 0;
             frontier.push_back(f);
@@ -144,7 +132,7 @@ std::vector<std::uint32_t> central_faces(const State& s)
     for (std::uint32_t d = 1; !frontier.empty(); ++d) {  // multi-source BFS inside patches
         std::vector<std::uint32_t> next;
         for (std::uint32_t f : frontier)
-            for (std::uint32_t h : s.g[f])
+            for (std::uint32_t h : neighbours(s.g, f))
                 if (dist[h] == kNone && s.label[h] == s.label[f]) {
                     dist[h] = d;
                     next.push_back(h);
@@ -207,7 +195,7 @@ CurvePatches curve_patches(const std::vector<float>& positions, const std::vecto
     CurvePatches result;
     if (faces.empty()) return result;
     State s;
-    s.g     = face_graph(faces);
+    s.g     = build_topology(static_cast<std::uint32_t>(positions.size() / 3), faces).ff;
     s.order = curve_order(positions, faces);
     s.rank.resize(faces.size());
     for (std::uint32_t i = 0; i < s.order.size(); ++i) s.rank[s.order[i]] = i;

@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/patcher.h"
+#include "rxmesh/reference/topology.h"
 
 namespace {
 
@@ -48,18 +48,15 @@ void expect_valid_partition(const TriangleSoup& soup, const rxmesh::reference::C
     }
     EXPECT_EQ(*std::max_element(size.begin(), size.end()), r.max_patch_faces) << name;
     // every patch edge-connected: one root per patch
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edge_faces;
-    for (std::uint32_t f = 0; f < faces.size(); ++f)
-        for (int k = 0; k < 3; ++k) {
-            const std::uint32_t a = faces[f][k], b = faces[f][(k + 1) % 3];
-            edge_faces[{std::min(a, b), std::max(a, b)}].push_back(f);
-        }
+    const auto ff =
+        rxmesh::reference::build_topology(static_cast<std::uint32_t>(soup.positions.size()), faces)
+            .ff;
     std::vector<std::uint32_t> parent(faces.size());
     std::iota(parent.begin(), parent.end(), 0u);
-    for (const auto& [e, list] : edge_faces)
-        for (std::uint32_t f : list)
-            if (r.face_patch[f] == r.face_patch[list[0]])
-                parent[find(parent, f)] = find(parent, list[0]);
+    for (std::uint32_t f = 0; f < faces.size(); ++f)
+        for (std::uint32_t j = ff.offsets[f]; j < ff.offsets[f + 1]; ++j)
+            if (r.face_patch[f] == r.face_patch[ff.indices[j]])
+                parent[find(parent, f)] = find(parent, ff.indices[j]);
     std::vector<std::uint32_t> roots(r.num_patches, ~0u);
     for (std::uint32_t f = 0; f < faces.size(); ++f) {
         const std::uint32_t root = find(parent, f);

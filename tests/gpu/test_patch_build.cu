@@ -74,13 +74,7 @@ void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::st
     rxmesh::PatcherOptions popt;
     popt.capacity = capacity;
     popt.method   = method;
-    rxmesh::PatcherInput input;
-    input.ff           = &mesh.topology.ff;
-    input.faces        = mesh.faces.data();
-    input.positions    = mesh.positions.data();
-    input.num_faces    = mesh.num_faces;
-    input.num_vertices = mesh.num_vertices;
-    const auto patches = rxmesh::make_patches(input, popt);
+    const auto patches = rxmesh::make_patches(rxmesh::patcher_input(mesh), popt);
     ASSERT_GT(patches.num_patches, 0u);
     EXPECT_LE(patches.max_patch_faces, capacity);
     if (curve)

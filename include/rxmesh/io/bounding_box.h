@@ -1,5 +1,5 @@
-// The length of a point set's axis-aligned bounding-box diagonal: the unit
-// in which the apps, tests and benchmarks state position tolerances.
+// A point set's axis-aligned bounding box, and its diagonal's length: the
+// unit in which the apps, tests and benchmarks state position tolerances.
 #pragma once
 
 #include <algorithm>
@@ -11,23 +11,27 @@
 
 namespace rxmesh {
 
+//! Axis-aligned bounding box (lo, hi) of `num_points` points stored as
+//! x, y, z triples. \pre num_points > 0.
+inline void bounding_box(const float* xyz, std::size_t num_points, float lo[3], float hi[3])
+{
+    for (int d = 0; d < 3; ++d) lo[d] = hi[d] = xyz[d];
+    for (std::size_t i = 1; i < num_points; ++i)
+        for (int d = 0; d < 3; ++d) {
+            lo[d] = std::min(lo[d], xyz[3 * i + d]);
+            hi[d] = std::max(hi[d], xyz[3 * i + d]);
+        }
+}
+
 //! Diagonal of the bounding box of `num_points` points stored as x, y, z
 //! triples (0 for no points).
 inline double bounding_box_diagonal(const float* xyz, std::size_t num_points)
 {
-    if (num_points == 0)
-        return 0;
-    double lo[3], hi[3];
-    for (int d = 0; d < 3; ++d)
-        lo[d] = hi[d] = xyz[d];
-    for (std::size_t i = 1; i < num_points; ++i)
-        for (int d = 0; d < 3; ++d) {
-            lo[d] = std::min(lo[d], double(xyz[3 * i + d]));
-            hi[d] = std::max(hi[d], double(xyz[3 * i + d]));
-        }
+    if (num_points == 0) return 0;
+    float lo[3], hi[3];
+    bounding_box(xyz, num_points, lo, hi);
     double s = 0;
-    for (int d = 0; d < 3; ++d)
-        s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    for (int d = 0; d < 3; ++d) s += (double(hi[d]) - lo[d]) * (double(hi[d]) - lo[d]);
     return std::sqrt(s);
 }
 

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 
+#include "rxmesh/build/import.h"
 #include "rxmesh/build/topology.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/device_buffer.h"
@@ -72,6 +73,18 @@ struct PatcherInput
     std::uint32_t        num_faces     = 0;
     std::uint32_t        num_vertices  = 0;
 };
+
+//! The patcher's view of an imported mesh (which must outlive it).
+inline PatcherInput patcher_input(const ImportedMesh& mesh)
+{
+    PatcherInput in;
+    in.ff           = &mesh.topology.ff;
+    in.faces        = mesh.faces.data();
+    in.positions    = mesh.positions.data();
+    in.num_faces    = mesh.num_faces;
+    in.num_vertices = mesh.num_vertices;
+    return in;
+}
 
 //! Where the patcher's time goes (GPU clock, each stage summed over the
 //! iterations), and how many breadth-first and relaxation passes ran.
