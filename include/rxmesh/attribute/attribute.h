@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/ids.h"
 #include "rxmesh/core/macros.h"
@@ -45,6 +46,12 @@ class Attribute
 
     //! Host mirror access; call to_host() first to see device results.
     T& host(Id e, int k = 0) const { return m_host[std::uint64_t(e.id()) * N + k]; }
+
+    //! The device values as a typed view (core/attribute_view.h), what
+    //! algorithms take; an Attribute also converts to one implicitly.
+    AttributeView<T, N, Id> view() const { return {m_device, m_size}; }
+    operator AttributeView<T, N, Id>() const { return view(); }
+    operator AttributeView<const T, N, Id>() const { return {m_device, m_size}; }
 
     T*            device_data() const { return m_device; }
     T*            host_data() const { return m_host; }
