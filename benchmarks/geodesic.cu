@@ -97,6 +97,10 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
     o.tolerance      = a.tol;
     o.graph          = graph;
     o.closing_sweeps = sweeps;
+    const VertexView<float>     dv(d.data(), mesh.num_vertices());
+    DeviceBuffer<std::uint32_t> faces;  // the VF form reads faces: made outside the timing
+    if constexpr (kVf)
+        faces = mesh.faces();
     GeodesicReport      rep;
     std::vector<double> topo, prop;
     Timing              t;
@@ -107,10 +111,10 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
             timer.start();
             const Toplesets top = toplesets(mesh, src);
             const float     ms  = timer.stop_ms();
-            rep = bench::propagate_distance_vf<B>(mesh, mesh.positions().data(), src, top, d.data(), o);
+            rep = bench::propagate_distance_vf<B>(mesh, mesh.positions(), faces.data(), src, top, dv, o);
             rep.toplesets_ms = ms;
         } else {
-            rep = geodesic_distance<B>(mesh, mesh.positions().data(), src, d.data(), o);
+            rep = geodesic_distance<B>(mesh, mesh.positions(), src, dv, o);
         }
         topo.push_back(rep.toplesets_ms);
         prop.push_back(rep.propagation_ms);
@@ -234,7 +238,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     row.rx_vf = time_rxmesh_vf(mesh, src_global, a, rx_vf);
     row.rx_vf.max_rel_diff = max_relative_difference(rx_vf, rx);
     // PDE in RXMesh's numbering
-    const std::vector<float> gpos = mesh.positions().to_host();
+    const std::vector<float> gpos = to_host(mesh.positions().view());
     std::vector<Triangle>    gfaces(mesh.num_faces());
     const auto               flat = mesh.faces().to_host();
     for (std::size_t f = 0; f < gfaces.size(); ++f)

@@ -57,13 +57,15 @@ struct PtpRelaxVf
 
 //! propagate_distance with the VF relaxation.
 template <int BlockThreads>
-GeodesicReport propagate_distance_vf(const RXMesh& mesh, const float* positions,
+//! faces: mesh.faces(), made once by the caller.
+GeodesicReport propagate_distance_vf(const RXMesh& mesh, VertexView<const float, 3> positions,
+                                     const std::uint32_t*              faces,
                                      const std::vector<std::uint32_t>& sources, const Toplesets& t,
-                                     float* distance, const GeodesicOptions& options)
+                                     VertexView<float> distance, const GeodesicOptions& options)
 {
-    const PtpRelaxVf proto{{}, positions, mesh.faces().data(), float(options.tolerance)};
+    const PtpRelaxVf proto{{}, positions.data(), faces, float(options.tolerance)};
     return detail::run_propagation(
-        mesh.num_vertices(), sources, t, distance, options, 0,
+        sources, t, distance, options, 0,
         [&](const detail::PtpArrays& a, const PatchSchedule& schedule, cudaStream_t s) {
             PtpRelaxVf relax = proto;
             relax.a          = a;

@@ -81,7 +81,7 @@ struct Reference
 
     Reference(const RXMesh& mesh)
     {
-        const auto            p = mesh.positions().to_host();
+        const auto            p = to_host(mesh.positions().view());
         const auto            f = mesh.faces().to_host();
         std::vector<Vec3f>    pos(mesh.num_vertices());
         std::vector<Triangle> faces(mesh.num_faces());
@@ -99,7 +99,8 @@ struct Reference
 
 void copy_positions(const RXMesh& mesh, DeviceBuffer<float>& x)
 {
-    RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), mesh.positions().data(), x.bytes(), cudaMemcpyDeviceToDevice));
+    RXMESH_CHECK_CUDA(
+        cudaMemcpy(x.data(), mesh.positions().device_data(), x.bytes(), cudaMemcpyDeviceToDevice));
 }
 
 //! The vertex numbering a baseline runs in: RXMesh's patch order ("sorted",
@@ -161,19 +162,20 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
 {
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
     DeviceBuffer<float> x(n), r(n);
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices()), rv(r.data(), mesh.num_vertices());
     copy_positions(mesh, x);
-    row.rx_terms_ms = bench::gpu_median_ms([&] { (void)mcf_system(mesh, x.data(), false); }, 1, a.runs);
-    const McfSystem s = mcf_system(mesh, x.data(), false);
+    row.rx_terms_ms = bench::gpu_median_ms([&] { (void)mcf_system(mesh, xv, false); }, 1, a.runs);
+    const McfSystem s = mcf_system(mesh, xv, false);
     CgOptions fixed;
     fixed.tolerance      = 1e-30;  // never met: exactly fixed_iterations iterations
     fixed.max_iterations = a.fixed_iterations;
-    const mcf::McfOperator op{s.w.data(), s.a.data(), row.dt};
+    const mcf::McfOperator op = s.op(mesh, row.dt);
     auto fixed_run = [&](auto block) {
         constexpr int kThreads = decltype(block)::value;
         return bench::gpu_median_ms([&] {
             copy_positions(mesh, x);
-            mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
-            (void)cg_solve<3, kThreads>(mesh, op, x.data(), r.data(), fixed);
+            mcf_apply(mesh, s, row.dt, xv, rv, false, -1.f);
+            (void)cg_solve<3, kThreads>(mesh, op, xv, rv, fixed);
         }, 1, a.runs) / a.fixed_iterations;
     };
     row.rx_iter_ms_by_block[0] = fixed_run(std::integral_constant<int, 64>{});
@@ -186,14 +188,13 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     o.cg.max_iterations = 100000;
     McfReport rep;
     row.rx_solve_ms = bench::gpu_median_ms([&] {
-        copy_positions(mesh, x);
-        rep = mean_curvature_flow(mesh, x.data(), o);
+        rep = mean_curvature_flow(mesh, mesh.positions(), xv, o);  // copies the positions to x
     }, 1, a.runs);
     row.rx_iterations = rep.iterations;
     row.rx_ok         = rep.converged && ref.accepts(x, row.dt, a.tol, rep.iterations);
-    // kept: the patch store, weights, areas, positions, x, r, d (2), q
-    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4 +
-                   mesh.faces().bytes();
+    // kept: the patch store, weights, areas, positions, x, r, d (2), q (the
+    // faces that the weights read are made and freed by mcf_system)
+    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4;
     // moved per iteration: product reads r, d_old, w, a, writes d, q; the
     // update reads x, r, d, q and writes x, r
     const double moved = double(mesh.stats().store_bytes) + 4.0 * n * 4 + 4.0 * mesh.num_edges() +
@@ -208,8 +209,9 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
     DeviceBuffer<float> x(n), r(n), x0(n), r0(n);
     copy_positions(mesh, x);
-    const McfSystem s = mcf_system(mesh, x.data(), false);
-    mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);  // r0 = -dt L x0
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices()), rv(r.data(), mesh.num_vertices());
+    const McfSystem s = mcf_system(mesh, xv, false);
+    mcf_apply(mesh, s, row.dt, xv, rv, false, -1.f);  // r0 = -dt L x0
     renumber(num, x.data(), x0);
     renumber(num, r.data(), r0);
     auto start = [&] {  // x = x0, r = r0 in the method's numbering
@@ -251,7 +253,7 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     CgOptions solve;
     solve.tolerance      = a.tol;
     solve.max_iterations = 100000;
-    CgResult res;
+    CgReport res;
     const double solve_ms = bench::gpu_median_ms([&] {
         start();
         res = baselines::assembled_cg(A, *best, x.data(), r.data(), solve);
@@ -282,7 +284,7 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     row.pd_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     DeviceBuffer<float> x(n), r(n), x0(n);
-    renumber(num, mesh.positions().data(), x0);
+    renumber(num, mesh.positions().device_data(), x0);
     auto start = [&] { RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), x0.data(), x.bytes(), cudaMemcpyDeviceToDevice)); };
     start();
     row.pd_terms_ms = bench::gpu_median_ms([&] { (void)baselines::pde_mcf_system(pde, x.data()); }, 1, a.runs);
@@ -304,7 +306,7 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
     CgOptions solve;
     solve.tolerance      = a.tol;
     solve.max_iterations = 100000;
-    CgResult res;
+    CgReport res;
     const double solve_ms = bench::gpu_median_ms([&] {
         start();
         baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
@@ -327,14 +329,17 @@ void time_recompute(const RXMesh& mesh, const Args& a, const Reference& ref, Row
             return;  // the ring-based weights need closed fans
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
     DeviceBuffer<float> x(n), r(n);
-    const float*        pos = mesh.positions().data();
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices()), rv(r.data(), mesh.num_vertices());
+    const float*        pos = mesh.positions().device_data();
     CgOptions           fixed;
     fixed.tolerance      = 1e-30;
     fixed.max_iterations = a.fixed_iterations;
-    auto residual = [&] {  // r0 = -dt L x0, from weights computed once for it
+    // r0 = -dt L x0 from weights computed once, outside the timings, as for
+    // RXMesh's own runs (time_rxmesh)
+    const McfSystem s0 = mcf_system(mesh, mesh.positions(), false);
+    auto residual = [&] {
         copy_positions(mesh, x);
-        const McfSystem s = mcf_system(mesh, x.data(), false);
-        mcf_apply(mesh, s, row.dt, x.data(), r.data(), false, -1.f);
+        mcf_apply(mesh, s0, row.dt, xv, rv, false, -1.f);
     };
     auto fixed_run = [&](auto block) {
         constexpr int kThreads = decltype(block)::value;
@@ -350,7 +355,7 @@ void time_recompute(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     CgOptions solve;
     solve.tolerance      = a.tol;
     solve.max_iterations = 100000;
-    CgResult res;
+    CgReport res;
     row.rc_solve_ms = bench::gpu_median_ms([&] {
         residual();
         res = row.rc_block == 128 ? bench::recompute_cg<128>(mesh, pos, row.dt, x.data(), r.data(), solve)
@@ -518,7 +523,7 @@ int main(int argc, char** argv)
             Row             row;
             row.faces    = mesh.num_faces();
             row.vertices = mesh.num_vertices();
-            const double h = mean_edge_length(mesh, mesh.positions().data());
+            const double h = mean_edge_length(mesh, mesh.positions());
             row.dt = float(a.dt_scale * h * h);
             time_rxmesh(mesh, a, ref, row);
             time_assembled(mesh, a, ref, row, sorted);

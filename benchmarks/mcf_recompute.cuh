@@ -58,7 +58,7 @@ __global__ void recompute_product(Q q, const float* pos, float dt, const float* 
 
 //! CG with the recomputing product (x, r as for cg_solve).
 template <int BlockThreads>
-CgResult recompute_cg(const RXMesh& mesh, const float* positions, float dt, float* x, float* r,
+CgReport recompute_cg(const RXMesh& mesh, const float* positions, float dt, float* x, float* r,
                       const CgOptions& options)
 {
     const auto          q    = mesh.query<Op::VV, BlockThreads>(true);

@@ -267,7 +267,7 @@ const ProductVariant* product_variants(int* count)
 
 namespace {
 
-CgResult assembled_cg_loop(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+CgReport assembled_cg_loop(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
                            const CgOptions& options, cudaStream_t stream)
 {
     constexpr int                kThreads = 256;
@@ -291,7 +291,7 @@ CgResult assembled_cg_loop(const AssembledMatrix& A, const ProductVariant& varia
 
 }  // namespace
 
-CgResult assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+CgReport assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
                       const CgOptions& options, cudaStream_t stream)
 {
     if (!variant.column_major)
@@ -300,7 +300,7 @@ CgResult assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, f
     DeviceBuffer<float> xc(3 * n, stream), rc(3 * n, stream);
     relayout(x, xc.data(), n, true, stream);
     relayout(r, rc.data(), n, true, stream);
-    const CgResult res = assembled_cg_loop(A, variant, xc.data(), rc.data(), options, stream);
+    const CgReport res = assembled_cg_loop(A, variant, xc.data(), rc.data(), options, stream);
     relayout(xc.data(), x, n, false, stream);
     relayout(rc.data(), r, n, false, stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));

@@ -57,7 +57,7 @@ const ProductVariant* product_variants(int* count);
 //! CG on the assembled matrix: x (initial guess) and r = b - A x on entry,
 //! 3 floats per vertex, interleaved; the same stopping rule as cg_solve.
 //! \throw CudaError when cuSPARSE rejects the variant.
-CgResult assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
+CgReport assembled_cg(const AssembledMatrix& A, const ProductVariant& variant, float* x, float* r,
                       const CgOptions& options, cudaStream_t stream = 0);
 
 //! Device bytes the CG vectors of assembled_cg take (x, r, d, q, SpMM buffer

@@ -163,7 +163,7 @@ void pde_mcf_initial_residual(const PdeMesh& pde, const PdeMcfSystem& s, float d
     RXMESH_CHECK_LAUNCH();
 }
 
-CgResult pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
+CgReport pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
                     const CgOptions& options, int block_threads, cudaStream_t stream)
 {
     const PdeView m{pde.d_target(), pde.d_next(), pde.d_vertex_he(), pde.num_vertices()};

@@ -29,7 +29,7 @@ void pde_mcf_initial_residual(const PdeMesh& pde, const PdeMcfSystem& s, float d
                               float* r, cudaStream_t stream = 0);
 
 //! CG as cg_solve, with the PDE product; block size 64, 128 or 256.
-CgResult pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
+CgReport pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
                     const CgOptions& options, int block_threads, cudaStream_t stream = 0);
 
 }  // namespace rxmesh::baselines

@@ -55,7 +55,7 @@ struct BuildStats
     std::uint64_t store_bytes = 0;
     double        store_bytes_per_face = 0;
     // milliseconds, CUDA events
-    // attributes_ms: the registry, its "position" copy and the boundary
+    // attributes_ms: the registry, the "position" attribute and the boundary
     // flags; total_ms: the whole constructor on the GPU's clock, upload from
     // the caller's (pageable) host memory included
     float upload_ms = 0, reindex_ms = 0, topology_ms = 0, patching_ms = 0, store_ms = 0;
@@ -66,19 +66,19 @@ struct BuildStats
 };
 
 //! Every byte of device memory an RXMesh holds (RXMesh::memory()): each
-//! buffer's allocation, nothing shared with other meshes.
+//! buffer's allocation, nothing shared with other meshes. The mesh keeps no
+//! face array (faces() decodes one from the store on demand).
 struct MemoryReport
 {
     std::size_t patch_store = 0;  // offsets, ribbons, M_EV, M_FE, flags
-    std::size_t positions   = 0;  // 3 floats per vertex, global order
-    std::size_t faces       = 0;  // 3 vertex ids per face, global numbering
+    std::size_t positions   = 0;  // the "position" attribute: 3 floats per vertex
     std::size_t vertex_maps = 0;  // input -> global and global -> input ids
-    std::size_t attributes  = 0;  // every attribute ("position", boundary flags, the user's)
+    std::size_t attributes  = 0;  // every other attribute (boundary flags, the user's)
     std::size_t kring_halo  = 0;  // built by the first k-ring query, then kept
 
     std::size_t total() const
     {
-        return patch_store + positions + faces + vertex_maps + attributes + kring_halo;
+        return patch_store + positions + vertex_maps + attributes + kring_halo;
     }
     std::string to_json() const;
 };
@@ -95,10 +95,18 @@ class RXMesh
     std::uint32_t num_patches() const { return m_store.num_patches; }
 
     const PatchStore& store() const { return m_store; }
-    //! Positions in global (patch-renumbered) vertex order, 3 floats each.
-    const DeviceBuffer<float>& positions() const { return m_positions; }
-    //! Faces in global numbering, 3 vertex ids each, winding kept.
-    const DeviceBuffer<std::uint32_t>& faces() const { return m_faces; }
+    //! The vertex positions: the "position" attribute, 3 floats per vertex
+    //! in global (patch-renumbered) order, the mesh's one copy of them. It
+    //! converts to the views algorithms take (VertexView<const float, 3>).
+    //! \throw Error when the user removed the attribute.
+    VertexAttribute<float, 3> positions() const
+    {
+        return m_attributes.get<float, 3, VertexId>("position");
+    }
+    //! The faces in global numbering, 3 vertex ids each, winding kept:
+    //! decoded from the patch store on each call (the mesh keeps no face
+    //! array); stream-ordered.
+    DeviceBuffer<std::uint32_t> faces(cudaStream_t stream = 0) const;
     //! Input vertex id -> global vertex id (~0u for dropped input vertices).
     const DeviceBuffer<std::uint32_t>& input_vertex_to_global() const { return m_input_to_global; }
     //! Global vertex id -> an input vertex id (the first, when welded).
@@ -117,8 +125,8 @@ class RXMesh
     // ---- attributes (rxmesh/attribute/registry.h; BLAS in attribute/blas.cuh) ----
 
     //! The mesh's named attributes. Holds from the start "position"
-    //! (VertexAttribute<float, 3>, a copy of positions() made at construction)
-    //! and the boundary flags "v:boundary", "e:boundary", "f:boundary". The
+    //! (VertexAttribute<float, 3>, what positions() returns) and the boundary
+    //! flags "v:boundary", "e:boundary", "f:boundary". The
     //! constructor computes these on the device only: call to_host() before
     //! reading their host mirrors (a user's mesh need not pay for mirrors it
     //! never reads).
@@ -282,11 +290,10 @@ class RXMesh
 
    private:
     void fill_stats(const PatcherResult& patches);
-    void init_attributes(cudaStream_t stream);
+    void init_attributes(const float* compact_positions, const std::uint32_t* global_to_compact,
+                         cudaStream_t stream);
 
     PatchStore                  m_store;
-    DeviceBuffer<float>         m_positions;
-    DeviceBuffer<std::uint32_t> m_faces;
     DeviceBuffer<std::uint32_t> m_input_to_global, m_global_to_input;
     BuildStats                  m_stats;
     AttributeRegistry           m_attributes{0, 0, 0};

@@ -35,7 +35,7 @@ void write_ply(const std::string&                                               
     const std::vector<std::uint32_t> order = input_vertex_order(mesh);
     const std::vector<std::uint32_t> rank  = input_vertex_rank(order);
 
-    const std::vector<float>         pos   = mesh.positions().to_host();
+    const std::vector<float>         pos   = to_host(mesh.positions().view());
     const std::vector<std::uint32_t> faces = mesh.faces().to_host();
 
     TriangleSoup soup;

@@ -9,6 +9,7 @@
 #include "rxmesh/core/launch.cuh"
 #include "boundary.h"
 #include "rxmesh/patch/build_store.h"
+#include "rxmesh/patch/store_faces.h"
 
 namespace rxmesh {
 namespace {
@@ -71,13 +72,8 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
         build_patch_store(mesh.faces.data(), mesh.topology, patches.face_patch.data(),
                           patches.num_patches, options.patcher.capacity, stream);
     m_store = std::move(patched.store);
-    m_faces = std::move(patched.faces);
 
     const std::uint32_t V = mesh.num_vertices;
-    m_positions           = DeviceBuffer<float>(3 * std::uint64_t(V), stream);
-    gather_positions<<<detail::flat_grid(V), detail::kFlatBlockThreads, 0, stream>>>(
-        mesh.positions.data(), patched.vertex_new_to_old.data(), V, m_positions.data());
-    RXMESH_CHECK_LAUNCH();
     const std::uint64_t num_input = soup.positions.size();
     m_input_to_global = DeviceBuffer<std::uint32_t>(num_input, stream);
     m_global_to_input = DeviceBuffer<std::uint32_t>(V, stream);
@@ -93,7 +89,7 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_stats.num_faces    = mesh.num_faces;
     fill_stats(patches);
     timer.start();
-    init_attributes(stream);
+    init_attributes(mesh.positions.data(), patched.vertex_new_to_old.data(), stream);
     m_stats.attributes_ms = timer.stop_ms();
     m_stats.total_ms      = total.stop_ms();
 }
@@ -102,10 +98,9 @@ MemoryReport RXMesh::memory() const
 {
     MemoryReport m;
     m.patch_store = m_store.allocated_bytes();
-    m.positions   = m_positions.allocated_bytes();
-    m.faces       = m_faces.allocated_bytes();
+    m.positions   = m_attributes.contains("position") ? m_attributes.device_bytes("position") : 0;
     m.vertex_maps = m_input_to_global.allocated_bytes() + m_global_to_input.allocated_bytes();
-    m.attributes  = m_attributes.device_bytes();
+    m.attributes  = m_attributes.device_bytes() - m.positions;
     m.kring_halo  = kring_bytes();
     return m;
 }
@@ -135,27 +130,34 @@ void RXMesh::fill_stats(const PatcherResult& patches)
     m_stats.store_bytes_per_face     = double(m_store.bytes()) / m_stats.num_faces;
 }
 
-//! The attribute registry sized for this mesh, "position" preset, and the
-//! boundary flags: all computed on the device, with nothing copied to or
-//! from the host (their host mirrors are current after to_host()).
-void RXMesh::init_attributes(cudaStream_t stream)
+//! The attribute registry sized for this mesh, "position" gathered from
+//! the import's compact order into the global one, and the boundary flags:
+//! all computed on the device, with nothing copied to or from the host
+//! (their host mirrors are current after to_host()).
+void RXMesh::init_attributes(const float* compact_positions, const std::uint32_t* global_to_compact,
+                             cudaStream_t stream)
 {
     m_attributes = AttributeRegistry(m_stats.num_vertices, m_stats.num_edges, m_stats.num_faces, stream);
-    const auto position = m_attributes.add_unset<float, 3, VertexId>("position");
-    if (position.num_values() != 0)
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(position.device_data(), m_positions.data(),
-                                          position.num_bytes(), cudaMemcpyDeviceToDevice,
-                                          stream));
+    const auto          position = m_attributes.add_unset<float, 3, VertexId>("position");
+    const std::uint32_t V        = m_stats.num_vertices;
+    gather_positions<<<detail::flat_grid(V), detail::kFlatBlockThreads, 0, stream>>>(
+        compact_positions, global_to_compact, V, position.device_data());
+    RXMESH_CHECK_LAUNCH();
     const auto v_boundary = m_attributes.add_unset<std::uint8_t, 1, VertexId>("v:boundary");
     const auto e_boundary = m_attributes.add_unset<std::uint8_t, 1, EdgeId>("e:boundary");
     const auto f_boundary = m_attributes.add_unset<std::uint8_t, 1, FaceId>("f:boundary");
     detail::compute_boundary_flags(*this, v_boundary, e_boundary, f_boundary, stream);  // syncs
 }
 
+DeviceBuffer<std::uint32_t> RXMesh::faces(cudaStream_t stream) const
+{
+    return store_face_vertices(m_store, num_faces(), stream);
+}
+
 ValidationReport RXMesh::validate(std::size_t max_reports) const
 {
     const HostPatchStore       host  = m_store.to_host();
-    const auto                 flat  = m_faces.to_host();
+    const auto                 flat  = faces().to_host();
     std::vector<Triangle>      faces(flat.size() / 3);
     std::memcpy(faces.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
     return rxmesh::validate(host, faces, num_vertices(), max_reports);
@@ -192,10 +194,10 @@ std::string MemoryReport::to_json() const
 {
     char buf[512];
     std::snprintf(buf, sizeof(buf),
-                  "{\"patch_store\": %zu, \"positions\": %zu, \"faces\": %zu, "
+                  "{\"patch_store\": %zu, \"positions\": %zu, "
                   "\"vertex_maps\": %zu, \"attributes\": %zu, \"kring_halo\": %zu, "
                   "\"total\": %zu}",
-                  patch_store, positions, faces, vertex_maps, attributes, kring_halo, total());
+                  patch_store, positions, vertex_maps, attributes, kring_halo, total());
     return buf;
 }
 

@@ -354,21 +354,30 @@ TEST(GpuAttributes, DotOfIntegersIsExactAndSizesMustMatch)
     EXPECT_NO_THROW(copy(z, z));
 }
 
-TEST(GpuAttributes, PositionAttributeEqualsPositions)
+TEST(GpuAttributes, PositionsAreThePositionAttribute)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh     mesh = welded(g::duplicated_quad_grid(6));
-    const auto pos  = mesh.positions().to_host();
-    auto       p    = mesh.vertex_attribute<float, 3>("position");
+    const TriangleSoup soup = g::duplicated_quad_grid(6);
+    RXMesh             mesh = welded(soup);
+    auto               p    = mesh.vertex_attribute<float, 3>("position");
     EXPECT_EQ(p.num_elements(), mesh.num_vertices());
-    // the constructor copies on the device only; to_host() fills the mirror
+    // one copy of the positions: the attribute is what positions() returns
+    EXPECT_EQ(p.device_data(), mesh.positions().device_data());
+    EXPECT_EQ(mesh.memory().positions, 12u * mesh.num_vertices());
+    // global vertex v holds the position of its input vertex
+    const auto pos      = to_host(mesh.positions().view());
+    const auto to_input = mesh.global_vertex_to_input().to_host();
+    ASSERT_EQ(pos.size(), 3u * mesh.num_vertices());
+    for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v)
+        for (int d = 0; d < 3; ++d)
+            ASSERT_EQ(pos[3 * v + d], soup.positions[to_input[v]][d]) << v;
+    // the constructor writes on the device only; to_host() fills the mirror
     p.to_host();
     EXPECT_EQ(std::vector<float>(p.host_data(), p.host_data() + p.num_values()), pos);
     EXPECT_EQ(download(p, -1.f), pos);
-    // a copy, not the same memory: changing it leaves positions() alone
-    EXPECT_NE(p.device_data(), mesh.positions().data());
-    fill(p, 0.f);
-    EXPECT_EQ(mesh.positions().to_host(), pos);
+    // removing it is the user's choice: positions() then says so
+    mesh.attributes().remove("position");
+    EXPECT_THROW(mesh.positions(), Error);
 }
 
 TEST(GpuAttributes, ExportPlyInInputOrder)

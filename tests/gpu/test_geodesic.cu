@@ -55,7 +55,7 @@ BuildOptions with_capacity(std::uint32_t capacity)
 
 std::vector<Vec3f> host_positions(const RXMesh& mesh)
 {
-    const auto         p = mesh.positions().to_host();
+    const auto         p = to_host(mesh.positions().view());
     std::vector<Vec3f> out(mesh.num_vertices());
     std::memcpy(out.data(), p.data(), p.size() * sizeof(float));
     return out;
@@ -73,8 +73,9 @@ std::vector<std::uint32_t> spread_sources(std::uint32_t num_vertices, std::uint3
 std::vector<float> gpu_distances(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                                  const GeodesicOptions& o = {}, GeodesicReport* rep = nullptr)
 {
-    DeviceBuffer<float>  d(mesh.num_vertices());
-    const GeodesicReport r = geodesic_distance(mesh, mesh.positions().data(), sources, d.data(), o);
+    DeviceBuffer<float>     d(mesh.num_vertices());
+    const VertexView<float> distance(d.data(), mesh.num_vertices());
+    const GeodesicReport    r = geodesic_distance(mesh, mesh.positions(), sources, distance, o);
     if (rep)
         *rep = r;
     return d.to_host();
@@ -320,14 +321,19 @@ TEST(GpuGeodesic, IcosphereIsTheGreatCircleArcWithinTheDiscretisationBound)
 TEST(GpuGeodesic, BadInputThrows)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const RXMesh        mesh(generate::icosphere(2));
-    DeviceBuffer<float> d(mesh.num_vertices());
-    const float*        x = mesh.positions().data();
-    EXPECT_THROW(geodesic_distance(mesh, x, {}, d.data()), InvalidInputError);
-    EXPECT_THROW(geodesic_distance(mesh, x, {mesh.num_vertices()}, d.data()), InvalidInputError);
+    RXMesh       mesh(generate::icosphere(2));
+    const auto   d = mesh.add_vertex_attribute<float>("distance");
+    const auto   x = mesh.positions();
+    EXPECT_THROW(geodesic_distance(mesh, x, {}, d), InvalidInputError);
+    EXPECT_THROW(geodesic_distance(mesh, x, {mesh.num_vertices()}, d), InvalidInputError);
     GeodesicOptions o;
     o.tolerance = 0;
-    EXPECT_THROW(geodesic_distance(mesh, x, {0}, d.data(), o), InvalidInputError);
+    EXPECT_THROW(geodesic_distance(mesh, x, {0}, d, o), InvalidInputError);
+    // a distance view of another mesh's size
+    DeviceBuffer<float> short_buffer(mesh.num_vertices() - 1);
+    EXPECT_THROW(geodesic_distance(mesh, x, {0}, VertexView<float>(short_buffer.data(),
+                                                                  mesh.num_vertices() - 1)),
+                 Error);
 }
 
 //! Without closing sweeps the loop stops where the sweeps would begin: the

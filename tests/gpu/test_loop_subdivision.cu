@@ -177,10 +177,8 @@ TEST(GpuLoop, TimesAndPeakBytes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup         s = generate::icosphere(3);
-    std::vector<float>         level_ms;
-    float                      setup_ms = -1;
     LoopOptions                opt;
-    opt.level_ms = &level_ms, opt.setup_ms = &setup_ms;
+    opt.time_levels = true;
     std::vector<float>         pos;
     std::vector<std::uint32_t> faces;
     for (const auto& p : s.positions)
@@ -189,10 +187,13 @@ TEST(GpuLoop, TimesAndPeakBytes)
         faces.insert(faces.end(), f.begin(), f.end());
     const auto d_pos = DeviceBuffer<float>::from_host(pos);
     const auto d_faces = DeviceBuffer<std::uint32_t>::from_host(faces);
-    const LoopResult r = loop_subdivide(d_pos.data(), std::uint32_t(s.positions.size()), d_faces.data(),
-                                        std::uint32_t(s.faces.size()), 3, opt);
-    ASSERT_EQ(level_ms.size(), 3u);
-    EXPECT_GE(setup_ms, 0.f);
+    const LoopMesh   m = loop_subdivide({d_pos.data(), std::uint32_t(s.positions.size())},
+                                        {d_faces.data(), std::uint32_t(s.faces.size())}, 3, opt);
+    const LoopReport& r = m.report;
+    ASSERT_EQ(r.level_ms.size(), 3u);
+    EXPECT_GE(r.setup_ms, 0.f);
+    EXPECT_EQ(m.positions.size(), 3u * r.num_vertices);
+    EXPECT_EQ(m.faces.size(), 3u * r.num_faces);
     // the result alone: 12 bytes per vertex and per face
     EXPECT_GE(r.peak_bytes, 12 * (std::size_t(r.num_vertices) + r.num_faces));
     const auto t = reference::build_topology(std::uint32_t(s.positions.size()), s.faces);

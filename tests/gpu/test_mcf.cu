@@ -43,7 +43,7 @@ struct HostMesh
 HostMesh host_mesh(const RXMesh& mesh)
 {
     HostMesh   h;
-    const auto p = mesh.positions().to_host();
+    const auto p = to_host(mesh.positions().view());
     h.positions.resize(mesh.num_vertices());
     std::memcpy(h.positions.data(), p.data(), p.size() * sizeof(float));
     h.faces = test::faces_of(mesh);
@@ -125,7 +125,7 @@ void expect_weights_and_areas(const RXMesh& mesh, bool uniform, const std::strin
 {
     const HostMesh                h   = host_mesh(mesh);
     const reference::McfSystem    ref = reference::mcf_system(h.positions, h.faces, uniform);
-    const McfSystem               s   = mcf_system(mesh, mesh.positions().data(), uniform);
+    const McfSystem               s   = mcf_system(mesh, mesh.positions(), uniform);
     const std::vector<float>      w = s.w.to_host(), a = s.a.to_host();
     const std::vector<double>     rw = reference_weights_by_gpu_edge(mesh, ref);
     for (std::size_t e = 0; e < rw.size(); ++e)
@@ -164,7 +164,7 @@ std::vector<float> gpu_apply(const RXMesh& mesh, const McfSystem& s, float dt,
 {
     const auto          dx = DeviceBuffer<float>::from_host(x);
     DeviceBuffer<float> dy(x.size());
-    mcf_apply(mesh, s, dt, dx.data(), dy.data());
+    mcf_apply(mesh, s, dt, {dx.data(), mesh.num_vertices()}, {dy.data(), mesh.num_vertices()});
     return dy.to_host();
 }
 
@@ -193,7 +193,7 @@ TEST(GpuMcf, OperatorMatchesReferenceEntryByEntry)
         const RXMesh               mesh(m.soup, small_patches());
         const HostMesh             h   = host_mesh(mesh);
         const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
-        const McfSystem            s   = mcf_system(mesh, mesh.positions().data(), false);
+        const McfSystem            s   = mcf_system(mesh, mesh.positions(), false);
         const auto                 x   = random_vector(3 * std::size_t(mesh.num_vertices()), 11);
         const float                dt  = 0.37f;
         EXPECT_LT(apply_error(ref, dt, x, gpu_apply(mesh, s, dt, x)), 1e-4) << m.name;
@@ -209,7 +209,7 @@ TEST(GpuMcf, DroppedBoundaryTermsAreCaught)
     const RXMesh               mesh(generate::noisy(generate::grid(10, 7), 0.1f, 2), small_patches());
     const HostMesh             h   = host_mesh(mesh);
     const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
-    McfSystem                  s   = mcf_system(mesh, mesh.positions().data(), false);
+    McfSystem                  s   = mcf_system(mesh, mesh.positions(), false);
     auto                       w   = s.w.to_host();
     const auto                 eb  = mesh.boundary_edges();
     eb.to_host();
@@ -234,7 +234,7 @@ TEST(GpuMcf, OperatorIsSymmetric)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& m : generated_meshes()) {
         const RXMesh    mesh(m.soup, small_patches());
-        const McfSystem s = mcf_system(mesh, mesh.positions().data(), false);
+        const McfSystem s = mcf_system(mesh, mesh.positions(), false);
         const auto x = random_vector(3 * std::size_t(mesh.num_vertices()), 1);
         const auto y = random_vector(3 * std::size_t(mesh.num_vertices()), 2);
         const auto ax = gpu_apply(mesh, s, 0.8f, x), ay = gpu_apply(mesh, s, 0.8f, y);
@@ -266,13 +266,15 @@ TEST(GpuMcf, LopsidedOperatorFailsSymmetry)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const RXMesh    mesh(generate::noisy(generate::icosphere(3), 0.2f, 3), small_patches());
-    const McfSystem s = mcf_system(mesh, mesh.positions().data(), false);
-    const mcf::McfOperator op{s.w.data(), s.a.data(), 0.8f};
+    const McfSystem s = mcf_system(mesh, mesh.positions(), false);
+    const mcf::McfOperator op = s.op(mesh, 0.8f);
     auto apply = [&](const std::vector<float>& x) {
         const auto          dx = DeviceBuffer<float>::from_host(x);
         DeviceBuffer<float> dy(x.size());
+        const VertexView<const float, 3> vx(dx.data(), mesh.num_vertices());
+        const VertexView<float, 3>       vy(dy.data(), mesh.num_vertices());
         mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{dx.data()}, LopsidedOperator{op},
-                                          mcf::StoreProduct{op, dx.data(), dy.data(), 1.f});
+                                          mcf::StoreProduct{op, vx, vy, 1.f});
         return dy.to_host();
     };
     const auto x = random_vector(3 * std::size_t(mesh.num_vertices()), 1);
@@ -302,13 +304,13 @@ SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_d
     const RXMesh        mesh(soup, small_patches());
     const HostMesh      h = host_mesh(mesh);
     DeviceBuffer<float> x(3 * std::size_t(mesh.num_vertices()));
-    RXMESH_CHECK_CUDA(cudaMemcpy(x.data(), mesh.positions().data(), x.bytes(), cudaMemcpyDeviceToDevice));
     McfOptions o;
     o.uniform           = uniform;
     o.relative_dt       = float(relative_dt);
     o.cg.tolerance      = kSolveTolerance;
     o.cg.max_iterations = 20000;
-    const McfReport rep = mean_curvature_flow(mesh, x.data(), o);
+    const McfReport rep =
+        mean_curvature_flow(mesh, mesh.positions(), {x.data(), mesh.num_vertices()}, o);
     SolveCheck      c;
     c.iterations = rep.iterations;
     c.converged  = rep.converged;

@@ -2,6 +2,8 @@
 // reference construction, determinism, robustness on odd meshes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -122,7 +124,65 @@ std::vector<std::pair<std::string, TriangleSoup>> generated()
     };
 }
 
+//! A triangle rotated to start at its least vertex (winding kept).
+std::array<std::uint32_t, 3> rotated_to_least(std::uint32_t a, std::uint32_t b, std::uint32_t c)
+{
+    if (b < a && b < c)
+        return {b, c, a};
+    if (c < a && c < b)
+        return {c, a, b};
+    return {a, b, c};
+}
+
+//! RXMesh::faces() decoded from the store against the input: the input's
+//! faces mapped to global vertex ids, without those that repeat a vertex
+//! (the import drops them), as a sorted list of rotated triangles.
+void expect_faces_are_the_input(const TriangleSoup& soup, bool weld, const std::string& name)
+{
+    SCOPED_TRACE(name + (weld ? " welded" : ""));
+    rxmesh::BuildOptions options;
+    options.weld             = weld;
+    options.patcher.capacity = 64;
+    const rxmesh::RXMesh mesh(soup, options);
+    const auto           to_global = mesh.input_vertex_to_global().to_host();
+    std::vector<std::array<std::uint32_t, 3>> want, got;
+    for (const auto& f : soup.faces) {
+        const std::uint32_t a = to_global[f[0]], b = to_global[f[1]], c = to_global[f[2]];
+        if (a != b && b != c && a != c)
+            want.push_back(rotated_to_least(a, b, c));
+    }
+    const auto flat = mesh.faces().to_host();
+    ASSERT_EQ(flat.size(), 3u * mesh.num_faces());
+    for (std::size_t f = 0; f < mesh.num_faces(); ++f)
+        got.push_back(rotated_to_least(flat[3 * f], flat[3 * f + 1], flat[3 * f + 2]));
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want);
+}
+
 }  // namespace
+
+TEST(GpuPatch, FacesDecodedFromTheStoreAreTheInput)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& [name, soup] : generated())
+        for (bool weld : {false, true})
+            expect_faces_are_the_input(soup, weld, name);
+    // a face turned over must be caught: the comparison sees winding
+    TriangleSoup flipped = g::icosphere(1);
+    std::swap(flipped.faces[5][1], flipped.faces[5][2]);
+    const rxmesh::RXMesh mesh(g::icosphere(1));
+    const auto           flat = mesh.faces().to_host();
+    const auto           to_global = mesh.input_vertex_to_global().to_host();
+    std::vector<std::array<std::uint32_t, 3>> want, got;
+    for (const auto& f : flipped.faces)
+        want.push_back(rotated_to_least(to_global[f[0]], to_global[f[1]], to_global[f[2]]));
+    for (std::size_t f = 0; f < mesh.num_faces(); ++f)
+        got.push_back(rotated_to_least(flat[3 * f], flat[3 * f + 1], flat[3 * f + 2]));
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_NE(got, want);
+}
 
 TEST(GpuPatch, GeneratedMeshesMatchReferenceAndValidate)
 {
@@ -181,7 +241,7 @@ TEST(GpuPatch, RXMeshBuildsValidatesAndReportsStats)
     // positions follow the renumbering: each input vertex's position is
     // found at its global id
     const auto in_to_g = mesh.input_vertex_to_global().to_host();
-    const auto pos     = mesh.positions().to_host();
+    const auto pos     = to_host(mesh.positions().view());
     for (std::size_t v = 0; v < soup.positions.size(); ++v) {
         ASSERT_LT(in_to_g[v], mesh.num_vertices());
         for (int d = 0; d < 3; ++d)
@@ -204,14 +264,17 @@ TEST(GpuPatch, MemoryCountsEveryBuffer)
 
     auto m = mesh.memory();
     EXPECT_EQ(m.patch_store, mesh.stats().store_bytes);
+    // the "position" attribute, the one copy of the positions; no face array
     EXPECT_EQ(m.positions, 12 * V);
-    EXPECT_EQ(m.faces, 12 * F);
     EXPECT_EQ(m.vertex_maps, 4 * soup.positions.size() + 4 * V);
-    // "position" (3 floats) and one byte per vertex, edge and face of boundary flags
-    EXPECT_EQ(m.attributes, 12 * V + V + E + F);
+    // one byte per vertex, edge and face of boundary flags
+    EXPECT_EQ(m.attributes, V + E + F);
     EXPECT_EQ(m.kring_halo, 0u);
-    EXPECT_EQ(m.total(), m.patch_store + 12 * V + 12 * F + (4 * soup.positions.size() + 4 * V) +
-                             (12 * V + V + E + F));
+    EXPECT_EQ(m.total(),
+              m.patch_store + 12 * V + (4 * soup.positions.size() + 4 * V) + (V + E + F));
+    // faces() builds a face array for its caller; the mesh keeps none
+    EXPECT_EQ(mesh.faces().size(), 3 * F);
+    EXPECT_EQ(mesh.memory().total(), m.total());
 
     // what the user adds, and the halo of the first k-ring query, count too
     mesh.add_edge_attribute<double, 2>("e:weights");
@@ -225,8 +288,8 @@ TEST(GpuPatch, MemoryCountsEveryBuffer)
     EXPECT_EQ(mesh.memory().attributes, m.attributes);
     // the JSON names every part
     const std::string json = after.to_json();
-    for (const char* key : {"patch_store", "positions", "faces", "vertex_maps", "attributes",
-                            "kring_halo", "total"})
+    for (const char* key : {"patch_store", "positions", "vertex_maps", "attributes", "kring_halo",
+                            "total"})
         EXPECT_NE(json.find(std::string("\"") + key + "\""), std::string::npos) << key;
 }
 

@@ -79,7 +79,7 @@ void check(const TriangleSoup& soup, const std::string& name)
     const RXMesh mesh(soup, options);
     // the reference runs on the mesh in the same (global) numbering
     const auto            flat_faces = mesh.faces().to_host();
-    const auto            flat_pos   = mesh.positions().to_host();
+    const auto            flat_pos   = to_host(mesh.positions().view());
     std::vector<Triangle> faces(mesh.num_faces());
     std::vector<Vec3f>    pos(mesh.num_vertices());
     std::memcpy(faces.data(), flat_faces.data(), flat_faces.size() * 4);
@@ -87,9 +87,10 @@ void check(const TriangleSoup& soup, const std::string& name)
     const auto ref  = reference::vertex_normals(pos, faces);
     const auto cond = normalisation_condition(pos, faces);
 
-    DeviceBuffer<float> normals(3 * std::size_t(mesh.num_vertices()));
+    DeviceBuffer<float>  normals(3 * std::size_t(mesh.num_vertices()));
+    VertexView<float, 3> normal_view(normals.data(), mesh.num_vertices());
     normals.memset(0xFF);  // poison: every value must be written
-    vertex_normals(mesh, mesh.positions().data(), normals.data());
+    vertex_normals(mesh, mesh.positions(), normal_view);
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     const auto gpu = normals.to_host();
     for (float x : gpu)
@@ -98,7 +99,7 @@ void check(const TriangleSoup& soup, const std::string& name)
 
     // the atomic version accumulates unnormalised sums
     normals.memset(0);
-    vertex_normals_atomic(mesh, mesh.positions().data(), normals.data());
+    vertex_normals_atomic(mesh, mesh.positions(), normal_view);
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     auto atomic = normals.to_host();
     for (std::size_t v = 0; v < ref.size(); ++v) {
@@ -170,9 +171,9 @@ TEST(GpuVertexNormals, UnitSphereNormalsPointOutwards)
     // (Max's weights are exact for vertices on a sphere)
     const rxmesh::RXMesh        mesh(rxmesh::generate::icosphere(4));
     rxmesh::DeviceBuffer<float> normals(3 * std::size_t(mesh.num_vertices()));
-    rxmesh::vertex_normals(mesh, mesh.positions().data(), normals.data());
+    rxmesh::vertex_normals(mesh, mesh.positions(), {normals.data(), mesh.num_vertices()});
     const auto n = normals.to_host();
-    const auto p = mesh.positions().to_host();
+    const auto p = to_host(mesh.positions().view());
     for (std::size_t i = 0; i < n.size(); ++i)
         ASSERT_NEAR(n[i], p[i], 1e-4) << "component " << i;
 }

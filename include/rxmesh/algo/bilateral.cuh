@@ -21,6 +21,9 @@
 #include <utility>
 
 #include "rxmesh/algo/bilateral_terms.h"
+#include "rxmesh/algo/face_corners.cuh"
+#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/gpu_timer.h"
@@ -35,7 +38,7 @@ struct BilateralOptions
 };
 
 //! Milliseconds per stage, summed over the iterations (CUDA events).
-struct BilateralStats
+struct BilateralReport
 {
     int   iterations = 0;
     float normals_ms = 0, sigma_ms = 0, filter_ms = 0, total_ms = 0;
@@ -46,46 +49,40 @@ namespace detail {
 //! Per-vertex state of one iteration, in global (patch) order.
 struct BilateralFrame
 {
-    const float* x;        // positions read (3 per vertex)
-    float*       normal;   // 3 per vertex; zero when undefined
-    float*       sc2;      // sigma_c^2; 0 when undefined
-    float*       x_next;   // positions written
+    VertexView<const float, 3> x;       // positions read
+    VertexView<float, 3>       normal;  // zero when undefined
+    VertexView<float>          sc2;     // sigma_c^2; 0 when undefined
+    VertexView<float, 3>       x_next;  // positions written
 };
 
+//! The area-weighted normal term of the corner this call sums.
 struct BilateralNormalTerm
 {
     __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
                                const VertexSums<float, 3>& sums) const
     {
-        float p[3][3];
-        for (int k = 0; k < 3; ++k)
-            for (int d = 0; d < 3; ++d)
-                p[k][d] = x(k, d);
-        for (int k = 0; k < 3; ++k)
-            if (sums.owns(k)) {
-                float n[3];
-                bilateral::normal_term(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-                sums.add(k, n);
-            }
+        add_owned_corners(x, sums, [](const Vec3& p, const Vec3& q, const Vec3& r) {
+            return face_area_vector(p, q, r);
+        });
     }
 };
 
 struct StoreBilateralNormal
 {
-    float*          normal;
-    __device__ void operator()(VertexId v, const float (&sum)[3]) const
+    VertexView<float, 3> normal;
+    __device__ void      operator()(VertexId v, const float (&sum)[3]) const
     {
         float n[3] = {sum[0], sum[1], sum[2]};
         if (!bilateral::normalize(n))
             n[0] = n[1] = n[2] = 0.f;
         for (int d = 0; d < 3; ++d)
-            normal[3 * std::uint64_t(v.id()) + d] = n[d];
+            normal(v, d) = n[d];
     }
 };
 
-__device__ inline const float* position(const float* x, VertexId v)
+__device__ inline const float* position(VertexView<const float, 3> x, VertexId v)
 {
-    return x + 3 * std::uint64_t(v.id());
+    return &x(v);
 }
 
 using StagedPoint = KRingVertex<float, 3>;  // a vertex and its staged position
@@ -93,7 +90,7 @@ using StagedPoint = KRingVertex<float, 3>;  // a vertex and its staged position
 //! The ball of a centre: within 2 sigma_c of it (bound to the centre once).
 struct InBall
 {
-    const float* sc2;
+    VertexView<const float> sc2;
     struct Bound
     {
         float           p[3], sc2;
@@ -104,7 +101,7 @@ struct InBall
     };
     __device__ Bound bind(const StagedPoint& c) const
     {
-        return {{c.value[0], c.value[1], c.value[2]}, sc2[c.id.id()]};
+        return {{c.value[0], c.value[1], c.value[2]}, sc2(c.id)};
     }
     __device__ bool operator()(const StagedPoint& c, const StagedPoint& u) const
     {
@@ -121,7 +118,7 @@ struct MoveAlongNormal
     {
         const float* p   = ball.vertex(0).value;  // the centre, staged
         const float* n   = position(f.normal, v);
-        const float  sc2 = f.sc2[v.id()];
+        const float  sc2 = f.sc2(v);
         float        offset = 0.f;
         if (sc2 > 0.f && bilateral::dot3(n, n) > 0.f)
             offset = bilateral::ball_offset(p, n, sc2, [&](const auto& g) {
@@ -129,71 +126,84 @@ struct MoveAlongNormal
                     g(ball.vertex(i).value);
             });
         for (int d = 0; d < 3; ++d)
-            f.x_next[3 * std::uint64_t(v.id()) + d] = p[d] + n[d] * offset;
+            f.x_next(v, d) = p[d] + n[d] * offset;
     }
 };
 
 //! Iteration stages 1 and 2: normals and sigma_c^2 of positions f.x.
 inline void bilateral_prepare(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x}, BilateralNormalTerm{},
+    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x.data()}, BilateralNormalTerm{},
                                       StoreBilateralNormal{f.normal}, stream);
 }
 
 inline void bilateral_sigma_c(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    const float* x   = f.x;
-    float*       sc2 = f.sc2;
+    const VertexView<const float, 3> x   = f.x;
+    const VertexView<float>          sc2 = f.sc2;
     mesh.for_each<Op::VV>(
         [=] __device__(VertexId v, const RowView<VertexId>& vv) {
             float least = vv.size() ? INFINITY : 0.f;
             for (std::uint32_t i = 0; i < vv.size(); ++i)
                 least = fminf(least, bilateral::squared_distance(position(x, vv[i]),
                                                                  position(x, v)));
-            sc2[v.id()] = least;
+            sc2(v) = least;
         },
         AllActive{}, false, stream);
 }
 
 }  // namespace detail
 
-//! Runs options.iterations Jacobi iterations of bilateral denoising on
-//! `positions` (device, 3 floats per vertex, global order), in place.
+//! Runs options.iterations Jacobi iterations of bilateral denoising from
+//! `positions`, the result in `denoised` (the same view for in place).
 //! \return the time of each stage.
-inline BilateralStats bilateral_denoise(const RXMesh& mesh, float* positions,
-                                        const BilateralOptions& options = {},
-                                        cudaStream_t stream = 0)
+//! \throw InvalidInputError for iterations < 0; Error when a view does not
+//!        hold one element per vertex.
+inline BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
+                                         VertexView<float, 3>    denoised,
+                                         const BilateralOptions& options = {},
+                                         cudaStream_t            stream  = 0)
 {
     if (options.iterations < 0)
         throw InvalidInputError("bilateral_denoise: iterations must be >= 0, got " +
                                 std::to_string(options.iterations));
-    const std::size_t   n3 = 3 * std::size_t(mesh.num_vertices());
-    DeviceBuffer<float> normal(n3, stream), sc2(mesh.num_vertices(), stream), other(n3, stream);
-    BilateralStats      stats;
+    require_vertex_count("bilateral_denoise", mesh, positions, denoised);
+    const std::uint32_t V = mesh.num_vertices();
+    DeviceBuffer<float> normal(3 * std::size_t(V), stream), sc2(V, stream), other(3 * std::size_t(V), stream);
+    BilateralReport     report;
     GpuTimer            timer(stream), total(stream);
     mesh.kring_halo(stream);  // built once, outside the timings
     total.start();
-    float *x = positions, *x_next = other.data();  // every vertex is written: no copies
-    for (int it = 0; it < options.iterations; ++it) {
-        const detail::BilateralFrame f{x, normal.data(), sc2.data(), x_next};
+    // Jacobi: read x, write x_next, swap; every vertex is written, so no
+    // copies, and the last iteration writes `denoised` (the first reads
+    // `positions`: no copy of the input either)
+    const VertexView<float, 3> scratch(other.data(), V);
+    const int                  n = options.iterations;
+    VertexView<const float, 3> x = positions;
+    for (int it = 0; it < n; ++it) {
+        const VertexView<float, 3> x_next = (n - 1 - it) % 2 == 0 ? denoised : scratch;
+        if (x_next.data() == x.data()) {  // in place, an odd count: read a copy first
+            copy(scratch, x, stream);
+            x = scratch;
+        }
+        const detail::BilateralFrame f{x, {normal.data(), V}, {sc2.data(), V}, x_next};
         timer.start();
         detail::bilateral_prepare(mesh, f, stream);
-        stats.normals_ms += timer.stop_ms();
+        report.normals_ms += timer.stop_ms();
         timer.start();
         detail::bilateral_sigma_c(mesh, f, stream);
-        stats.sigma_ms += timer.stop_ms();
+        report.sigma_ms += timer.stop_ms();
         timer.start();
-        mesh.for_each_kring_while(VertexInput<float, 3>{x}, detail::InBall{f.sc2}, kMaxKRingRings,
-                                  detail::MoveAlongNormal{f}, AllActive{}, options.kring, stream);
-        stats.filter_ms += timer.stop_ms();
-        std::swap(x, x_next);
-        ++stats.iterations;
+        mesh.for_each_kring_while(VertexInput<float, 3>{x.data()}, detail::InBall{f.sc2},
+                                  kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
+                                  options.kring, stream);
+        report.filter_ms += timer.stop_ms();
+        x = x_next;
+        ++report.iterations;
     }
-    if (x != positions)
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(positions, x, n3 * sizeof(float),
-                                          cudaMemcpyDeviceToDevice, stream));
-    stats.total_ms = total.stop_ms();
-    return stats;
+    copy(denoised, x, stream);  // iterations == 0 only: nothing was written
+    report.total_ms = total.stop_ms();
+    return report;
 }
 
 }  // namespace rxmesh

@@ -16,13 +16,17 @@
 #include <cmath>
 #include <cstdint>
 
+#include "rxmesh/algo/geometry.h"
 #include "rxmesh/core/macros.h"
 
 namespace rxmesh::bilateral {
 
+// The pointer forms below take 3 floats each (staged rows, the baselines'
+// arrays) and compute with algo/geometry.h.
+
 RXMESH_HD inline float dot3(const float a[3], const float b[3])
 {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    return dot(load3(a, 0), load3(b, 0));
 }
 
 //! |a - b|^2 rounded after every operation (no fused multiply-add), so that
@@ -42,11 +46,7 @@ RXMESH_HD inline float squared_distance(const float a[3], const float b[3])
 RXMESH_HD inline void normal_term(const float p[3], const float q[3], const float r[3],
                                   float out[3])
 {
-    const float a[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-    const float b[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
-    out[0]           = a[1] * b[2] - a[2] * b[1];
-    out[1]           = a[2] * b[0] - a[0] * b[2];
-    out[2]           = a[0] * b[1] - a[1] * b[0];
+    store3(out, 0, face_area_vector(load3(p, 0), load3(q, 0), load3(r, 0)));
 }
 
 //! Normalises n in place; returns false (n unchanged) for a zero sum.

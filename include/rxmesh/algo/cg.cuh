@@ -24,7 +24,7 @@
 //           for (int d = 0; d < 3; ++d) y[d] = c[v.id()] * x[d] + sum[d];
 //       }
 //   };
-//   CgResult res = cg_solve<3>(mesh, Laplace{w, c}, x, r, options);
+//   CgReport res = cg_solve<3>(mesh, Laplace{w, c}, x, r, options);
 //
 // x holds the initial guess and r its residual b - A x on entry (the caller
 // forms it, so it can use a cancellation-free expression); on return x is the
@@ -52,6 +52,7 @@
 #include "rxmesh/attribute/attribute.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
+#include "rxmesh/algo/view_checks.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/rxmesh.h"
@@ -64,7 +65,7 @@ struct CgOptions
     double tolerance      = 1e-5;  // stop when |r| <= tolerance |r0|
 };
 
-struct CgResult
+struct CgReport
 {
     int    iterations       = 0;
     double initial_residual = 0;  // |r0|
@@ -231,8 +232,8 @@ class CgMonitor
 //! Sum of the squares of n floats, in double (CUB, attribute/blas.cuh).
 inline double squared_norm(const float* v, std::uint64_t n, cudaStream_t stream)
 {
-    const Attribute<float, 1, VertexId> a(const_cast<float*>(v), nullptr, std::uint32_t(n), stream);
-    return dot_accumulate(a, a);
+    return dot_accumulate(VertexView<const float>(v, std::uint32_t(n)), {v, std::uint32_t(n)},
+                          stream);
 }
 
 //! One iteration's kernels (see the top of the file); d_old -> d_new.
@@ -262,7 +263,7 @@ namespace detail {
 //! late. iteration(d_old, d_new, q, state) launches one iteration's
 //! kernels; n: the vector length (N values per vertex).
 template <typename Iteration>
-CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream,
+CgReport cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream,
                   Iteration&& iteration)
 {
     if (!(options.tolerance > 0) || options.max_iterations < 0)
@@ -292,7 +293,7 @@ CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cud
     if (!std::isfinite(last.delta))
         throw Error("cg_solve: the residual is not finite after " + std::to_string(last.iterations) +
                     " iterations (non-finite input, or an operator that is not positive definite)");
-    CgResult res;
+    CgReport res;
     res.iterations       = last.iterations;
     res.initial_residual = std::sqrt(rr);
     res.final_residual   = std::sqrt(last.delta);
@@ -306,14 +307,15 @@ CgResult cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cud
 //! vertex in global order, device memory); see the top of this file.
 //! \throw Error for a bad option, CudaError on a CUDA failure.
 template <int N, int BlockThreads = 128, int MinBlocks = 1, typename Operator>
-CgResult cg_solve(const RXMesh& mesh, const Operator& op, float* x, float* r,
-                  const CgOptions& options = {}, cudaStream_t stream = 0)
+CgReport cg_solve(const RXMesh& mesh, const Operator& op, VertexView<float, N> x,
+                  VertexView<float, N> r, const CgOptions& options = {}, cudaStream_t stream = 0)
 {
+    require_vertex_count("cg_solve", mesh, x, r);
     return detail::cg_drive(
-        std::uint64_t(N) * mesh.num_vertices(), r, options, stream,
+        std::uint64_t(N) * mesh.num_vertices(), r.data(), options, stream,
         [&](const float* d_old, float* d_new, float* q, detail::CgState* state) {
-            detail::cg_iteration<N, BlockThreads, MinBlocks>(mesh, op, x, r, d_old, d_new, q, state,
-                                                             stream);
+            detail::cg_iteration<N, BlockThreads, MinBlocks>(mesh, op, x.data(), r.data(), d_old,
+                                                             d_new, q, state, stream);
         });
 }
 

@@ -47,9 +47,8 @@
 // (benchmarks/geodesic_vf.cuh) as a measured alternative.
 //
 //   std::vector<std::uint32_t> sources = {0};
-//   rxmesh::DeviceBuffer<float> d(mesh.num_vertices());
-//   rxmesh::GeodesicReport r = rxmesh::geodesic_distance(mesh,
-//       mesh.positions().data(), sources, d.data());
+//   auto d = mesh.add_vertex_attribute<float>("distance");
+//   rxmesh::GeodesicReport r = rxmesh::geodesic_distance(mesh, mesh.positions(), sources, d);
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,6 +61,7 @@
 #include "rxmesh/algo/device_loop.cuh"
 #include "rxmesh/algo/ptp_update.h"
 #include "rxmesh/algo/toplesets.cuh"
+#include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/attribute.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
@@ -123,13 +123,12 @@ struct PtpArrays
 //! distance (1), read from the array iteration t reads.
 struct PtpStagedInput
 {
-    PtpArrays    a;
-    const float* positions;
+    PtpArrays                  a;
+    VertexView<const float, 3> positions;
 
     __device__ float operator()(VertexId v, int d) const
     {
-        return d < 3 ? positions[3 * std::size_t(v.id()) + d]
-                     : a.distance[a.state->iteration & 1][v.id()];
+        return d < 3 ? positions(v, d) : a.distance[a.state->iteration & 1][v.id()];
     }
 };
 
@@ -258,10 +257,11 @@ static __global__ void ptp_init_kernel(PtpArrays a, const std::uint32_t* sources
 //! stream s (reading distance[t & 1], writing the other, marking changed
 //! levels); the window moves on the device after each.
 template <typename EnqueueRelax>
-GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std::uint32_t>& sources,
-                               const Toplesets& t, float* distance, const GeodesicOptions& options,
+GeodesicReport run_propagation(const std::vector<std::uint32_t>& sources, const Toplesets& t,
+                               VertexView<float> distance, const GeodesicOptions& options,
                                cudaStream_t stream, EnqueueRelax&& relax)
 {
+    const std::uint32_t num_vertices = distance.num_elements();
     GeodesicReport rep;
     rep.levels        = t.num_levels;
     const long max_it = options.max_iterations > 0 ? options.max_iterations
@@ -272,10 +272,10 @@ GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std
     const auto                  src = DeviceBuffer<std::uint32_t>::from_host(sources, stream);
     changed_at.memset(0xFF);
     const float inf = std::numeric_limits<float>::infinity();
-    fill(Attribute<float, 1, VertexId>(distance, nullptr, num_vertices, stream), inf);
-    fill(Attribute<float, 1, VertexId>(other.data(), nullptr, num_vertices, stream), inf);
+    fill(distance, inf, stream);
+    fill(VertexView<float>(other.data(), num_vertices), inf, stream);
     const PtpArrays a{t.level.data(), t.highest_level.data(), t.level_offsets.data(),
-                      changed_at.data(), {distance, other.data()}, state.data(),
+                      changed_at.data(), {distance.data(), other.data()}, state.data(),
                       t.num_levels, t.widest_patch, max_it, options.closing_sweeps};
     ptp_init_kernel<<<1, 256, 0, stream>>>(a, src.data(), std::uint32_t(src.size()));
     RXMESH_CHECK_LAUNCH();
@@ -297,7 +297,7 @@ GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std
     rep.sweeps            = last.sweeps;
     rep.converged         = last.converged != 0;
     if (last.iteration & 1)  // the last iteration wrote the other array
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(distance, other.data(), other.bytes(),
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(distance.data(), other.data(), other.bytes(),
                                           cudaMemcpyDeviceToDevice, stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return rep;
@@ -311,14 +311,15 @@ GeodesicReport run_propagation(std::uint32_t num_vertices, const std::vector<std
 //! patches: positions and distances staged per patch, each window vertex
 //! takes the least of its faces' updates. BlockThreads: its block size.
 template <int BlockThreads = 128>
-GeodesicReport propagate_distance(const RXMesh& mesh, const float* positions,
+GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3> positions,
                                   const std::vector<std::uint32_t>& sources, const Toplesets& t,
-                                  float* distance, const GeodesicOptions& options = {},
+                                  VertexView<float> distance, const GeodesicOptions& options = {},
                                   cudaStream_t stream = 0)
 {
+    require_vertex_count("propagate_distance", mesh, positions, distance);
     const float tolerance = float(options.tolerance);
     return detail::run_propagation(
-        mesh.num_vertices(), sources, t, distance, options, stream,
+        sources, t, distance, options, stream,
         [&](const detail::PtpArrays& a, const PatchSchedule& schedule, cudaStream_t s) {
             mesh.accumulate_scheduled<Op::FV, float, 1, Min, BlockThreads>(
                 schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
@@ -329,13 +330,15 @@ GeodesicReport propagate_distance(const RXMesh& mesh, const float* positions,
 //! Geodesic distance from `sources` (global vertex ids) to every vertex:
 //! toplesets, then propagation.
 //! \throw InvalidInputError for no source, a source out of range, or a
-//!        tolerance that is not > 0.
+//!        tolerance that is not > 0; Error when a view does not hold one
+//!        element per vertex.
 template <int BlockThreads = 128>
-GeodesicReport geodesic_distance(const RXMesh& mesh, const float* positions,
-                                        const std::vector<std::uint32_t>& sources,
-                                        float* distance, const GeodesicOptions& options = {},
-                                        cudaStream_t stream = 0)
+GeodesicReport geodesic_distance(const RXMesh& mesh, VertexView<const float, 3> positions,
+                                 const std::vector<std::uint32_t>& sources,
+                                 VertexView<float> distance, const GeodesicOptions& options = {},
+                                 cudaStream_t stream = 0)
 {
+    require_vertex_count("geodesic_distance", mesh, positions, distance);
     if (!(options.tolerance > 0) || !std::isfinite(options.tolerance))
         throw InvalidInputError("geodesic: the tolerance must be finite and > 0");
     GpuTimer timer(stream);

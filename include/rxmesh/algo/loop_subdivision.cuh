@@ -11,8 +11,9 @@
 // level L - 2's topology (algo/loop_last.cuh), so that the largest topology
 // ever written is a sixteenth of the result's size.
 //
-//   rxmesh::LoopResult r = rxmesh::loop_subdivide(d_pos, V, d_faces, F, 3);
-//   // r.positions: 3 floats per vertex, r.faces: 3 indices per face
+//   rxmesh::LoopMesh r = rxmesh::loop_subdivide(
+//       rxmesh::VertexView<const float, 3>(d_pos, V), rxmesh::FaceView<const std::uint32_t, 3>(d_faces, F), 3);
+//   // r.positions: 3 floats per vertex, r.faces: 3 indices per face, r.report
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,6 +27,7 @@
 #include "rxmesh/algo/loop_last.cuh"
 #include "rxmesh/algo/loop_level.cuh"
 #include "rxmesh/algo/loop_setup.cuh"
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/triangle_soup.h"
 
@@ -36,22 +38,28 @@ struct LoopOptions
     //! Edges that stay sharp (creases) at every level, as vertex pairs of
     //! the input; each must be an edge of the mesh.
     std::vector<std::array<std::uint32_t, 2>> sharp_edges;
-    int          block_threads = 256;
-    cudaStream_t stream        = 0;
-    //! When set: milliseconds of the level-0 setup (topology build) and of
-    //! each level, by CUDA events (the call then synchronizes the stream).
-    std::vector<float>* level_ms = nullptr;
-    float*              setup_ms = nullptr;
+    int  block_threads = 256;
+    //! Time the level-0 setup (topology build) and each level by CUDA events
+    //! (LoopReport::setup_ms, level_ms; the call then synchronises the stream).
+    bool time_levels = false;
 };
 
-struct LoopResult
+struct LoopReport
 {
-    std::uint32_t               num_vertices = 0, num_faces = 0;
-    DeviceBuffer<float>         positions;  // 3 per vertex
-    DeviceBuffer<std::uint32_t> faces;      // 3 per face
+    std::uint32_t num_vertices = 0, num_faces = 0;
     //! Device bytes of the level arrays and the result at their peak (the
     //! input and the level-0 topology build's temporaries excluded).
-    std::size_t peak_bytes = 0;
+    std::size_t        peak_bytes = 0;
+    float              setup_ms   = 0;  // with LoopOptions::time_levels
+    std::vector<float> level_ms;        // one per level, with time_levels
+};
+
+//! The subdivided mesh, in device memory, and how it was made.
+struct LoopMesh
+{
+    DeviceBuffer<float>         positions;  // 3 per vertex
+    DeviceBuffer<std::uint32_t> faces;      // 3 per face
+    LoopReport                  report;
 };
 
 namespace loop {
@@ -135,11 +143,7 @@ inline std::size_t refine_last(Level& cur, const LevelView& lv, Level& next, con
 class StepTimer
 {
    public:
-    explicit StepTimer(const LoopOptions& o) : m_opt(o)
-    {
-        if (o.level_ms || o.setup_ms)
-            mark();
-    }
+    StepTimer(bool enabled, cudaStream_t stream) : m_enabled(enabled), m_stream(stream) { mark(); }
     StepTimer(const StepTimer&)            = delete;
     StepTimer& operator=(const StepTimer&) = delete;
     ~StepTimer()
@@ -149,14 +153,14 @@ class StepTimer
     }
     void mark()
     {
-        if (!(m_opt.level_ms || m_opt.setup_ms))
+        if (!m_enabled)
             return;
         m_events.emplace_back();
         RXMESH_CHECK_CUDA(cudaEventCreate(&m_events.back()));
-        RXMESH_CHECK_CUDA(cudaEventRecord(m_events.back(), m_opt.stream));
+        RXMESH_CHECK_CUDA(cudaEventRecord(m_events.back(), m_stream));
     }
     //! Step 1 is the setup, the others the levels.
-    void report() const
+    void report(LoopReport& r) const
     {
         if (m_events.empty())
             return;
@@ -164,15 +168,16 @@ class StepTimer
         for (std::size_t i = 1; i < m_events.size(); ++i) {
             float ms = 0;
             RXMESH_CHECK_CUDA(cudaEventElapsedTime(&ms, m_events[i - 1], m_events[i]));
-            if (i == 1 && m_opt.setup_ms)
-                *m_opt.setup_ms = ms;
-            else if (i > 1 && m_opt.level_ms)
-                m_opt.level_ms->push_back(ms);
+            if (i == 1)
+                r.setup_ms = ms;
+            else
+                r.level_ms.push_back(ms);
         }
     }
 
    private:
-    const LoopOptions&       m_opt;
+    bool                     m_enabled;
+    cudaStream_t             m_stream;
     std::vector<cudaEvent_t> m_events;
 };
 
@@ -185,35 +190,39 @@ class StepTimer
 //!        vertex, a sharp edge that is not an edge, or a result beyond 32-bit
 //!        ids; DeviceMemoryError (naming the bytes needed) when the levels
 //!        would not fit in the free device memory.
-inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_vertices,
-                                 const std::uint32_t* d_faces, std::uint32_t num_faces,
-                                 int levels, const LoopOptions& opt = {})
+inline LoopMesh loop_subdivide(VertexView<const float, 3> positions,
+                               FaceView<const std::uint32_t, 3> faces, int levels,
+                               const LoopOptions& opt = {}, cudaStream_t s = 0)
 {
     if (levels < 0)
         throw InvalidInputError("loop_subdivide: levels must be >= 0, got " + std::to_string(levels));
-    const cudaStream_t s = opt.stream;
-    loop::StepTimer    timer(opt);
+    const float* const         d_positions  = positions.data();
+    const std::uint32_t* const d_faces      = faces.data();
+    const std::uint32_t        num_vertices = positions.num_elements();
+    const std::uint32_t        num_faces    = faces.num_elements();
+    loop::StepTimer            timer(opt.time_levels, s);
     loop::Level cur = loop::make_level0(num_vertices, d_faces, num_faces, opt.sharp_edges, s);
     const auto counts = loop::level_counts({cur.V, cur.E, cur.F}, levels);
     const bool sharp  = !opt.sharp_edges.empty();
     loop::require_fits(counts, sharp, cur.bytes(), loop::available_device_bytes());
     timer.mark();
-    LoopResult result;
-    result.peak_bytes = cur.bytes();
+    LoopMesh    result;
+    LoopReport& report = result.report;
+    report.peak_bytes  = cur.bytes();
     loop::LevelView lv = loop::view0(cur, d_positions, d_faces);
     // levels 1 .. L - 2 with their whole topology; then L - 1 (positions
     // only) and L from level L - 2 (loop_last.cuh); a single level from level 0
     const int block = opt.block_threads;
     for (int l = 0; l < levels - 2; ++l) {
         loop::Level next  = loop::allocate_next(counts[l + 1], sharp, s);
-        result.peak_bytes = std::max(result.peak_bytes, loop::refine(cur, lv, next, block, s));
+        report.peak_bytes = std::max(report.peak_bytes, loop::refine(cur, lv, next, block, s));
         cur = std::move(next);
         lv  = loop::view(cur);
         timer.mark();
     }
     if (levels == 1) {
         loop::Level next;
-        result.peak_bytes = std::max(result.peak_bytes, loop::refine_last(cur, lv, next, counts[1], block, s));
+        report.peak_bytes = std::max(report.peak_bytes, loop::refine_last(cur, lv, next, counts[1], block, s));
         cur = std::move(next);
         timer.mark();
     } else if (levels >= 2) {
@@ -227,13 +236,13 @@ inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_ver
         loop::Level last;
         last.V = std::uint32_t(c2.V), last.E = std::uint32_t(c2.E), last.F = std::uint32_t(c2.F);
         loop::last_from_grandparent(lv, cur, pos1.data(), std::uint32_t(c1.V), c2.V, c2.F, block, s, last);
-        result.peak_bytes = std::max(result.peak_bytes, cur.bytes() + pos1.bytes() + last.bytes());
+        report.peak_bytes = std::max(report.peak_bytes, cur.bytes() + pos1.bytes() + last.bytes());
         cur = std::move(last);
         timer.mark();
     }
-    timer.report();
-    result.num_vertices = cur.V;
-    result.num_faces    = cur.F;
+    timer.report(report);
+    report.num_vertices = cur.V;
+    report.num_faces    = cur.F;
     if (levels == 0) {
         result.positions = loop::copy_of(d_positions, 3 * std::size_t(cur.V), s);
         result.faces     = loop::copy_of(d_faces, 3 * std::size_t(cur.F), s);
@@ -245,7 +254,8 @@ inline LoopResult loop_subdivide(const float* d_positions, std::uint32_t num_ver
 }
 
 //! The same from and to host memory.
-inline TriangleSoup loop_subdivide(const TriangleSoup& mesh, int levels, const LoopOptions& opt = {})
+inline TriangleSoup loop_subdivide(const TriangleSoup& mesh, int levels, const LoopOptions& opt = {},
+                                   cudaStream_t stream = 0)
 {
     std::vector<float> pos;
     pos.reserve(3 * mesh.positions.size());
@@ -255,13 +265,14 @@ inline TriangleSoup loop_subdivide(const TriangleSoup& mesh, int levels, const L
     faces.reserve(3 * mesh.faces.size());
     for (const Triangle& f : mesh.faces)
         faces.insert(faces.end(), f.begin(), f.end());
-    const auto d_pos   = DeviceBuffer<float>::from_host(pos, opt.stream);
-    const auto d_faces = DeviceBuffer<std::uint32_t>::from_host(faces, opt.stream);
-    const LoopResult r = loop_subdivide(d_pos.data(), std::uint32_t(mesh.positions.size()),
-                                        d_faces.data(), std::uint32_t(mesh.faces.size()), levels, opt);
+    const auto     d_pos   = DeviceBuffer<float>::from_host(pos, stream);
+    const auto     d_faces = DeviceBuffer<std::uint32_t>::from_host(faces, stream);
+    const LoopMesh r       = loop_subdivide({d_pos.data(), std::uint32_t(mesh.positions.size())},
+                                            {d_faces.data(), std::uint32_t(mesh.faces.size())},
+                                            levels, opt, stream);
     TriangleSoup out;
-    out.positions.resize(r.num_vertices);
-    out.faces.resize(r.num_faces);
+    out.positions.resize(r.report.num_vertices);
+    out.faces.resize(r.report.num_faces);
     const std::vector<float>         p = r.positions.to_host();
     const std::vector<std::uint32_t> f = r.faces.to_host();
     for (std::size_t v = 0; v < out.positions.size(); ++v)

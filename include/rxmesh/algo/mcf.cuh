@@ -10,9 +10,8 @@
 // of two large terms, so float CG converges to small tolerances.
 //
 //   rxmesh::RXMesh mesh(soup);
-//   rxmesh::DeviceBuffer<float> x(3 * mesh.num_vertices());
-//   copy mesh.positions() into x, then
-//   rxmesh::McfReport rep = rxmesh::mean_curvature_flow(mesh, x.data(), {});
+//   auto smooth = mesh.add_vertex_attribute<float, 3>("smooth");
+//   rxmesh::McfReport rep = rxmesh::mean_curvature_flow(mesh, mesh.positions(), smooth, {});
 //
 // The time step: McfOptions::dt when > 0, else relative_dt times the mean
 // edge length squared, so the same options smooth a mesh the same way at
@@ -27,6 +26,7 @@
 
 #include "rxmesh/algo/cg.cuh"
 #include "rxmesh/algo/mcf_terms.cuh"
+#include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -58,38 +58,50 @@ struct McfReport
 struct McfSystem
 {
     DeviceBuffer<float> w, a;
+
+    EdgeView<float>   weights(const RXMesh& mesh) { return {w.data(), mesh.num_edges()}; }
+    VertexView<float> areas(const RXMesh& mesh) { return {a.data(), mesh.num_vertices()}; }
+    //! The operator 2 diag(a) + dt L (dt L alone without areas).
+    mcf::McfOperator op(const RXMesh& mesh, float dt, bool with_areas = true) const
+    {
+        return {{w.data(), mesh.num_edges()},
+                with_areas ? VertexView<const float>(a.data(), mesh.num_vertices())
+                           : VertexView<const float>(),
+                dt};
+    }
 };
 
 //! The edge weights and vertex areas of the mesh at `positions`.
-inline McfSystem mcf_system(const RXMesh& mesh, const float* positions, bool uniform,
-                            cudaStream_t stream = 0)
+inline McfSystem mcf_system(const RXMesh& mesh, VertexView<const float, 3> positions,
+                            bool uniform, cudaStream_t stream = 0)
 {
     McfSystem s{DeviceBuffer<float>(mesh.num_edges(), stream),
                 DeviceBuffer<float>(mesh.num_vertices(), stream)};
     if (uniform) {
-        fill(Attribute<float, 1, EdgeId>(s.w.data(), nullptr, mesh.num_edges(), stream), 1.f);
-        mesh.accumulate<Op::EV, float, 1>(mcf::HalfPerEdge{}, mcf::StoreScalar{s.a.data()}, stream);
+        fill(s.weights(mesh), 1.f, stream);
+        mesh.accumulate<Op::EV, float, 1>(mcf::HalfPerEdge{}, mcf::StoreScalar{s.areas(mesh)},
+                                          stream);
         return s;
     }
-    DeviceBuffer<std::uint32_t> ev(2 * std::size_t(mesh.num_edges()), stream);
+    DeviceBuffer<std::uint32_t>       ev(2 * std::size_t(mesh.num_edges()), stream);
+    const DeviceBuffer<std::uint32_t> faces = mesh.faces(stream);
     mesh.for_each<Op::EV>(mcf::StoreEdgeVertices{ev.data()}, AllActive{}, false, stream);
-    mesh.for_each<Op::EF>(
-        mcf::CotanEdgeWeight{positions, mesh.faces().data(), ev.data(), s.w.data()}, AllActive{},
-        false, stream);
-    mesh.accumulate<Op::FV, float, 1>(VertexInput<float, 3>{positions},
-                                      mcf::MixedAreaContribution{}, mcf::StoreScalar{s.a.data()},
+    mesh.for_each<Op::EF>(mcf::CotanEdgeWeight{positions, faces.data(), ev.data(), s.weights(mesh)},
+                          AllActive{}, false, stream);
+    mesh.accumulate<Op::FV, float, 1>(VertexInput<float, 3>{positions.data()},
+                                      mcf::MixedAreaContribution{}, mcf::StoreScalar{s.areas(mesh)},
                                       stream);
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));  // ev is freed on return
-    return s;
+    return s;  // ev and faces are freed in stream order
 }
 
 //! y = scale * (2 diag(a) + dt L) x, or scale * dt L x without areas
-//! (with_areas false); x, y: 3 floats per vertex.
-inline void mcf_apply(const RXMesh& mesh, const McfSystem& s, float dt, const float* x, float* y,
-                      bool with_areas = true, float scale = 1.f, cudaStream_t stream = 0)
+//! (with_areas false).
+inline void mcf_apply(const RXMesh& mesh, const McfSystem& s, float dt,
+                      VertexView<const float, 3> x, VertexView<float, 3> y, bool with_areas = true,
+                      float scale = 1.f, cudaStream_t stream = 0)
 {
-    const mcf::McfOperator op{s.w.data(), with_areas ? s.a.data() : nullptr, dt};
-    mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x}, mcf::EdgeTermOf{op},
+    const mcf::McfOperator op = s.op(mesh, dt, with_areas);
+    mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x.data()}, mcf::EdgeTermOf{op},
                                       mcf::StoreProduct{op, x, y, scale}, stream);
 }
 
@@ -115,35 +127,39 @@ struct ReturnSum
 }  // namespace detail
 
 //! The mean length of the mesh's edges (0 without edges).
-inline double mean_edge_length(const RXMesh& mesh, const float* positions, cudaStream_t stream = 0)
+inline double mean_edge_length(const RXMesh& mesh, VertexView<const float, 3> positions,
+                               cudaStream_t stream = 0)
 {
     if (mesh.num_edges() == 0)
         return 0;
     DeviceBuffer<double> total(1, stream);
     RXMESH_CHECK_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(double), stream));
-    mesh.accumulate_sum<Op::EV, float, 1>(VertexInput<float, 3>{positions},
+    mesh.accumulate_sum<Op::EV, float, 1>(VertexInput<float, 3>{positions.data()},
                                           detail::HalfEdgeLength{}, detail::ReturnSum{},
                                           total.data(), stream);
     return read_back(total.data(), stream) / mesh.num_edges();
 }
 
-//! One MCF step from the positions in x (3 floats per vertex, global order),
-//! which it overwrites with the smoothed ones.
-inline CgResult mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, float* x,
+//! One MCF step from the positions in x, which it overwrites with the
+//! smoothed ones.
+inline CgReport mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, VertexView<float, 3> x,
                          const CgOptions& cg, cudaStream_t stream = 0)
 {
-    DeviceBuffer<float> r(3 * std::size_t(mesh.num_vertices()), stream);
-    mcf_apply(mesh, s, dt, x, r.data(), false, -1.f, stream);  // r0 = -dt L x0
-    return cg_solve<3>(mesh, mcf::McfOperator{s.w.data(), s.a.data(), dt}, x, r.data(), cg,
-                       stream);
+    DeviceBuffer<float>        r_buffer(3 * std::size_t(mesh.num_vertices()), stream);
+    const VertexView<float, 3> r(r_buffer.data(), mesh.num_vertices());
+    mcf_apply(mesh, s, dt, x, r, false, -1.f, stream);  // r0 = -dt L x0
+    return cg_solve<3>(mesh, s.op(mesh, dt), x, r, cg, stream);
 }
 
-//! options.steps MCF steps on x (3 floats per vertex, global order), each
-//! with the weights and areas of its starting positions.
+//! options.steps MCF steps from `positions`, the result in `smoothed`
+//! (the same view for in place), each step with the weights and areas of
+//! its starting positions.
 //! \throw InvalidInputError for a dt that is negative or not finite,
 //!        relative_dt <= 0 (when used), a time step that comes out 0 or not
-//!        finite, steps < 1, a tolerance <= 0 or max_iterations < 0.
-inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOptions& options,
+//!        finite, steps < 1, a tolerance <= 0 or max_iterations < 0;
+//!        Error when a view does not hold one element per vertex.
+inline McfReport mean_curvature_flow(const RXMesh& mesh, VertexView<const float, 3> positions,
+                                     VertexView<float, 3> smoothed, const McfOptions& options,
                                      cudaStream_t stream = 0)
 {
     if (!(options.dt >= 0) || !std::isfinite(options.dt) ||
@@ -152,8 +168,10 @@ inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOpti
     if (options.steps < 1 || !(options.cg.tolerance > 0) || options.cg.max_iterations < 0)
         throw InvalidInputError(
             "mean_curvature_flow: steps >= 1, tolerance > 0 and max_iterations >= 0 required");
+    require_vertex_count("mean_curvature_flow", mesh, positions, smoothed);
+    copy(smoothed, positions, stream);
     McfReport rep;
-    rep.mean_edge_length = mean_edge_length(mesh, x, stream);
+    rep.mean_edge_length = mean_edge_length(mesh, smoothed, stream);
     rep.dt = options.dt > 0 ? options.dt
                             : float(options.relative_dt * rep.mean_edge_length * rep.mean_edge_length);
     if (!(rep.dt > 0) || !std::isfinite(rep.dt))
@@ -162,10 +180,10 @@ inline McfReport mean_curvature_flow(const RXMesh& mesh, float* x, const McfOpti
     GpuTimer timer(stream);
     for (int step = 0; step < options.steps; ++step) {
         timer.start();
-        const McfSystem s = mcf_system(mesh, x, options.uniform, stream);
+        const McfSystem s = mcf_system(mesh, smoothed, options.uniform, stream);
         rep.terms_ms += timer.stop_ms();
         timer.start();
-        const CgResult cg = mcf_step(mesh, s, rep.dt, x, options.cg, stream);
+        const CgReport cg = mcf_step(mesh, s, rep.dt, smoothed, options.cg, stream);
         rep.solve_ms += timer.stop_ms();
         rep.iterations += cg.iterations;
         rep.final_residual = cg.initial_residual > 0 ? cg.final_residual / cg.initial_residual : 0;

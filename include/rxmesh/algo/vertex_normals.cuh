@@ -8,44 +8,20 @@
 // face contributions per patch, in registers, and normalises it once, with no
 // atomics (query/accumulate.cuh).
 //
-// \pre positions and normals: 3 floats per vertex, in global (patch) order.
+// Positions and normals: 3 floats per vertex, in global (patch) order.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "rxmesh/attribute/attribute.h"
+#include "rxmesh/algo/face_corners.cuh"
+#include "rxmesh/algo/geometry.h"
+#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
-
-namespace detail {
-
-//! Max's weighted face contribution at corner v of triangle (v, a, b).
-__device__ inline void max_weight_contribution(const float* pv, const float* pa,
-                                               const float* pb, float out[3])
-{
-    const float e1[3] = {pa[0] - pv[0], pa[1] - pv[1], pa[2] - pv[2]};
-    const float e2[3] = {pb[0] - pv[0], pb[1] - pv[1], pb[2] - pv[2]};
-    const float l1 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
-    const float l2 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
-    const float w  = (l1 > 0.f && l2 > 0.f) ? 1.f / (l1 * l2) : 0.f;
-    out[0]         = (e1[1] * e2[2] - e1[2] * e2[1]) * w;
-    out[1]         = (e1[2] * e2[0] - e1[0] * e2[2]) * w;
-    out[2]         = (e1[0] * e2[1] - e1[1] * e2[0]) * w;
-}
-
-__device__ inline void normalize3(float n[3])
-{
-    const float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    const float s = l > 0.f ? 1.f / l : 0.f;
-    n[0] *= s;
-    n[1] *= s;
-    n[2] *= s;
-}
-
-}  // namespace detail
 
 //! accumulate's contribution: Max's weighted normal of a face at the corner
 //! that this call sums (positions staged per patch).
@@ -54,29 +30,19 @@ struct MaxFaceContribution
     __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
                                const VertexSums<float, 3>& sums) const
     {
-        float p[3][3];
-        for (int k = 0; k < 3; ++k)
-            for (int d = 0; d < 3; ++d)
-                p[k][d] = x(k, d);
-        for (int k = 0; k < 3; ++k)
-            if (sums.owns(k)) {  // the other corners are summed by other calls
-                float n[3];
-                detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-                sums.add(k, n);
-            }
+        add_owned_corners(x, sums, [](const Vec3& v, const Vec3& a, const Vec3& b) {
+            return max_weighted_normal(v, a, b);
+        });
     }
 };
 
 //! accumulate's finalize: the normalised sum, written once per vertex.
 struct StoreUnitNormal
 {
-    float*          normals;
-    __device__ void operator()(VertexId v, const float (&sum)[3]) const
+    VertexView<float, 3> normals;
+    __device__ void      operator()(VertexId v, const float (&sum)[3]) const
     {
-        float n[3] = {sum[0], sum[1], sum[2]};
-        detail::normalize3(n);
-        for (int d = 0; d < 3; ++d)
-            normals[3 * std::uint64_t(v.id()) + d] = n[d];
+        store3(normals.data(), v.id(), normalized_or_zero({sum[0], sum[1], sum[2]}));
     }
 };
 
@@ -85,36 +51,31 @@ struct StoreUnitNormal
 //! BlockThreads, MinBlocks: threads per patch block and the minimum resident
 //! blocks per SM; the defaults won the sweep of benchmarks/vertex_normals.cu
 //! (full occupancy, which caps the kernel at 32 registers).
+//! \pre positions and normals hold mesh.num_vertices() elements.
 template <int BlockThreads = 128, int MinBlocks = 16>
-void vertex_normals(const RXMesh& mesh, const float* positions, float* normals,
-                    cudaStream_t stream = 0)
+void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
+                    VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
+    require_vertex_count("vertex_normals", mesh, positions, normals);
     mesh.accumulate<Op::FV, float, 3, BlockThreads, MinBlocks>(
-        VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
-}
-
-inline void vertex_normals(const RXMesh& mesh, const VertexAttribute<float, 3>& positions,
-                           const VertexAttribute<float, 3>& normals, cudaStream_t stream = 0)
-{
-    vertex_normals<>(mesh, positions.device_data(), normals.device_data(), stream);
+        VertexInput<float, 3>{positions.data()}, MaxFaceContribution{}, StoreUnitNormal{normals},
+        stream);
 }
 
 //! The paper's version (Listing 1): FV per owned face, global atomics into
 //! the vertices; normals must be zero on entry and are left unnormalised.
-inline void vertex_normals_atomic(const RXMesh& mesh, const float* positions, float* normals,
-                                  cudaStream_t stream = 0)
+inline void vertex_normals_atomic(const RXMesh& mesh, VertexView<const float, 3> positions,
+                                  VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
+    require_vertex_count("vertex_normals_atomic", mesh, positions, normals);
     mesh.for_each<Op::FV>(
         [=] __device__(FaceId, const RowView<VertexId>& fv) {
-            float p[3][3];
-            for (int k = 0; k < 3; ++k)
-                for (int d = 0; d < 3; ++d)
-                    p[k][d] = positions[3 * std::uint64_t(fv[k].id()) + d];
+            const Vec3 p[3] = {load3(positions.data(), fv[0].id()),
+                               load3(positions.data(), fv[1].id()),
+                               load3(positions.data(), fv[2].id())};
             for (int k = 0; k < 3; ++k) {
-                float n[3];
-                detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
-                for (int d = 0; d < 3; ++d)
-                    atomicAdd(normals + 3 * std::uint64_t(fv[k].id()) + d, n[d]);
+                const Vec3 n = max_weighted_normal(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
+                for (int d = 0; d < 3; ++d) atomicAdd(&normals(fv[k], d), n[d]);
             }
         },
         AllActive{}, false, stream);

@@ -1,6 +1,6 @@
-// BLAS-like operations on attributes, over all num_values() = elements * N
-// values of an attribute (the components are not told apart). Include from
-// .cu files only (CUB inside).
+// BLAS-like operations on typed views (core/attribute_view.h) and attributes,
+// over all num_values() = elements * N values (the components are not told
+// apart). Include from .cu files only (CUB inside).
 //
 //   fill(x, v)          x = v
 //   copy(dst, src)      dst = src          (device to device)
@@ -10,8 +10,9 @@
 //   scale(x, alpha)     x *= alpha
 //
 // Every function works on the device data only (the host mirrors are left
-// alone), runs on the attribute's stream and returns once the result is
-// complete (the stream is synchronised). Sizes that differ throw rxmesh::Error;
+// alone), runs on the given stream (an attribute's own stream for the
+// Attribute overloads) and returns once the result is complete (the stream
+// is synchronised). Sizes that differ throw rxmesh::Error;
 // a CUDA failure throws rxmesh::CudaError.
 #pragma once
 
@@ -93,79 +94,74 @@ void blas_check_sizes(const char* function, const A& a, const B& b)
                     std::to_string(b.num_values()) + " values)");
 }
 
-template <typename Attr>
-void blas_sync(const Attr& a)
-{
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(a.stream()));
-}
-
 }  // namespace detail
 
 //! Sets every value of `x` (on the device) to `value`.
 template <typename T, int N, typename Id>
-void fill(const Attribute<T, N, Id>& x, detail::NonDeduced<T> value)
+void fill(AttributeView<T, N, Id> x, detail::NonDeduced<T> value, cudaStream_t stream = 0)
 {
     const std::uint64_t n = x.num_values();
     if (n == 0)
         return;
-    RXMESH_CHECK_CUDA(
-        cub::DeviceFor::ForEachN(x.device_data(), n, detail::BlasSet<T>{value}, x.stream()));
-    detail::blas_sync(x);
+    RXMESH_CHECK_CUDA(cub::DeviceFor::ForEachN(x.data(), n, detail::BlasSet<T>{value}, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
 
-//! dst = src on the device. \throw Error when the sizes differ.
+//! dst = src on the device (nothing when they are the same array).
+//! \throw Error when the sizes differ.
 template <typename T, int N, typename Id>
-void copy(const Attribute<T, N, Id>& dst, const Attribute<T, N, Id>& src)
+void copy(AttributeView<T, N, Id> dst, detail::NonDeduced<AttributeView<const T, N, Id>> src,
+          cudaStream_t stream = 0)
 {
     detail::blas_check_sizes("rxmesh::copy", dst, src);
-    if (dst.num_values() == 0 || dst.device_data() == src.device_data())
+    if (dst.num_values() == 0 || dst.data() == src.data())
         return;
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(dst.device_data(), src.device_data(), dst.num_bytes(),
-                                      cudaMemcpyDeviceToDevice, dst.stream()));
-    detail::blas_sync(dst);
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(dst.data(), src.data(), dst.num_bytes(),
+                                      cudaMemcpyDeviceToDevice, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
 
 //! y += alpha * x, every component. \throw Error when the sizes differ.
 template <typename T, int N, typename Id>
-void axpy(detail::NonDeduced<T> alpha, const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+void axpy(detail::NonDeduced<T> alpha, detail::NonDeduced<AttributeView<const T, N, Id>> x,
+          AttributeView<T, N, Id> y, cudaStream_t stream = 0)
 {
     detail::blas_check_sizes("rxmesh::axpy", x, y);
     const std::uint64_t n = y.num_values();
     if (n == 0)
         return;
     RXMESH_CHECK_CUDA(cub::DeviceTransform::Transform(
-        ::cuda::std::make_tuple(static_cast<const T*>(x.device_data()),
-                                static_cast<const T*>(y.device_data())),
-        y.device_data(), n, detail::BlasAxpy<T>{alpha}, y.stream()));
-    detail::blas_sync(y);
+        ::cuda::std::make_tuple(x.data(), static_cast<const T*>(y.data())), y.data(), n,
+        detail::BlasAxpy<T>{alpha}, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
 
 //! x *= alpha, every component.
 template <typename T, int N, typename Id>
-void scale(const Attribute<T, N, Id>& x, detail::NonDeduced<T> alpha)
+void scale(AttributeView<T, N, Id> x, detail::NonDeduced<T> alpha, cudaStream_t stream = 0)
 {
     const std::uint64_t n = x.num_values();
     if (n == 0)
         return;
-    RXMESH_CHECK_CUDA(
-        cub::DeviceFor::ForEachN(x.device_data(), n, detail::BlasScale<T>{alpha}, x.stream()));
-    detail::blas_sync(x);
+    RXMESH_CHECK_CUDA(cub::DeviceFor::ForEachN(x.data(), n, detail::BlasScale<T>{alpha}, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
 
 namespace detail {
 
-//! The sum of x[i] * y[i] in the accumulator type (CUB DeviceReduce).
-template <typename T, int N, typename Id>
-BlasAccumulator<T> dot_accumulate(const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+//! The sum of x[i] * y[i] in the accumulator type (CUB DeviceReduce); T
+//! may be const.
+template <typename T, int N, typename Id, typename V = std::remove_const_t<T>>
+BlasAccumulator<V> dot_accumulate(AttributeView<T, N, Id> x,
+                                  NonDeduced<AttributeView<const V, N, Id>> y, cudaStream_t stream)
 {
-    using Acc = BlasAccumulator<T>;
+    using Acc = BlasAccumulator<V>;
     blas_check_sizes("rxmesh::dot", x, y);
     const std::uint64_t n = x.num_values();
     if (n == 0)
         return Acc{};
-    const cudaStream_t stream = x.stream();
     auto products = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0),
-                                                    BlasProduct<T, Acc>{x.device_data(), y.device_data()});
+                                                    BlasProduct<V, Acc>{x.data(), y.data()});
     DeviceBuffer<Acc> result(1, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::Sum(tmp, bytes, products, result.data(), n, stream);
@@ -177,19 +173,53 @@ BlasAccumulator<T> dot_accumulate(const Attribute<T, N, Id>& x, const Attribute<
 
 //! Sum over all values of x * y, accumulated in double for float inputs.
 //! \throw Error when the sizes differ.
-template <typename T, int N, typename Id>
-T dot(const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+template <typename T, int N, typename Id, typename V = std::remove_const_t<T>>
+V dot(AttributeView<T, N, Id> x, detail::NonDeduced<AttributeView<const V, N, Id>> y,
+      cudaStream_t stream = 0)
 {
-    return static_cast<T>(detail::dot_accumulate(x, y));
+    return static_cast<V>(detail::dot_accumulate(x, y, stream));
 }
 
 //! Euclidean norm of all values: sqrt(dot(x, x)), the root taken before
 //! rounding to T.
+template <typename T, int N, typename Id, typename V = std::remove_const_t<T>>
+V norm2(AttributeView<T, N, Id> x, cudaStream_t stream = 0)
+{
+    static_assert(std::is_floating_point_v<V>, "norm2 needs a floating-point view");
+    return static_cast<V>(std::sqrt(detail::dot_accumulate(x, x, stream)));
+}
+
+// The same on attributes, on each attribute's own stream.
+
+template <typename T, int N, typename Id>
+void fill(const Attribute<T, N, Id>& x, detail::NonDeduced<T> value)
+{
+    fill(x.view(), value, x.stream());
+}
+template <typename T, int N, typename Id>
+void copy(const Attribute<T, N, Id>& dst, const Attribute<T, N, Id>& src)
+{
+    copy(dst.view(), src.view(), dst.stream());
+}
+template <typename T, int N, typename Id>
+void axpy(detail::NonDeduced<T> alpha, const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+{
+    axpy(alpha, x.view(), y.view(), y.stream());
+}
+template <typename T, int N, typename Id>
+void scale(const Attribute<T, N, Id>& x, detail::NonDeduced<T> alpha)
+{
+    scale(x.view(), alpha, x.stream());
+}
+template <typename T, int N, typename Id>
+T dot(const Attribute<T, N, Id>& x, const Attribute<T, N, Id>& y)
+{
+    return dot(x.view(), y.view(), x.stream());
+}
 template <typename T, int N, typename Id>
 T norm2(const Attribute<T, N, Id>& x)
 {
-    static_assert(std::is_floating_point_v<T>, "norm2 needs a floating-point attribute");
-    return static_cast<T>(std::sqrt(detail::dot_accumulate(x, x)));
+    return norm2(x.view(), x.stream());
 }
 
 }  // namespace rxmesh

@@ -249,6 +249,16 @@ class AttributeRegistry
 
     std::size_t size() const { return m_entries.size(); }
 
+    //! Device bytes of the values of the attribute called `name`.
+    //! \throw Error when there is none.
+    std::size_t device_bytes(const std::string& name) const
+    {
+        const auto it = m_entries.find(name);
+        if (it == m_entries.end())
+            throw Error("AttributeRegistry::device_bytes: no attribute named '" + name + "'");
+        return it->second->device_bytes();
+    }
+
     //! Device bytes of every attribute's values.
     std::size_t device_bytes() const
     {

@@ -14,9 +14,13 @@
 //   float* raw = out.data();                          // for Thrust, CUB, cuSPARSE
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
+#include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/ids.h"
 #include "rxmesh/core/macros.h"
 
@@ -28,8 +32,8 @@ class AttributeView
     static_assert(N >= 1, "a view has at least one component per element");
 
    public:
-    using value_type = T;
-    using id_type    = Id;
+    using value_type                = T;
+    using id_type                   = Id;
     static constexpr int components = N;
 
     AttributeView() = default;
@@ -55,7 +59,7 @@ class AttributeView
     //! Value i of the flat array (element i / N, component i % N).
     RXMESH_DEVICE T& operator[](std::uint64_t i) const { return m_data[i]; }
 
-    RXMESH_HD T*            data() const { return m_data; }
+    RXMESH_HD T* data() const { return m_data; }
     RXMESH_HD std::uint32_t num_elements() const { return m_size; }
     RXMESH_HD std::uint64_t num_values() const { return std::uint64_t(m_size) * N; }
     RXMESH_HD std::uint64_t num_bytes() const { return num_values() * sizeof(T); }
@@ -72,5 +76,19 @@ template <typename T, int N = 1>
 using EdgeView = AttributeView<T, N, EdgeId>;
 template <typename T, int N = 1>
 using FaceView = AttributeView<T, N, FaceId>;
+
+//! A view's values copied to the host (synchronous), element-major.
+template <typename T, int N, typename Id>
+std::vector<std::remove_const_t<T>> to_host(const AttributeView<T, N, Id>& view,
+                                            cudaStream_t                   stream = 0)
+{
+    std::vector<std::remove_const_t<T>> out(view.num_values());
+    if (!out.empty()) {
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(out.data(), view.data(), view.num_bytes(),
+                                          cudaMemcpyDeviceToHost, stream));
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    }
+    return out;
+}
 
 }  // namespace rxmesh
