@@ -160,7 +160,7 @@ __global__ void gather_by_map(const float* from, const std::uint32_t* input_to_g
 DeviceBuffer<float> sigma_c2(const RXMesh& mesh)
 {
     DeviceBuffer<float> sc2(mesh.num_vertices());
-    const float*        x   = mesh.positions().data();
+    const float*        x   = mesh.positions().device_data();
     float*              out = sc2.data();
     mesh.for_each<Op::VV>([=] __device__(VertexId v, const RowView<VertexId>& vv) {
         float least = vv.size() ? INFINITY : 0.f;
@@ -275,25 +275,16 @@ void verify(Row& r, int q, const std::vector<std::vector<std::uint32_t>>& sums,
 
 namespace {
 
-DeviceBuffer<float> to_input_order(const DeviceBuffer<float>& from, const RXMesh& m,
-                                   std::uint32_t num_input, int width)
+DeviceBuffer<float> to_input_order(const float* from, const RXMesh& m, std::uint32_t num_input,
+                                   int width)
 {
     DeviceBuffer<float> to(std::size_t(num_input) * width);
-    gather_by_map<<<(num_input + 255) / 256, 256>>>(from.data(), m.input_vertex_to_global().data(),
+    gather_by_map<<<(num_input + 255) / 256, 256>>>(from, m.input_vertex_to_global().data(),
                                                     num_input, width, to.data());
     RXMESH_CHECK_LAUNCH();
     return to;
 }
 
-//! Device bytes an RXMesh keeps after construction and the k-ring rows:
-//! store, rows, positions, faces, both vertex maps, the attribute copy of
-//! the positions and the boundary flags of vertices, edges and faces.
-double rxmesh_total_bytes(const RXMesh& m, std::uint64_t num_input)
-{
-    const double V = m.num_vertices(), E = m.num_edges(), F = m.num_faces();
-    return double(m.store().bytes()) + double(m.kring_bytes()) + 12 * V + 12 * F +
-           4.0 * num_input + 4 * V + 12 * V + (V + E + F);
-}
 
 void time_and_verify(Row& r, const Args& a, int q, const RXMesh& mesh, const InBall& rx_ball,
                      const CsrSide& sorted, const CsrSide& input,
@@ -343,21 +334,21 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     const auto    sc2  = sigma_c2(mesh);
     const CsrSide sorted =
         csr_side(bench::global_faces(mesh), mesh.num_vertices(),
-                 bench::copy_of(mesh.positions().data(), mesh.positions().size()),
+                 bench::copy_of(mesh.positions().device_data(), mesh.positions().num_values()),
                  bench::copy_of(sc2.data(), sc2.size()));
-    const CsrSide input  = csr_side(soup.faces, n_in, to_input_order(mesh.positions(), mesh, n_in, 3),
-                                    to_input_order(sc2, mesh, n_in, 1));
+    const CsrSide input  = csr_side(soup.faces, n_in, to_input_order(mesh.positions().device_data(), mesh, n_in, 3),
+                                    to_input_order(sc2.data(), mesh, n_in, 1));
     std::vector<std::uint32_t> used;
     const auto                 i2g = mesh.input_vertex_to_global().to_host();
     for (std::uint32_t v = 0; v < n_in; ++v)
         if (i2g[v] != ~0u)
             used.push_back(v);
-    const InBall rx_ball{mesh.positions().data(), sc2.data()};
+    const InBall rx_ball{mesh.positions().device_data(), sc2.data()};
     for (int q = 0; q < kQueries; ++q)
         time_and_verify(r, a, q, mesh, rx_ball, sorted, input, used);
     r.rx_store_bytes = double(mesh.store().bytes());
     r.rx_rows_bytes  = double(mesh.kring_bytes());
-    r.rx_total_bytes = rxmesh_total_bytes(mesh, n_in);
+    r.rx_total_bytes = double(mesh.memory().total());  // every device byte, k-ring halo included
     r.csr_vv_bytes   = double(sorted.topo.vv.offsets.bytes() + sorted.topo.vv.indices.bytes());
     r.csr8_bytes =
         double(baselines::CsrMesh(bench::global_faces(mesh), mesh.num_vertices()).bytes());

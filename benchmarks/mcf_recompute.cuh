@@ -36,9 +36,9 @@ __global__ void recompute_product(Q q, const float* pos, float dt, const float* 
             const std::uint32_t u = ring[i].id(), prev = ring[(i + m - 1) % m].id(), next = ring[(i + 1) % m].id();
             const float*        pu = pos + 3 * std::size_t(u);
             const float*        pn = pos + 3 * std::size_t(next);
-            const float w = fmaxf(0.f, mcf::cotangent(pos + 3 * std::size_t(prev), pv, pu) +
-                                           mcf::cotangent(pn, pv, pu));
-            area += mcf::mixed_area(pv, pu, pn);
+            const Vec3  v3 = load3(pv, 0), u3 = load3(pu, 0), n3 = load3(pn, 0);
+            const float w  = fmaxf(0.f, cotangent(load3(pos, prev), v3, u3) + cotangent(n3, v3, u3));
+            area += mixed_voronoi_area(v3, u3, n3);
             for (int k = 0; k < 3; ++k)
                 s[k] += dt * w * (dv[k] - dir(u, k));
         }

@@ -81,7 +81,7 @@ IndexedMesh shuffled(const IndexedMesh& m, std::uint32_t seed)
 IndexedMesh sorted_by_patch(const RXMesh& mesh)
 {
     IndexedMesh out;
-    const auto  p = mesh.positions().to_host();
+    const auto  p = to_host(mesh.positions().view());
     const auto  f = mesh.faces().to_host();
     out.positions.resize(mesh.num_vertices());
     out.faces.resize(mesh.num_faces());

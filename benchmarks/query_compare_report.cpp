@@ -92,7 +92,7 @@ void print_memory_table(const std::vector<MemoryRecord>& memory)
 {
     std::printf(
         "\nRXMesh total: every device byte an RXMesh holds after construction "
-        "(RXMesh::memory()); without geometry: less positions() and its copy, the "
+        "(RXMesh::memory()); without geometry: less positions(), the "
         "\"position\" attribute, which no baseline stores; the patch store is the part "
         "the paper counts.\n\n"
         "| mesh | faces | RXMesh total MB | without geometry MB | store MB | PDE MB | CSR "

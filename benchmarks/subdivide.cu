@@ -70,6 +70,15 @@ struct Input
     DeviceBuffer<float>         d_pos;
     DeviceBuffer<std::uint32_t> d_faces;
     double                      diagonal = 0;
+
+    VertexView<const float, 3> positions() const
+    {
+        return {d_pos.data(), std::uint32_t(soup.positions.size())};
+    }
+    FaceView<const std::uint32_t, 3> faces_view() const
+    {
+        return {d_faces.data(), std::uint32_t(soup.faces.size())};
+    }
 };
 
 Input make_input(const std::string& name, TriangleSoup soup)
@@ -124,12 +133,11 @@ Ours run_ours(const Input& in, int levels, const Args& a)
         std::vector<double>              totals, setups;
         std::vector<std::vector<double>> per_level(levels);
         for (int r = -2; r < a.runs; ++r) {  // two warm-ups
-            std::vector<float> lv;
-            float              setup = 0;
-            LoopOptions        opt;
-            opt.block_threads = block, opt.level_ms = &lv, opt.setup_ms = &setup;
-            loop_subdivide(in.d_pos.data(), std::uint32_t(in.soup.positions.size()), in.d_faces.data(),
-                           std::uint32_t(in.soup.faces.size()), levels, opt);
+            LoopOptions opt;
+            opt.block_threads = block, opt.time_levels = true;
+            const LoopReport   rep   = loop_subdivide(in.positions(), in.faces_view(), levels, opt).report;
+            const auto&        lv    = rep.level_ms;
+            const float        setup = rep.setup_ms;
             if (r < 0)
                 continue;
             double sum = 0;
@@ -146,12 +154,11 @@ Ours run_ours(const Input& in, int levels, const Args& a)
     }
     LoopOptions opt;
     opt.block_threads = best.block;
-    LoopResult result;
+    LoopMesh result;
     best.peak_measured = pool_peak_bytes([&] {
-        result = loop_subdivide(in.d_pos.data(), std::uint32_t(in.soup.positions.size()),
-                                in.d_faces.data(), std::uint32_t(in.soup.faces.size()), levels, opt);
+        result = loop_subdivide(in.positions(), in.faces_view(), levels, opt);
     });
-    best.peak_model = result.peak_bytes;
+    best.peak_model = result.report.peak_bytes;
     best.pos        = result.positions.to_host();
     best.faces      = result.faces.to_host();
     return best;

@@ -47,7 +47,7 @@ __global__ void hardwired_accumulate(const float* __restrict__ pos,
         }
         for (int k = 0; k < 3; ++k) {
             float n[3];
-            detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+            store3(n, 0, max_weighted_normal(load3(p[k], 0), load3(p[(k + 1) % 3], 0), load3(p[(k + 2) % 3], 0)));
             for (int d = 0; d < 3; ++d)
                 atomicAdd(normals + 3 * std::uint64_t(v[k]) + d, n[d]);
         }
@@ -80,14 +80,14 @@ __global__ void pde_vertex_normals(const float* __restrict__ pos,
                         pa[d] = pos[3 * std::uint64_t(a) + d];
                         pb[d] = pos[3 * std::uint64_t(b) + d];
                     }
-                    detail::max_weight_contribution(pv, pa, pb, c);
+                    store3(c, 0, max_weighted_normal(load3(pv, 0), load3(pa, 0), load3(pb, 0)));
                     for (int d = 0; d < 3; ++d)
                         n[d] += c[d];
                 }
                 h = next[h ^ 1u];
             } while (h != h0);
         }
-        detail::normalize3(n);
+        store3(n, 0, normalized_or_zero(load3(n, 0)));
         for (int d = 0; d < 3; ++d)
             normals[3 * std::uint64_t(v) + d] = n[d];
     }
@@ -107,13 +107,13 @@ void normals_unstaged(const RXMesh& mesh, const float* positions, float* normals
             for (int k = 0; k < 3; ++k)
                 if (sums.owns(k)) {
                     float n[3];
-                    detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+                    store3(n, 0, max_weighted_normal(load3(p[k], 0), load3(p[(k + 1) % 3], 0), load3(p[(k + 2) % 3], 0)));
                     sums.add(k, n);
                 }
         },
         [=] __device__(VertexId v, const float(&sum)[3]) {
             float n[3] = {sum[0], sum[1], sum[2]};
-            detail::normalize3(n);
+            store3(n, 0, normalized_or_zero(load3(n, 0)));
             for (int d = 0; d < 3; ++d)
                 normals[3 * std::uint64_t(v.id()) + d] = n[d];
         });
@@ -121,7 +121,7 @@ void normals_unstaged(const RXMesh& mesh, const float* positions, float* normals
 
 __global__ void normalize_all(float* normals, std::uint32_t V)
 {
-    RXMESH_FOR_EACH_ITEM(v, V) { detail::normalize3(normals + 3 * v); }
+    RXMESH_FOR_EACH_ITEM(v, V) { store3(normals + 3 * v, 0, normalized_or_zero(load3(normals + 3 * v, 0))); }
 }
 
 //! A JSON number with 4 significant digits (std::to_string's fixed six
@@ -175,7 +175,7 @@ int main(int argc, char** argv)
     const std::uint32_t V = mesh.num_vertices(), F = mesh.num_faces();
 
     // reference in the mesh's global numbering
-    const auto            fpos = mesh.positions().to_host();
+    const auto            fpos = to_host(mesh.positions().view());
     const auto            ffac = mesh.faces().to_host();
     std::vector<Vec3f>    pos(V);
     std::vector<Triangle> faces(F);
@@ -203,8 +203,10 @@ int main(int argc, char** argv)
     auto d_in_faces = DeviceBuffer<std::uint32_t>::from_host(input_faces);
 
     DeviceBuffer<float> normals(3 * std::size_t(V));
-    const float*        P  = mesh.positions().data();
-    const std::uint32_t* FS = mesh.faces().data();
+    const float*        P  = mesh.positions().device_data();
+    const auto          mesh_faces = mesh.faces();  // the baselines' face array
+    const std::uint32_t* FS = mesh_faces.data();
+    const VertexView<float, 3> NV(normals.data(), V);
     const unsigned      grid = detail::flat_grid(F), vgrid = detail::flat_grid(V);
 
     // every RXMesh variant: the public vertex_normals at several block sizes and
@@ -219,20 +221,20 @@ int main(int argc, char** argv)
     };
     std::vector<Variant> variants = {
         {"RXMesh vertex_normals (accumulate<FV>, staged positions), 128 threads, >= 16 blocks/SM",
-         "rxmesh_patch", [&] { vertex_normals<128, 16>(mesh, P, normals.data()); }},
+         "rxmesh_patch", [&] { vertex_normals<128, 16>(mesh, mesh.positions(), NV); }},
         {"  same, 128 threads, no register cap", "accumulate_128",
-         [&] { vertex_normals<128, 1>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<128, 1>(mesh, mesh.positions(), NV); }},
         {"  same, 128 threads, >= 12 blocks/SM", "accumulate_128_12",
-         [&] { vertex_normals<128, 12>(mesh, P, normals.data()); }},
-        {"  same, 64 threads", "accumulate_64", [&] { vertex_normals<64, 1>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<128, 12>(mesh, mesh.positions(), NV); }},
+        {"  same, 64 threads", "accumulate_64", [&] { vertex_normals<64, 1>(mesh, mesh.positions(), NV); }},
         {"  same, 64 threads, >= 16 blocks/SM", "accumulate_64_16",
-         [&] { vertex_normals<64, 16>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<64, 16>(mesh, mesh.positions(), NV); }},
         {"  same, 64 threads, >= 24 blocks/SM", "accumulate_64_24",
-         [&] { vertex_normals<64, 24>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<64, 24>(mesh, mesh.positions(), NV); }},
         {"  same, 64 threads, >= 32 blocks/SM", "accumulate_64_32",
-         [&] { vertex_normals<64, 32>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<64, 32>(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads", "accumulate_256",
-         [&] { vertex_normals<256, 1>(mesh, P, normals.data()); }},
+         [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
         {"accumulate<FV>, positions read from global memory", "accumulate_unstaged",
          [&] { normals_unstaged<1>(mesh, P, normals.data()); }},
         {"accumulate<FV>, positions from global, >= 16 blocks/SM", "accumulate_unstaged_16",
@@ -242,7 +244,7 @@ int main(int argc, char** argv)
     };
     auto rx_atomic = [&] {
         normals.memset(0);
-        vertex_normals_atomic(mesh, P, normals.data());
+        vertex_normals_atomic(mesh, mesh.positions(), NV);
         normalize_all<<<vgrid, 256>>>(normals.data(), V);
     };
     auto hard = [&](const float* p, const std::uint32_t* f) {

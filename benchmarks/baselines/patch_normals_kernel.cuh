@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(BlockThreads)
             if (l[k] >= owned)
                 continue;
             float n[3];
-            detail::max_weight_contribution(p[k], p[(k + 1) % 3], p[(k + 2) % 3], n);
+            store3(n, 0, max_weighted_normal(load3(p[k], 0), load3(p[(k + 1) % 3], 0), load3(p[(k + 2) % 3], 0)));
             for (int d = 0; d < 3; ++d)
                 atomicAdd(acc + 3 * l[k] + d, n[d]);
         }
@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(BlockThreads)
     __syncthreads();
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
         float n[3] = {acc[3 * v], acc[3 * v + 1], acc[3 * v + 2]};
-        detail::normalize3(n);
+        store3(n, 0, normalized_or_zero(load3(n, 0)));
         const std::uint64_t g = pi.vmap.owned_offset + v;
         for (int d = 0; d < 3; ++d)
             normals[3 * g + d] = n[d];

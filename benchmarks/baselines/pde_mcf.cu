@@ -12,7 +12,6 @@ namespace {
 
 constexpr std::uint32_t kInvalid = PdeMesh::kInvalid;
 
-__device__ inline const float* at(const float* p, std::uint32_t v) { return p + 3 * std::uint64_t(v); }
 
 //! w(e) = max(0, cotangents opposite halfedges 2e and 2e + 1 in their faces).
 __global__ void pde_weights(const std::uint32_t* target, const std::uint32_t* face,
@@ -24,7 +23,7 @@ __global__ void pde_weights(const std::uint32_t* target, const std::uint32_t* fa
         for (std::uint32_t h = 2 * e; h < 2 * e + 2; ++h)
             if (face[h] != kInvalid) {
                 const std::uint32_t a = target[h ^ 1u], b = target[h], c = target[next[h]];
-                sum += mcf::cotangent(at(pos, c), at(pos, a), at(pos, b));
+                sum += cotangent(load3(pos, c), load3(pos, a), load3(pos, b));
             }
         w[e] = fmaxf(sum, 0.f);
     }
@@ -43,7 +42,7 @@ __global__ void pde_areas(const std::uint32_t* target, const std::uint32_t* face
             std::uint32_t h = h0;
             do {
                 if (face[h] != kInvalid)
-                    sum += mcf::mixed_area(at(pos, v), at(pos, target[h]), at(pos, target[next[h]]));
+                    sum += mixed_voronoi_area(load3(pos, v), load3(pos, target[h]), load3(pos, target[next[h]]));
                 h = next[h ^ 1u];
             } while (h != h0);
         }
