@@ -13,16 +13,16 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/transform.h>
 
+#include <algorithm>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-
-#include <algorithm>
 #include <vector>
 
 #include "kring_halo_build.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/search.cuh"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -36,27 +36,13 @@ __device__ inline unsigned long long halo_key(std::uint32_t p, std::uint32_t v)
     return (static_cast<unsigned long long>(p) << 32) | v;
 }
 
-__device__ inline bool sorted_holds(const unsigned long long* keys, std::uint64_t n,
-                                    unsigned long long key)
-{
-    std::uint64_t lo = 0, hi = n;
-    while (lo < hi) {
-        const std::uint64_t mid = (lo + hi) / 2;
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && keys[lo] == key;
-}
-
 //! Level-1 candidates: (owner of x, y) for every edge x -> y leaving the owner.
 __global__ void level_one_keys(KRingHaloView h, GlobalRows g, std::uint32_t num_vertices,
                                unsigned long long* keys)
 {
     RXMESH_FOR_EACH_ITEM(x, num_vertices)
     {
-        const std::uint32_t p = h.owner(std::uint32_t(x));
+        const std::uint32_t p     = h.owner(std::uint32_t(x));
         const std::uint32_t first = h.vertex_offsets[p], owned = h.vertex_offsets[p + 1] - first;
         for (std::uint32_t e = g.offsets[x]; e < g.offsets[x + 1]; ++e) {
             const std::uint32_t y = g.indices[e];
@@ -76,12 +62,13 @@ __global__ void next_level_keys(KRingHaloView h, GlobalRows g, const unsigned lo
     {
         const std::uint32_t p = std::uint32_t(prev[i] >> 32), y = std::uint32_t(prev[i]);
         const std::uint32_t first = h.vertex_offsets[p], owned = h.vertex_offsets[p + 1] - first;
-        std::uint32_t       out   = out_offsets[i];
+        std::uint32_t       out = out_offsets[i];
         for (std::uint32_t e = g.offsets[y]; e < g.offsets[y + 1]; ++e, ++out) {
-            const std::uint32_t      z = g.indices[e];
-            const unsigned long long k = halo_key(p, z);
-            const bool known = z - first < owned || sorted_holds(prev, num_prev, k) ||
-                               sorted_holds(older, num_older, k);
+            const std::uint32_t      z     = g.indices[e];
+            const unsigned long long k     = halo_key(p, z);
+            const bool               known = z - first < owned ||
+                               detail::sorted_contains(prev, std::uint64_t(0), num_prev, k) ||
+                               detail::sorted_contains(older, std::uint64_t(0), num_older, k);
             keys[out] = known ? kNoKey : k;
         }
     }
@@ -101,8 +88,7 @@ __global__ void valences_of_keys(GlobalRows g, const unsigned long long* keys, s
 std::uint64_t sort_unique(DeviceBuffer<unsigned long long>& keys, cudaStream_t stream)
 {
     const std::uint64_t n = keys.size();
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     DeviceBuffer<unsigned long long> sorted(n, stream), unique(n, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortKeys(tmp, bytes, keys.data(), sorted.data(), n, 0, 64,
@@ -110,14 +96,14 @@ std::uint64_t sort_unique(DeviceBuffer<unsigned long long>& keys, cudaStream_t s
     });
     DeviceBuffer<std::uint64_t> count(1, stream);
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceSelect::Unique(tmp, bytes, sorted.data(), unique.data(), count.data(),
-                                         n, stream);
+        return cub::DeviceSelect::Unique(tmp, bytes, sorted.data(), unique.data(), count.data(), n,
+                                         stream);
     });
     std::uint64_t kept = count.to_host()[0];
     if (kept > 0) {
         unsigned long long last = 0;
-        RXMESH_CHECK_CUDA(cudaMemcpy(&last, unique.data() + kept - 1, sizeof last,
-                                     cudaMemcpyDeviceToHost));
+        RXMESH_CHECK_CUDA(
+            cudaMemcpy(&last, unique.data() + kept - 1, sizeof last, cudaMemcpyDeviceToHost));
         kept -= last == kNoKey;
     }
     keys = std::move(unique);
@@ -131,7 +117,8 @@ DeviceBuffer<unsigned long long> halo_level_one(const KRingHaloView& h, const Gl
                                                 std::uint32_t num_vertices, cudaStream_t stream)
 {
     std::uint32_t nnz = 0;
-    RXMESH_CHECK_CUDA(cudaMemcpy(&nnz, g.offsets + num_vertices, sizeof nnz, cudaMemcpyDeviceToHost));
+    RXMESH_CHECK_CUDA(
+        cudaMemcpy(&nnz, g.offsets + num_vertices, sizeof nnz, cudaMemcpyDeviceToHost));
     DeviceBuffer<unsigned long long> keys(nnz, stream);
     level_one_keys<<<flat_grid(num_vertices), kFlatBlockThreads, 0, stream>>>(h, g, num_vertices,
                                                                               keys.data());
@@ -143,14 +130,14 @@ DeviceBuffer<unsigned long long> halo_level_one(const KRingHaloView& h, const Gl
 DeviceBuffer<unsigned long long> halo_next_level(const KRingHaloView& h, const GlobalRows& g,
                                                  const DeviceBuffer<unsigned long long>& prev,
                                                  const DeviceBuffer<unsigned long long>& older,
-                                                 cudaStream_t stream)
+                                                 cudaStream_t                            stream)
 {
     const std::uint64_t         n = prev.size();
     DeviceBuffer<std::uint32_t> offsets(n + 1, stream);
     offsets.memset(0);
     if (n > 0) {
         valences_of_keys<<<flat_grid(n), kFlatBlockThreads, 0, stream>>>(g, prev.data(), n,
-                                                                        offsets.data());
+                                                                         offsets.data());
         RXMESH_CHECK_LAUNCH();
     }
     cub_call(stream, [&](void* tmp, std::size_t& bytes) {

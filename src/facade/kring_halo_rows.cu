@@ -5,9 +5,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
+#include <cub/device/device_scan.cuh>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/search.cuh"
 
 namespace rxmesh::detail {
 namespace {
@@ -48,7 +48,7 @@ struct Layout
     std::uint32_t              max_ext = 0;
 };
 
-Layout plan_layout(const std::vector<std::uint32_t>& vertex_offsets,
+Layout plan_layout(const std::vector<std::uint32_t>&              vertex_offsets,
                    const std::vector<std::vector<std::uint32_t>>& begins, std::uint32_t P)
 {
     const std::size_t D = begins.size();
@@ -59,19 +59,17 @@ Layout plan_layout(const std::vector<std::uint32_t>& vertex_offsets,
         const std::uint32_t owned = vertex_offsets[p + 1] - vertex_offsets[p];
         std::uint32_t       ext = owned, halo = 0, rows = owned, kept = 0;
         for (std::size_t d = 0; d < D; ++d) {
-            const std::uint32_t c = begins[d][p + 1] - begins[d][p];
+            const std::uint32_t c   = begins[d][p + 1] - begins[d][p];
             L.level_base[d * P + p] = L.halo_offsets[p] + halo;
             if (kept == d && ext + c <= kMaxExt) {
-                if (d > 0)
-                    rows += begins[d - 1][p + 1] - begins[d - 1][p];
+                if (d > 0) rows += begins[d - 1][p + 1] - begins[d - 1][p];
                 ext += c, halo += c, ++kept;
             }
         }
         if (kept == 0)
             throw Error("k-ring halo: patch " + std::to_string(p) +
                         " has more neighbouring vertices than 16-bit ids hold");
-        for (std::size_t d = kept; d <= D; ++d)
-            L.level_base[d * P + p] = L.halo_offsets[p] + halo;
+        for (std::size_t d = kept; d <= D; ++d) L.level_base[d * P + p] = L.halo_offsets[p] + halo;
         L.halo_offsets[p + 1] = L.halo_offsets[p] + halo;
         L.row_first[p + 1]    = L.row_first[p] + rows;
         L.max_ext             = std::max(L.max_ext, ext);
@@ -85,7 +83,8 @@ __global__ void place_level(const unsigned long long* keys, std::uint64_t n,
 {
     RXMESH_FOR_EACH_ITEM(i, n)
     {
-        const std::uint32_t p = std::uint32_t(keys[i] >> 32), at = base[p] + std::uint32_t(i - begins[p]);
+        const std::uint32_t p  = std::uint32_t(keys[i] >> 32),
+                            at = base[p] + std::uint32_t(i - begins[p]);
         if (at < next_base[p])  // the level is kept by p
             halo_vertices[at] = std::uint32_t(keys[i]);
     }
@@ -118,20 +117,12 @@ struct RowContext
     __device__ std::uint32_t ext_id(std::uint32_t p, std::uint32_t z) const
     {
         const std::uint32_t first = vertex_offsets[p], owned = vertex_offsets[p + 1] - first;
-        if (z - first < owned)
-            return z - first;
+        if (z - first < owned) return z - first;
         for (std::uint32_t d = 0; d < levels; ++d) {
-            std::uint32_t lo = level_base[d * num_patches + p],
-                          hi = level_base[(d + 1) * num_patches + p];
-            while (lo < hi) {
-                const std::uint32_t mid = (lo + hi) / 2;
-                if (halo_vertices[mid] < z)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < level_base[(d + 1) * num_patches + p] && halo_vertices[lo] == z)
-                return owned + lo - halo_offsets[p];
+            const std::uint32_t lo = level_base[d * num_patches + p],
+                                hi = level_base[(d + 1) * num_patches + p];
+            const std::uint32_t at = detail::lower_bound_in(halo_vertices, lo, hi, z);
+            if (at < hi && halo_vertices[at] == z) return owned + at - halo_offsets[p];
         }
         return 0xFFFFu;  // not reached: rows exist only below the last kept level
     }
@@ -151,8 +142,8 @@ __global__ void fill_rows(RowContext c, std::uint32_t rows, const std::uint32_t*
 {
     RXMESH_FOR_EACH_ITEM(r, rows)
     {
-        const std::uint32_t p = c.patch_of_row(std::uint32_t(r));
-        const std::uint32_t x = c.vertex_of_row(p, std::uint32_t(r));
+        const std::uint32_t p   = c.patch_of_row(std::uint32_t(r));
+        const std::uint32_t x   = c.vertex_of_row(p, std::uint32_t(r));
         std::uint32_t       out = row_offsets[r];
         for (std::uint32_t e = c.g.offsets[x]; e < c.g.offsets[x + 1]; ++e, ++out)
             entries[out] = std::uint16_t(c.ext_id(p, c.g.indices[e]));
@@ -165,7 +156,7 @@ void build_rows(KRingHalo& halo, const RowContext& c, std::uint32_t rows, cudaSt
     halo.row_offsets.memset(0);
     if (rows > 0) {
         row_valences<<<flat_grid(rows), kFlatBlockThreads, 0, stream>>>(c, rows,
-                                                                       halo.row_offsets.data());
+                                                                        halo.row_offsets.data());
         RXMESH_CHECK_LAUNCH();
     }
     std::uint32_t* offsets = halo.row_offsets.data();
@@ -175,7 +166,7 @@ void build_rows(KRingHalo& halo, const RowContext& c, std::uint32_t rows, cudaSt
     halo.entries = DeviceBuffer<std::uint16_t>(halo.row_offsets.to_host()[rows], stream);
     if (rows > 0) {
         fill_rows<<<flat_grid(rows), kFlatBlockThreads, 0, stream>>>(c, rows, offsets,
-                                                                    halo.entries.data());
+                                                                     halo.entries.data());
         RXMESH_CHECK_LAUNCH();
     }
 }
@@ -187,8 +178,7 @@ void assemble_halo(KRingHalo& halo, const PatchStoreView& store, std::uint32_t P
                    cudaStream_t stream)
 {
     std::vector<std::vector<std::uint32_t>> begins;
-    for (const auto& level : levels)
-        begins.push_back(patch_begins(level, P, stream));
+    for (const auto& level : levels) begins.push_back(patch_begins(level, P, stream));
     std::vector<std::uint32_t> vertex_offsets(P + 1);
     RXMESH_CHECK_CUDA(cudaMemcpy(vertex_offsets.data(), store.vertex_offsets,
                                  (P + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
@@ -208,9 +198,14 @@ void assemble_halo(KRingHalo& halo, const PatchStoreView& store, std::uint32_t P
         RXMESH_CHECK_LAUNCH();
         RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     }
-    const RowContext c{store.vertex_offsets,     halo.halo_offsets.data(), halo.halo_vertices.data(),
-                       halo.row_first.data(),    level_base.data(),        P,
-                       std::uint32_t(levels.size()), g};
+    const RowContext c{store.vertex_offsets,
+                       halo.halo_offsets.data(),
+                       halo.halo_vertices.data(),
+                       halo.row_first.data(),
+                       level_base.data(),
+                       P,
+                       std::uint32_t(levels.size()),
+                       g};
     build_rows(halo, c, L.row_first[P], stream);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
 }

@@ -20,6 +20,7 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/search.cuh"
 
 namespace rxmesh {
 namespace {
@@ -52,15 +53,7 @@ __global__ void pick_initial_seeds(const std::uint32_t* comp_offsets,
 {
     RXMESH_FOR_EACH_ITEM(k, num_seeds)
     {
-        std::uint32_t lo = 0, hi = num_comps;  // last c with seed_offsets[c] <= k
-        while (hi - lo > 1) {
-            const std::uint32_t mid = (lo + hi) / 2;
-            if (seed_offsets[mid] <= k)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        const std::uint32_t c = lo;
+        const std::uint32_t c = detail::segment_of(seed_offsets, num_comps, std::uint32_t(k));
         const std::uint64_t i = k - seed_offsets[c];
         const std::uint64_t s = seed_offsets[c + 1] - seed_offsets[c];
         const std::uint64_t n = comp_offsets[c + 1] - comp_offsets[c];

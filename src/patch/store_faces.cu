@@ -1,24 +1,10 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/search.cuh"
 #include "rxmesh/patch/store_faces.h"
 
 namespace rxmesh {
 namespace {
-
-//! The patch whose owned range [offsets[p], offsets[p + 1]) holds g.
-__device__ std::uint32_t owner_of(const std::uint32_t* offsets, std::uint32_t num_patches,
-                                  std::uint32_t g)
-{
-    std::uint32_t lo = 0, hi = num_patches;  // offsets[lo] <= g < offsets[hi]
-    while (hi - lo > 1) {
-        const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (offsets[mid] <= g)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 //! Global id of local vertex l of patch p: owned vertices first, then the
 //! ribbon list (patch/patch_store.h).
@@ -32,7 +18,7 @@ __global__ void decode_faces(PatchStoreView s, std::uint32_t num_faces, std::uin
 {
     RXMESH_FOR_EACH_ITEM(g, num_faces)
     {
-        const std::uint32_t p = owner_of(s.face_offsets, s.num_patches, std::uint32_t(g));
+        const std::uint32_t p = detail::segment_of(s.face_offsets, s.num_patches, std::uint32_t(g));
         const std::uint32_t f =
             std::uint32_t(g) - s.face_offsets[p];  // owned: local = global - offset
         const std::uint16_t* fe =

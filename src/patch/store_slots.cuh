@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "rxmesh/core/search.cuh"
+
 namespace rxmesh::detail {
 
 //! A local face slot: owned faces [0, F) then ribbon entries [F, F + R).
@@ -33,7 +35,7 @@ struct SlotLayout
             ls.position = ls.element + ribbon_offsets[ls.patch];
         } else {
             const std::uint64_t j = s - num_owned;
-            ls.patch    = static_cast<std::uint32_t>(ribbon_keys[j] >> bits);
+            ls.patch              = static_cast<std::uint32_t>(ribbon_keys[j] >> bits);
             ls.element  = static_cast<std::uint32_t>(ribbon_keys[j] & ((1ull << bits) - 1));
             ls.position = offsets[ls.patch + 1] + static_cast<std::uint32_t>(j);
         }
@@ -52,17 +54,10 @@ struct LocalIds
 
     __device__ std::uint32_t operator()(std::uint32_t x, std::uint32_t p) const
     {
-        if (owner_sorted[x] == p)
-            return x - offsets[p];
-        std::uint32_t lo = ribbon_offsets[p], hi = ribbon_offsets[p + 1];
-        while (lo < hi) {
-            const std::uint32_t mid = (lo + hi) / 2;
-            if (ribbon[mid] < x)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return (offsets[p + 1] - offsets[p]) + (lo - ribbon_offsets[p]);
+        if (owner_sorted[x] == p) return x - offsets[p];
+        const std::uint32_t at =
+            detail::lower_bound_in(ribbon, ribbon_offsets[p], ribbon_offsets[p + 1], x);
+        return (offsets[p + 1] - offsets[p]) + (at - ribbon_offsets[p]);
     }
 };
 

@@ -56,16 +56,7 @@ struct BilateralFrame
 };
 
 //! The area-weighted normal term of the corner this call sums.
-struct BilateralNormalTerm
-{
-    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
-                               const VertexSums<float, 3>& sums) const
-    {
-        add_owned_corners(x, sums, [](const Vec3& p, const Vec3& q, const Vec3& r) {
-            return face_area_vector(p, q, r);
-        });
-    }
-};
+using BilateralNormalTerm = FaceCornerContribution<AreaVectorTerm>;
 
 struct StoreBilateralNormal
 {

@@ -3,16 +3,10 @@
 // positions, and the value of each corner this call sums (sums.owns(k)),
 // computed from (corner, next corner, previous corner) in winding order.
 //
-//   struct MaxFaceContribution {
-//       __device__ void operator()(FaceId, const RowView<VertexId>&,
-//                                  const StagedRow<float, 3>& x,
-//                                  const VertexSums<float, 3>& sums) const
-//       {
-//           add_owned_corners(x, sums, [](const Vec3& v, const Vec3& a, const Vec3& b) {
-//               return max_weighted_normal(v, a, b);
-//           });
-//       }
-//   };
+//   // vertex normals with Max's weights (algo/vertex_normals.cuh)
+//   mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{positions},
+//                                     FaceCornerContribution<MaxWeightedNormalTerm>{},
+//                                     StoreUnitNormal{normals});
 #pragma once
 
 #include <cuda_runtime.h>
@@ -57,5 +51,46 @@ __device__ void add_owned_corners(const StagedRow<float, M>& x, const Sums& sums
         if (sums.owns(k))  // the other corners are summed by other calls
             detail::add_corner_value(sums, k, corner_value(p[k], p[(k + 1) % 3], p[(k + 2) % 3]));
 }
+
+//! accumulate<Op::FV>'s contribution of a face: add_owned_corners with
+//! the corner term CornerValue (one of the terms below, or the user's).
+template <typename CornerValue>
+struct FaceCornerContribution
+{
+    CornerValue value{};
+    template <int N>
+    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                               const VertexSums<float, N>& sums) const
+    {
+        add_owned_corners(x, sums, value);
+    }
+};
+
+// The corner terms of algo/geometry.h as functors, (corner, next, previous).
+
+//! Max's weighted normal term (vertex normals).
+struct MaxWeightedNormalTerm
+{
+    __device__ Vec3 operator()(const Vec3& v, const Vec3& a, const Vec3& b) const
+    {
+        return max_weighted_normal(v, a, b);
+    }
+};
+//! The face's area vector (area-weighted normals).
+struct AreaVectorTerm
+{
+    __device__ Vec3 operator()(const Vec3& p, const Vec3& q, const Vec3& r) const
+    {
+        return face_area_vector(p, q, r);
+    }
+};
+//! The corner's mixed Voronoi area (mean curvature flow's mass).
+struct MixedVoronoiAreaTerm
+{
+    __device__ float operator()(const Vec3& i, const Vec3& q, const Vec3& r) const
+    {
+        return mixed_voronoi_area(i, q, r);
+    }
+};
 
 }  // namespace rxmesh

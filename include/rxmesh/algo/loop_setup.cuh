@@ -14,6 +14,7 @@
 #include "rxmesh/algo/loop_level.cuh"
 #include "rxmesh/build/topology.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/core/search.cuh"
 
 namespace rxmesh::loop {
 
@@ -132,15 +133,7 @@ static __global__ void face_ranks(std::uint32_t F, const std::uint32_t* fe, cons
     {
         const std::uint32_t f = std::uint32_t(h / 3), e = fe[h] >> 1;
         const std::uint32_t* row = ef + ef_off[e];
-        std::uint32_t        lo = 0, hi = ef_off[e + 1] - ef_off[e];
-        while (lo < hi) {
-            const std::uint32_t mid = (lo + hi) / 2;
-            if (row[mid] < f)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        frank[h] = lo;
+        frank[h] = detail::lower_bound_in(row, 0u, ef_off[e + 1] - ef_off[e], f);
     }
 }
 

@@ -58,16 +58,7 @@ struct CotanEdgeWeight
 };
 
 //! accumulate<Op::FV> with staged positions: the corner's mixed area.
-struct MixedAreaContribution
-{
-    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
-                               const VertexSums<float, 1>& sums) const
-    {
-        add_owned_corners(x, sums, [](const Vec3& i, const Vec3& q, const Vec3& r) {
-            return mixed_voronoi_area(i, q, r);
-        });
-    }
-};
+using MixedAreaContribution = FaceCornerContribution<MixedVoronoiAreaTerm>;
 
 //! accumulate<Op::EV>: half of each edge to each end (uniform areas).
 struct HalfPerEdge

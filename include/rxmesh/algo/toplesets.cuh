@@ -28,6 +28,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/core/search.cuh"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -52,15 +53,7 @@ namespace detail {
 __device__ inline std::uint32_t owner_patch(const std::uint32_t* vertex_offsets,
                                             std::uint32_t num_patches, std::uint32_t v)
 {
-    std::uint32_t lo = 0, hi = num_patches;  // offsets[lo] <= v < offsets[hi]
-    while (hi - lo > 1) {
-        const std::uint32_t mid = (lo + hi) / 2;
-        if (vertex_offsets[mid] <= v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    return detail::segment_of(vertex_offsets, num_patches, v);
 }
 
 struct BfsState

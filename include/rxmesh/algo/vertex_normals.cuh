@@ -25,16 +25,7 @@ namespace rxmesh {
 
 //! accumulate's contribution: Max's weighted normal of a face at the corner
 //! that this call sums (positions staged per patch).
-struct MaxFaceContribution
-{
-    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
-                               const VertexSums<float, 3>& sums) const
-    {
-        add_owned_corners(x, sums, [](const Vec3& v, const Vec3& a, const Vec3& b) {
-            return max_weighted_normal(v, a, b);
-        });
-    }
-};
+using MaxFaceContribution = FaceCornerContribution<MaxWeightedNormalTerm>;
 
 //! accumulate's finalize: the normalised sum, written once per vertex.
 struct StoreUnitNormal

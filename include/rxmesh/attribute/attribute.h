@@ -65,21 +65,15 @@ class Attribute
     //! Host mirror -> device (synchronous). No-op for an empty attribute.
     void to_device() const
     {
-        if (num_values() == 0 || m_device == nullptr || m_host == nullptr)
-            return;
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(
-            m_device, m_host, num_bytes(), cudaMemcpyHostToDevice, m_stream));
-        RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+        if (m_device != nullptr && m_host != nullptr)
+            detail::copy_and_wait(m_device, m_host, num_bytes(), cudaMemcpyHostToDevice, m_stream);
     }
 
     //! Device -> host mirror (synchronous). No-op for an empty attribute.
     void to_host() const
     {
-        if (num_values() == 0 || m_device == nullptr || m_host == nullptr)
-            return;
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(
-            m_host, m_device, num_bytes(), cudaMemcpyDeviceToHost, m_stream));
-        RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+        if (m_device != nullptr && m_host != nullptr)
+            detail::copy_and_wait(m_host, m_device, num_bytes(), cudaMemcpyDeviceToHost, m_stream);
     }
 
    private:

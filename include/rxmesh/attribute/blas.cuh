@@ -96,15 +96,25 @@ void blas_check_sizes(const char* function, const A& a, const B& b)
 
 }  // namespace detail
 
+namespace detail {
+
+//! op(v) on every value of x in place (cub::DeviceFor), then waits.
+template <typename T, int N, typename Id, typename Op>
+void for_each_value(AttributeView<T, N, Id> x, Op op, cudaStream_t stream)
+{
+    if (x.num_values() == 0)
+        return;
+    RXMESH_CHECK_CUDA(cub::DeviceFor::ForEachN(x.data(), x.num_values(), op, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
+}  // namespace detail
+
 //! Sets every value of `x` (on the device) to `value`.
 template <typename T, int N, typename Id>
 void fill(AttributeView<T, N, Id> x, detail::NonDeduced<T> value, cudaStream_t stream = 0)
 {
-    const std::uint64_t n = x.num_values();
-    if (n == 0)
-        return;
-    RXMESH_CHECK_CUDA(cub::DeviceFor::ForEachN(x.data(), n, detail::BlasSet<T>{value}, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    detail::for_each_value(x, detail::BlasSet<T>{value}, stream);
 }
 
 //! dst = src on the device (nothing when they are the same array).
@@ -140,11 +150,7 @@ void axpy(detail::NonDeduced<T> alpha, detail::NonDeduced<AttributeView<const T,
 template <typename T, int N, typename Id>
 void scale(AttributeView<T, N, Id> x, detail::NonDeduced<T> alpha, cudaStream_t stream = 0)
 {
-    const std::uint64_t n = x.num_values();
-    if (n == 0)
-        return;
-    RXMESH_CHECK_CUDA(cub::DeviceFor::ForEachN(x.data(), n, detail::BlasScale<T>{alpha}, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    detail::for_each_value(x, detail::BlasScale<T>{alpha}, stream);
 }
 
 namespace detail {

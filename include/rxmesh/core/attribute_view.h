@@ -83,11 +83,7 @@ std::vector<std::remove_const_t<T>> to_host(const AttributeView<T, N, Id>& view,
                                             cudaStream_t                   stream = 0)
 {
     std::vector<std::remove_const_t<T>> out(view.num_values());
-    if (!out.empty()) {
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(out.data(), view.data(), view.num_bytes(),
-                                          cudaMemcpyDeviceToHost, stream));
-        RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    }
+    detail::copy_and_wait(out.data(), view.data(), view.num_bytes(), cudaMemcpyDeviceToHost, stream);
     return out;
 }
 

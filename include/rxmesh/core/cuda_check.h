@@ -32,3 +32,18 @@ inline void throw_cuda_error(cudaError_t err,
 
 //! Checks the launch itself (bad configuration) without synchronizing.
 #define RXMESH_CHECK_LAUNCH() RXMESH_CHECK_CUDA(cudaGetLastError())
+
+namespace rxmesh::detail {
+
+//! cudaMemcpyAsync on `stream`, then waits for it: the synchronous transfer
+//! of host mirrors and downloads. Nothing for zero bytes.
+inline void copy_and_wait(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                          cudaStream_t stream)
+{
+    if (bytes == 0)
+        return;
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
+}  // namespace rxmesh::detail
