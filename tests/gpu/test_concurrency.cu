@@ -55,9 +55,7 @@ TEST(GpuConcurrency, TwoMeshesTwoThreadsTwoStreams)
     std::thread  ta([&] { wrong_a = valence_rounds(ma, ea, 20, sa); });
     std::thread  tb([&] {
         wrong_b = valence_rounds(mb, eb, 20, sb);
-        LoopOptions opt;
-        opt.stream = sb;
-        loop_b     = loop_subdivide(a, 3, opt);
+        loop_b  = loop_subdivide(a, 3, LoopOptions{}, sb);
     });
     ta.join();
     tb.join();
