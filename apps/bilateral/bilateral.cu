@@ -107,8 +107,7 @@ BilateralStats filter(const RXMesh& mesh, DeviceBuffer<float>& x, const Bilatera
 BilateralStats denoise(const RXMesh& mesh, DeviceBuffer<float>& x, const BilateralOptions& o,
                        Checker* checker)
 {
-    if (!checker)
-        return filter(mesh, x, o);
+    if (!checker) return filter(mesh, x, o);
     BilateralOptions one = o;
     one.iterations       = 1;
     BilateralStats     total;
@@ -128,8 +127,7 @@ double max_displacement(const std::vector<float>& start, const std::vector<float
     double worst = 0;
     for (std::size_t v = 0; 3 * v < start.size(); ++v) {
         double d2 = 0;
-        for (int k = 0; k < 3; ++k)
-            d2 += std::pow(double(result[3 * v + k]) - start[3 * v + k], 2);
+        for (int k = 0; k < 3; ++k) d2 += std::pow(double(result[3 * v + k]) - start[3 * v + k], 2);
         worst = std::max(worst, std::sqrt(d2));
     }
     return worst;
@@ -148,12 +146,13 @@ class Bilateral final : public app::App
         cli.add_option("--noise", m_noise,
                        "first move every vertex along its normal by a random amount in [-A, A] x "
                        "the mean edge length (seed 1), to try the filter on a clean mesh; 0: none")
-            ->check(app::number_where<float>(
-                "NON-NEGATIVE FLOAT", "a number >= 0 within float range",
-                [](float v) { return std::isfinite(v) && v >= 0; }))
+            ->check(app::number_where<float>("NON-NEGATIVE FLOAT",
+                                             "a number >= 0 within float range",
+                                             [](float v) { return std::isfinite(v) && v >= 0; }))
             ->capture_default_str();
-        cli.add_option("--noisy-out", m_noisy_output,
-                       "write the filter's input (after --noise) as binary PLY, same order and faces");
+        cli.add_option(
+            "--noisy-out", m_noisy_output,
+            "write the filter's input (after --noise) as binary PLY, same order and faces");
     }
 
     app::Input default_input() const override
@@ -166,8 +165,7 @@ class Bilateral final : public app::App
     //! like an input. \throw InvalidInputError.
     void prepare(app::Input& in, const app::CommonOptions& o) const override
     {
-        if (!(m_noise > 0))
-            return;
+        if (!(m_noise > 0)) return;
         if (o.weld)
             throw InvalidInputError(
                 "--noise cannot be combined with --weld: the noise is drawn per input vertex and "
@@ -187,23 +185,25 @@ class Bilateral final : public app::App
         DeviceBuffer<float>      x     = app::positions_copy(mesh);
         const std::vector<float> start = x.to_host();
         std::optional<Checker>   checker;
-        if (s.check())
-            checker.emplace(mesh, start);
+        if (s.check()) checker.emplace(mesh, start);
         const BilateralStats stats = denoise(mesh, x, m_bilateral, checker ? &*checker : nullptr);
         const double         moved = max_displacement(start, x.to_host());
 
         s.write_moved_mesh(mesh, VertexView<const float, 3>(x.data(), mesh.num_vertices()));
-        s.stage(m_noisy_output, [&](const std::string& tmp) { write_ply(tmp, mesh, s.input().soup); });
+        s.stage(m_noisy_output,
+                [&](const std::string& tmp) { write_ply(tmp, mesh, s.input().soup); });
         s.print_header(mesh);
-        std::printf("  import %.1f ms, build %.1f ms; %d iteration(s): normals %.2f ms, sigma_c "
-                    "%.2f ms, filter %.2f ms (total %.2f ms)\n",
-                    s.import_ms(), mesh.stats().total_ms, stats.iterations, stats.normals_ms,
-                    stats.sigma_ms, stats.filter_ms, stats.total_ms);
+        std::printf(
+            "  import %.1f ms, build %.1f ms; %d iteration(s): normals %.2f ms, sigma_c "
+            "%.2f ms, filter %.2f ms (total %.2f ms)\n",
+            s.import_ms(), mesh.stats().total_ms, stats.iterations, stats.normals_ms,
+            stats.sigma_ms, stats.filter_ms, stats.total_ms);
         std::printf("  largest displacement %.6g", moved);
         if (checker)
-            std::printf(", check passed (largest difference from the CPU reference %.3g x the "
-                        "bounding-box diagonal)",
-                        checker->relative());
+            std::printf(
+                ", check passed (largest difference from the CPU reference %.3g x the "
+                "bounding-box diagonal)",
+                checker->relative());
         std::printf("\n");
         s.write_report(report(s, mesh, stats, moved, checker ? &*checker : nullptr));
         return 0;

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -65,8 +64,7 @@ struct Input
 //! reported the same way with or without a GPU. \throw InvalidInputError.
 inline void validate_input(const TriangleSoup& soup, const std::string& name)
 {
-    if (soup.faces.empty())
-        throw InvalidInputError(name + ": the mesh is empty (no faces)");
+    if (soup.faces.empty()) throw InvalidInputError(name + ": the mesh is empty (no faces)");
     for (std::size_t v = 0; v < soup.positions.size(); ++v)
         for (float c : soup.positions[v])
             if (!std::isfinite(c))
@@ -114,7 +112,8 @@ class Session
     void write_mesh(const RXMesh& mesh, const Properties& properties = {})
     {
         stage(m_options.output, [&](const std::string& tmp) {
-            write_ply(tmp, mesh, m_input.soup, properties ? properties() : std::vector<io::VertexScalar>{});
+            write_ply(tmp, mesh, m_input.soup,
+                      properties ? properties() : std::vector<io::VertexScalar>{});
         });
     }
 
@@ -234,8 +233,7 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
     cli.add_option("-o,--output", o.output, info.output_help);
     cli.add_option("--json", o.json, "write a JSON report");
     cli.add_flag("--check", o.check, info.check_help);
-    if (!info.weld_help)
-        return;
+    if (!info.weld_help) return;
     cli.add_flag("--weld", o.weld, info.weld_help);
     cli.add_option("--capacity", o.capacity, "faces per patch")
         ->check(CLI::Range(64u, 4096u))
@@ -253,10 +251,9 @@ inline int load_and_run(App& app, const CommonOptions& o)
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     Outputs::expect(o.output);
     Outputs::expect(o.json);
-    for (const std::string& path : app.extra_outputs())
-        Outputs::expect(path);
-    Session    session(app.info(), o, std::move(in), import_ms, require_gpu());
-    const int  status = app.run(session);
+    for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
+    Session   session(app.info(), o, std::move(in), import_ms, require_gpu());
+    const int status = app.run(session);
     session.commit();
     return status;
 }
@@ -273,8 +270,7 @@ inline int run_app(App& app, int argc, char** argv)
                    std::string("input mesh (OBJ, OFF, PLY, STL); default: ") + info.default_input);
     app.add_options(cli);
     detail::add_common_options(cli, info, o);
-    if (const int rc = parse(cli, argc, argv, info.name); rc >= 0)
-        return rc;
+    if (const int rc = parse(cli, argc, argv, info.name); rc >= 0) return rc;
     return run(info.name, [&] { return detail::load_and_run(app, o); });
 }
 

@@ -19,21 +19,19 @@ class Json
     {
         return raw(key, std::isfinite(v) ? format(v) : std::string("null"));
     }
-    Json& str(const std::string& key, const std::string& v) { return raw(key, quote(v)); }
-    Json& flag(const std::string& key, bool v) { return raw(key, v ? "true" : "false"); }
-    Json& obj(const std::string& key, const Json& v) { return raw(key, v.text()); }
+    Json&       str(const std::string& key, const std::string& v) { return raw(key, quote(v)); }
+    Json&       flag(const std::string& key, bool v) { return raw(key, v ? "true" : "false"); }
+    Json&       obj(const std::string& key, const Json& v) { return raw(key, v.text()); }
     std::string text() const { return "{" + m_body + "}"; }
 
     //! Writes the object to `path` (through Outputs::stage for atomicity).
     void write(const std::string& path) const
     {
         std::FILE* f = std::fopen(path.c_str(), "wb");
-        if (!f)
-            throw IOError("cannot write " + path);
+        if (!f) throw IOError("cannot write " + path);
         const std::string t  = text() + "\n";
         const bool        ok = std::fwrite(t.data(), 1, t.size(), f) == t.size();
-        if (std::fclose(f) != 0 || !ok)
-            throw IOError("cannot write " + path);
+        if (std::fclose(f) != 0 || !ok) throw IOError("cannot write " + path);
     }
 
    private:
@@ -53,10 +51,8 @@ class Json
     {
         std::string out = "\"";
         for (char c : s) {
-            if (c == '"' || c == '\\')
-                out += '\\';
-            if (static_cast<unsigned char>(c) >= 0x20)
-                out += c;
+            if (c == '"' || c == '\\') out += '\\';
+            if (static_cast<unsigned char>(c) >= 0x20) out += c;
         }
         return out + "\"";
     }

@@ -19,26 +19,23 @@ namespace rxmesh::app {
 class Outputs
 {
    public:
-    Outputs() = default;
+    Outputs()                          = default;
     Outputs(const Outputs&)            = delete;
     Outputs& operator=(const Outputs&) = delete;
     ~Outputs()
     {
         std::error_code ignored;
-        for (const auto& tmp : m_staged)
-            std::filesystem::remove(tmp, ignored);
+        for (const auto& tmp : m_staged) std::filesystem::remove(tmp, ignored);
     }
 
     //! \throw IOError now, not after the work, when `path` cannot be created.
     //! An empty path (the output was not asked for) passes.
     static void expect(const std::string& path)
     {
-        if (path.empty())
-            return;
+        if (path.empty()) return;
         const std::string probe = temporary(path);
         std::FILE*        f     = std::fopen(probe.c_str(), "wb");
-        if (!f)
-            throw IOError("cannot write " + path);
+        if (!f) throw IOError("cannot write " + path);
         std::fclose(f);
         std::error_code ignored;
         std::filesystem::remove(probe, ignored);
@@ -48,8 +45,7 @@ class Outputs
     //! Does nothing for an empty path.
     void stage(const std::string& path, const std::function<void(const std::string&)>& write)
     {
-        if (path.empty())
-            return;
+        if (path.empty()) return;
         m_staged.push_back(temporary(path));
         m_paths.push_back(path);
         write(m_staged.back());

@@ -7,7 +7,6 @@
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,8 +42,7 @@ inline bool gpu_required()
 inline std::string require_gpu()
 {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-        throw NoGpu();
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) throw NoGpu();
     cudaDeviceProp prop{};
     RXMESH_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     return prop.name;
@@ -63,10 +61,10 @@ inline int run(const char* app_name, const std::function<int()>& body)
         return 2;
     } catch (const CudaError& e) {
         const std::string what = e.what();
-        const bool oom = what.find("out of memory") != std::string::npos;
-        std::fprintf(stderr, "%s: %s%s\n", app_name,
-                     oom ? "the mesh is too large for the GPU's memory: " : "CUDA error: ",
-                     what.c_str());
+        const bool        oom  = what.find("out of memory") != std::string::npos;
+        std::fprintf(
+            stderr, "%s: %s%s\n", app_name,
+            oom ? "the mesh is too large for the GPU's memory: " : "CUDA error: ", what.c_str());
         return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", app_name, e.what());

@@ -62,8 +62,9 @@ std::vector<std::uint32_t> to_global(const RXMesh& mesh, const std::vector<std::
 double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                                const std::vector<float>& d, const GeodesicOptions& o)
 {
-    const reference::Geodesic ref = reference::geodesic_ptp(
-        app::host_positions(mesh), app::host_faces(mesh), sources, o.tolerance, int(o.max_iterations));
+    const reference::Geodesic ref =
+        reference::geodesic_ptp(app::host_positions(mesh), app::host_faces(mesh), sources,
+                                o.tolerance, int(o.max_iterations));
     double worst = 0;
     for (std::size_t v = 0; v < d.size(); ++v) {
         const double r = ref.distance[v];
@@ -123,7 +124,8 @@ class Geodesic final : public app::App
             ->check(app::number_where<double>("(0, 0.5]", "a number in (0, 0.5]",
                                               [](double v) { return v > 0 && v <= 0.5; }))
             ->capture_default_str();
-        cli.add_option("--max-iter", m_geodesic.max_iterations, "iteration limit (0: 8 x levels + 64)")
+        cli.add_option("--max-iter", m_geodesic.max_iterations,
+                       "iteration limit (0: 8 x levels + 64)")
             ->check(CLI::Range(0L, 1000000000L))
             ->capture_default_str();
     }
@@ -145,21 +147,22 @@ class Geodesic final : public app::App
         DeviceBuffer<float>              d(mesh.num_vertices());
         const GeodesicReport             r      = distances(mesh, sources, d, m_geodesic);
         const std::vector<float>         result = d.to_host();
-        const double  worst = s.check() ? check_against_reference(mesh, sources, result, m_geodesic) : 0;
-        const Summary sum   = summarize(result);
-        const float   inf   = std::numeric_limits<float>::infinity();
+        const double                     worst =
+            s.check() ? check_against_reference(mesh, sources, result, m_geodesic) : 0;
+        const Summary                    sum = summarize(result);
+        const float                      inf = std::numeric_limits<float>::infinity();
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
         s.write_mesh(mesh, [&] { return input_order_scalars<1>(mesh, dv, {"distance"}, inf); });
         s.print_header(mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, toplesets %.2f ms, propagation %.2f ms\n",
                     s.import_ms(), mesh.stats().total_ms, r.toplesets_ms, r.propagation_ms);
-        std::printf("  %u levels, %ld iterations (%ld closing sweeps)%s; largest distance %.6g, %zu "
-                    "unreachable vertices%s\n",
-                    r.levels, r.iterations, r.sweeps, r.converged ? "" : " (not converged)",
-                    sum.max_distance, sum.unreachable, s.check() ? ", check passed" : "");
+        std::printf(
+            "  %u levels, %ld iterations (%ld closing sweeps)%s; largest distance %.6g, %zu "
+            "unreachable vertices%s\n",
+            r.levels, r.iterations, r.sweeps, r.converged ? "" : " (not converged)",
+            sum.max_distance, sum.unreachable, s.check() ? ", check passed" : "");
         app::Json j = report(s, mesh, r, sum);
-        if (s.check())
-            j.num("max_relative_difference_to_reference", worst);
+        if (s.check()) j.num("max_relative_difference_to_reference", worst);
         s.write_report(j);
         return r.converged ? 0 : 3;
     }
@@ -176,8 +179,9 @@ class Geodesic final : public app::App
             .flag("weld", s.options().weld);
         app::Json j = s.report(mesh);
         j.obj("parameters", params)
-            .obj("times_ms", s.times(mesh).num("toplesets", r.toplesets_ms)
-                                 .num("propagation", r.propagation_ms))
+            .obj(
+                "times_ms",
+                s.times(mesh).num("toplesets", r.toplesets_ms).num("propagation", r.propagation_ms))
             .num("levels", r.levels)
             .num("iterations", double(r.iterations))
             .num("closing_sweeps", double(r.sweeps))

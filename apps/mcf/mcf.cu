@@ -16,11 +16,10 @@ namespace {
 
 using namespace rxmesh;
 
-const app::Info kInfo{"rxmesh-mcf",
-                      "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
-                      "an embedded noisy sphere",
-                      "write the smoothed mesh as binary PLY (input vertex order)",
-                      "check each step against the CPU reference (exit 2 on mismatch)"};
+const app::Info kInfo{
+    "rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
+    "an embedded noisy sphere", "write the smoothed mesh as binary PLY (input vertex order)",
+    "check each step against the CPU reference (exit 2 on mismatch)"};
 
 //! --check of one step: the GPU's X solves the reference's system
 //! (2 a + dt L) X = 2 a X0 to the CG tolerance, up to float rounding of X.
@@ -52,8 +51,7 @@ McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, 
     for (int step = 0; step < o.steps; ++step) {
         const std::vector<float> x0 = check ? x.to_host() : std::vector<float>{};
         const McfReport          r  = flow_step(mesh, x, one);
-        if (check)
-            check_step(mesh, x0, x.to_host(), r.dt, r.iterations, o);
+        if (check) check_step(mesh, x0, x.to_host(), r.dt, r.iterations, o);
         if (step == 0) {
             one.dt                 = r.dt;
             total.dt               = r.dt;
@@ -75,7 +73,8 @@ class Mcf final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("--dt", m_mcf.dt, "time step (> 0); default: --dt-scale x mean edge length^2")
+        cli.add_option("--dt", m_mcf.dt,
+                       "time step (> 0); default: --dt-scale x mean edge length^2")
             ->check(app::positive_float());
         cli.add_option("--dt-scale", m_mcf.relative_dt,
                        "time step relative to the mean edge length squared")
@@ -101,9 +100,9 @@ class Mcf final : public app::App
 
     int run(app::Session& s) override
     {
-        const RXMesh        mesh = s.build_mesh();
-        DeviceBuffer<float> x    = app::positions_copy(mesh);
-        const McfReport total = flow(mesh, x, m_mcf, s.check());
+        const RXMesh        mesh  = s.build_mesh();
+        DeviceBuffer<float> x     = app::positions_copy(mesh);
+        const McfReport     total = flow(mesh, x, m_mcf, s.check());
         s.write_moved_mesh(mesh, VertexView<const float, 3>(x.data(), mesh.num_vertices()));
         s.print_header(mesh);
         std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
@@ -128,8 +127,8 @@ class Mcf final : public app::App
             .num("capacity", s.options().capacity);
         app::Json j = s.report(mesh);
         j.obj("parameters", params)
-            .obj("times_ms", s.times(mesh).num("weights_areas", total.terms_ms)
-                                 .num("solve", total.solve_ms))
+            .obj("times_ms",
+                 s.times(mesh).num("weights_areas", total.terms_ms).num("solve", total.solve_ms))
             .num("mean_edge_length", total.mean_edge_length)
             .num("iterations", total.iterations)
             .num("final_relative_residual", total.final_residual)

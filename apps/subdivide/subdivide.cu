@@ -56,15 +56,15 @@ void require_32bit_ids(const TriangleSoup& soup, int levels)
         }
     std::sort(keys.begin(), keys.end());
     const auto E = std::uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
-    loop::require_32bit_ids(loop::level_counts({soup.positions.size(), E, soup.faces.size()}, levels));
+    loop::require_32bit_ids(
+        loop::level_counts({soup.positions.size(), E, soup.faces.size()}, levels));
 }
 
 //! The output format is known before any work, so that a bad name fails
 //! early. \throw InvalidInputError.
 void require_output_format(const std::string& path)
 {
-    if (path.empty())
-        return;
+    if (path.empty()) return;
     const io::Format f = io::format_from_path(path);
     if (f != io::Format::Ply && f != io::Format::Obj)
         throw InvalidInputError(path + ": -o writes .ply or .obj");
@@ -106,19 +106,18 @@ Run subdivide(const TriangleSoup& in, int levels, int block)
 {
     std::vector<float>         pos;
     std::vector<std::uint32_t> faces;
-    for (const Vec3f& p : in.positions)
-        pos.insert(pos.end(), p.begin(), p.end());
-    for (const Triangle& f : in.faces)
-        faces.insert(faces.end(), f.begin(), f.end());
+    for (const Vec3f& p : in.positions) pos.insert(pos.end(), p.begin(), p.end());
+    for (const Triangle& f : in.faces) faces.insert(faces.end(), f.begin(), f.end());
     const auto  d_pos   = DeviceBuffer<float>::from_host(pos);
     const auto  d_faces = DeviceBuffer<std::uint32_t>::from_host(faces);
     Run         run;
     LoopOptions opt;
     opt.block_threads = block, opt.level_ms = &run.level_ms, opt.setup_ms = &run.setup_ms;
-    const LoopResult r = loop_subdivide(d_pos.data(), std::uint32_t(in.positions.size()),
-                                        d_faces.data(), std::uint32_t(in.faces.size()), levels, opt);
-    run.peak_bytes          = r.peak_bytes;
-    run.result.positions    = app::to_points(r.positions.to_host());
+    const LoopResult r =
+        loop_subdivide(d_pos.data(), std::uint32_t(in.positions.size()), d_faces.data(),
+                       std::uint32_t(in.faces.size()), levels, opt);
+    run.peak_bytes       = r.peak_bytes;
+    run.result.positions = app::to_points(r.positions.to_host());
     run.result.positions.resize(r.num_vertices);
     const std::vector<std::uint32_t> f = r.faces.to_host();
     run.result.faces.resize(r.num_faces);
@@ -172,8 +171,7 @@ class Subdivide final : public app::App
             write_mesh(tmp, io::format_from_path(output), run.result);
         });
         double total = 0;
-        for (float ms : run.level_ms)
-            total += ms;
+        for (float ms : run.level_ms) total += ms;
         s.print_header();
         std::printf("  %zu vertices, %zu faces -> %d level(s) -> %zu vertices, %zu faces\n",
                     in.positions.size(), in.faces.size(), m_levels, run.result.positions.size(),
@@ -181,9 +179,10 @@ class Subdivide final : public app::App
         std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms, peak %.1f MiB", s.import_ms(),
                     run.setup_ms, total, double(run.peak_bytes) / (1 << 20));
         if (s.check())
-            std::printf(", check passed (largest difference from the CPU reference %.3g x the "
-                        "bounding-box diagonal)",
-                        error);
+            std::printf(
+                ", check passed (largest difference from the CPU reference %.3g x the "
+                "bounding-box diagonal)",
+                error);
         std::printf("\n");
         s.write_report(report(s, run, total, error));
         return 0;

@@ -71,8 +71,7 @@ class VertexNormal final : public app::App
                     mesh.stats().total_ms, ms, s.check() ? ", check passed" : "");
         app::Json j = s.report(mesh);
         j.obj("times_ms", s.times(mesh).num("normals", ms)).flag("checked", s.check());
-        if (s.check())
-            j.num("max_abs_error_vs_cpu", error);
+        if (s.check()) j.num("max_abs_error_vs_cpu", error);
         s.write_report(j);
         return 0;
     }

@@ -68,14 +68,12 @@ std::vector<T> download(VertexView<const T, N> values)
 //! N times `dropped` where to_global[i] is ~0u.
 template <typename T, int N>
 std::vector<T> gather_input_rows(const std::vector<std::uint32_t>& to_global,
-                                 const std::vector<T>&             global,
-                                 T                                 dropped)
+                                 const std::vector<T>& global, T dropped)
 {
     std::vector<T> out(to_global.size() * N, dropped);
     for (std::size_t i = 0; i < to_global.size(); ++i)
         if (to_global[i] != ~0u)
-            for (int k = 0; k < N; ++k)
-                out[i * N + k] = global[std::size_t(to_global[i]) * N + k];
+            for (int k = 0; k < N; ++k) out[i * N + k] = global[std::size_t(to_global[i]) * N + k];
     return out;
 }
 
@@ -86,8 +84,7 @@ std::vector<T> gather_input_rows(const std::vector<std::uint32_t>& to_global,
 //! vertex the mesh dropped gets `dropped` in each component. Synchronous.
 //! \throw Error when the view's size is not the mesh's vertex count.
 template <typename T, int N>
-std::vector<T> to_input_order(const RXMesh&                      mesh,
-                              VertexView<const T, N>             values,
+std::vector<T> to_input_order(const RXMesh& mesh, VertexView<const T, N> values,
                               typename detail::Identity<T>::type dropped = T{})
 {
     detail::require_vertex_count(mesh, values.num_elements(), "to_input_order: the values");
@@ -97,13 +94,11 @@ std::vector<T> to_input_order(const RXMesh&                      mesh,
 
 //! The same for anything that converts to a VertexView<const T, N>: a
 //! VertexAttribute<T, N> or a mutable VertexView<T, N>.
-template <typename Values,
-          typename T = std::remove_const_t<typename Values::value_type>,
-          int N      = Values::components,
-          typename   = std::enable_if_t<std::is_same_v<typename Values::id_type, VertexId> &&
-                                        !std::is_same_v<Values, VertexView<const T, N>>>>
-std::vector<T> to_input_order(const RXMesh&                      mesh,
-                              const Values&                      values,
+template <typename Values, typename T = std::remove_const_t<typename Values::value_type>,
+          int N    = Values::components,
+          typename = std::enable_if_t<std::is_same_v<typename Values::id_type, VertexId> &&
+                                      !std::is_same_v<Values, VertexView<const T, N>>>>
+std::vector<T> to_input_order(const RXMesh& mesh, const Values& values,
                               typename detail::Identity<T>::type dropped = T{})
 {
     return to_input_order<T, N>(mesh, VertexView<const T, N>(values), dropped);
@@ -114,8 +109,7 @@ std::vector<T> to_input_order(const RXMesh&                      mesh,
 //! to_input_order, where an input vertex the mesh dropped keeps its position
 //! in `input` (the soup the mesh was built from). Synchronous.
 //! \throw Error when `input` or `positions` does not match the mesh.
-std::vector<Vec3f> input_order_positions(const RXMesh&              mesh,
-                                         const TriangleSoup&        input,
+std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup& input,
                                          VertexView<const float, 3> positions);
 
 //! N named PLY vertex properties (one per component of `values`), in input
@@ -129,16 +123,14 @@ std::vector<io::VertexScalar> input_order_scalars(const RXMesh&                 
                                                   float                             dropped = 0.f)
 {
     std::string what = "vertex propert" + std::string(N == 1 ? "y" : "ies");
-    for (int k = 0; k < N; ++k)
-        what += (k ? ", '" : " '") + names[k] + "'";
+    for (int k = 0; k < N; ++k) what += (k ? ", '" : " '") + names[k] + "'";
     detail::require_vertex_count(mesh, values.num_elements(), what);
-    const std::vector<float> rows = to_input_order<float, N>(mesh, values, dropped);
+    const std::vector<float>      rows = to_input_order<float, N>(mesh, values, dropped);
     std::vector<io::VertexScalar> out(N);
     for (int k = 0; k < N; ++k) {
         out[k].name = names[k];
         out[k].values.resize(rows.size() / N);
-        for (std::size_t i = 0; i < out[k].values.size(); ++i)
-            out[k].values[i] = rows[i * N + k];
+        for (std::size_t i = 0; i < out[k].values.size(); ++i) out[k].values[i] = rows[i * N + k];
     }
     return out;
 }
@@ -150,16 +142,12 @@ std::vector<io::VertexScalar> input_order_scalars(const RXMesh&                 
 //! to_input_order, or values computed from the input).
 //! \throw Error when `input`, `positions` or a scalar does not match;
 //!        InvalidInputError for a bad property name; IOError when writing fails.
-void write_ply(const std::string&                   path,
-               const RXMesh&                        mesh,
-               const TriangleSoup&                  input,
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
                VertexView<const float, 3>           positions,
                const std::vector<io::VertexScalar>& scalars = {});
 
 //! The same at the mesh's own positions.
-void write_ply(const std::string&                   path,
-               const RXMesh&                        mesh,
-               const TriangleSoup&                  input,
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
                const std::vector<io::VertexScalar>& scalars = {});
 
 //! Global vertex ids sorted by increasing input id (global_vertex_to_input():

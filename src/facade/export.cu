@@ -33,8 +33,7 @@ void require_input_of(const std::vector<std::uint32_t>& to_global, const Triangl
 
 }  // namespace
 
-std::vector<Vec3f> input_order_positions(const RXMesh&              mesh,
-                                         const TriangleSoup&        input,
+std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup& input,
                                          VertexView<const float, 3> positions)
 {
     detail::require_vertex_count(mesh, positions.num_elements(), "export: the positions");
@@ -49,11 +48,8 @@ std::vector<Vec3f> input_order_positions(const RXMesh&              mesh,
     return out;
 }
 
-void write_ply(const std::string&                   path,
-               const RXMesh&                        mesh,
-               const TriangleSoup&                  input,
-               VertexView<const float, 3>           positions,
-               const std::vector<io::VertexScalar>& scalars)
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
+               VertexView<const float, 3> positions, const std::vector<io::VertexScalar>& scalars)
 {
     TriangleSoup out;
     out.positions = input_order_positions(mesh, input, positions);
@@ -66,9 +62,7 @@ void write_ply(const std::string&                   path,
     io::write_ply(path, out, scalars);
 }
 
-void write_ply(const std::string&                   path,
-               const RXMesh&                        mesh,
-               const TriangleSoup&                  input,
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
                const std::vector<io::VertexScalar>& scalars)
 {
     const VertexView<const float, 3> own(mesh.positions().data(), mesh.num_vertices());

@@ -19,8 +19,8 @@
 
 #include "gpu_test.h"
 #include "rxmesh/attribute/blas.cuh"
-#include "rxmesh/export.h"
 #include "rxmesh/attribute/registry.h"
+#include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/rxmesh.h"
@@ -394,11 +394,9 @@ TEST(GpuAttributes, ExportPlyInInputOrder)
         if (!referenced[v])
             continue;
         std::uint32_t u = 0;
-        while (!(referenced[u] && soup.positions[u] == soup.positions[v]))
-            ++u;
+        while (!(referenced[u] && soup.positions[u] == soup.positions[v])) ++u;
         first_of[v] = float(u);
-        if (u == v)
-            firsts.push_back(v);
+        if (u == v) firsts.push_back(v);
     }
     ASSERT_EQ(firsts.size(), 81u);  // (8 + 1)^2 grid points
     ASSERT_LT(std::count(referenced.begin(), referenced.end(), true), int(soup.positions.size()));
@@ -463,8 +461,7 @@ TEST(GpuAttributes, ExportKeepsUnusedAndWeldedInputVertices)
 
         // each global vertex's id: which global vertex each input row took
         auto id = mesh.add_vertex_attribute<float>("global_id");
-        for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g)
-            id.host(VertexId(g)) = float(g);
+        for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g) id.host(VertexId(g)) = float(g);
         id.to_device();
         const std::vector<float> rows = to_input_order(mesh, id, -1.f);
         ASSERT_EQ(rows.size(), 6u);
