@@ -15,10 +15,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_mesh.h"
 #include "bench_util.h"
 #include "pde.cuh"
@@ -234,32 +235,31 @@ std::string row_json(const Row& r)
            n(r.diff_reference) + "}, \"verified\": " + (r.ok ? "true" : "false") + "}";
 }
 
-Args parse(int argc, char** argv)
+void add_options(CLI::App& cli, Args& a)
 {
-    Args a;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string k = argv[i];
-        if (i + 1 == argc)
-            throw Error("bench_bilateral: option " + k + " needs a value");
-        const std::string v = argv[i + 1];
-        if (k == "--mesh") a.file = v;
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--min-level") a.min_level = std::stoi(v);
-        else if (k == "--runs") a.runs = std::stoi(v);
-        else if (k == "--json") a.json = v;
-        else if (k == "--openmesh-dump") a.openmesh_dump = v;
-        else if (k == "--reference-max-faces") a.reference_max_faces = std::stoull(v);
-        else throw Error("bench_bilateral: unknown option " + k);
-    }
-    return a;
+    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
+    bench::add_levels(cli, a.levels);
+    bench::add_min_level(cli, a.min_level);
+    bench::add_runs(cli, a.runs);
+    bench::add_json(cli, a.json);
+    cli.add_option("--openmesh-dump", a.openmesh_dump,
+                   "bench_bilateral_openmesh's results to compare with, a path pattern with %d "
+                   "for the level");
+    cli.add_option("--reference-max-faces", a.reference_max_faces,
+                   "check against the serial CPU reference up to this many faces")
+        ->capture_default_str();
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    Args     a;
+    CLI::App cli{"bench_bilateral: one Jacobi iteration of bilateral denoising, RXMesh vs PDE",
+                 "bench_bilateral"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
-        const Args a = parse(argc, argv);
         bench::keep_pool_memory();
         TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
         std::printf("GPU: %s; mesh %s; one Jacobi iteration, median of %d after 2 warm-ups\n\n",

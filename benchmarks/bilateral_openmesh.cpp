@@ -70,6 +70,7 @@
 #include "common/openmesh_soup.h"
 #endif
 
+#include "common/bench_cli.h"
 #include "rxmesh/algo/bilateral_terms.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
@@ -84,43 +85,32 @@ struct Args
     std::uint64_t check_max_faces = 1'000'000;
 };
 
-void usage()
+//! The command line into a; returns -1 to go on, else the exit status.
+int parse(int argc, char** argv, Args& a)
 {
-    std::fprintf(stderr,
-                 "usage: bench_bilateral_openmesh --mesh FILE [--refine K] [--iters K] [--runs R] "
-                 "[--threads T] [--check-max-faces F] [--json OUT] [--dump OUT]\n");
-}
-
-//! Parses argv into a; false on a bad or missing option.
-bool parse(int argc, char** argv, Args& a)
-{
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        if (i + 1 >= argc)
-            return false;
-        const std::string v = argv[++i];
-        if (k == "--mesh")
-            a.file = v;
-        else if (k == "--refine")
-            a.refine = std::stoi(v);
-        else if (k == "--iters")
-            a.iters = std::stoi(v);
-        else if (k == "--runs")
-            a.runs = std::stoi(v);
-        else if (k == "--threads")
-            a.threads = std::stoi(v);
-        else if (k == "--check-max-faces")
-            a.check_max_faces = std::stoull(v);
-        else if (k == "--json")
-            a.json = v;
-        else if (k == "--dump")
-            a.dump = v;
-        else
-            return false;
-    }
+    CLI::App cli{
+        "bench_bilateral_openmesh: bilateral denoising iterations on OpenMesh, serial and "
+        "threaded",
+        "bench_bilateral_openmesh"};
+    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
+    cli.add_option("--refine", a.refine, "refine the input 1-to-4 this many times")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+    cli.add_option("--iters", a.iters, "Jacobi iterations")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, a.runs);
+    cli.add_option("--threads", a.threads, "threads of the threaded run (0: all the hardware's)")
+        ->capture_default_str();
+    cli.add_option("--check-max-faces", a.check_max_faces,
+                   "check against the serial reference up to this many faces")
+        ->capture_default_str();
+    rxmesh::bench::add_json(cli, a.json);
+    cli.add_option("--dump", a.dump, "write the result after one iteration (float32, input order)");
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     if (a.threads <= 0)
         a.threads = std::max(1, int(std::thread::hardware_concurrency()));
-    return !a.file.empty() && a.refine >= 0 && a.iters >= 1 && a.runs >= 1;
+    return -1;
 }
 
 }  // namespace
@@ -445,15 +435,7 @@ int run(const Args& a)
 int main(int argc, char** argv)
 {
     Args a;
-    try {
-        if (!parse(argc, argv, a)) {
-            usage();
-            return 2;
-        }
-    } catch (const std::exception&) {  // std::stoi and friends on a non-number
-        usage();
-        return 2;
-    }
+    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
 #ifndef RXMESH_HAVE_OPENMESH
     std::printf(
         "OpenMesh not available at build time: bench_bilateral_openmesh has nothing to run\n");

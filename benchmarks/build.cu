@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "build_quality.h"
 #include "rxmesh/core/cuda_check.h"
@@ -59,31 +60,26 @@ std::vector<rxmesh::PatcherMethod> parse_methods(const std::string& list)
     return methods;
 }
 
-Options parse(int argc, char** argv)
+void add_options(CLI::App& cli, Options& o)
 {
-    Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i], v = argv[i + 1];
-        if (a == "--mesh")
-            o.meshes.push_back(v);
-        else if (a == "--max-faces")
-            o.max_faces = std::stoull(v);
-        else if (a == "--metis-max-faces")
-            o.metis_max_faces = std::stoull(v);
-        else if (a == "--quality-max-faces")
-            o.quality_max_faces = std::stoull(v);
-        else if (a == "--runs")
-            o.runs = std::stoi(v);
-        else if (a == "--capacity")
-            o.capacity = static_cast<std::uint32_t>(std::stoul(v));
-        else if (a == "--methods")
-            o.methods = parse_methods(v);
-        else if (a == "--quality-dir")
-            o.quality_dir = v;
-        else if (a == "--json")
-            o.json = v;
-    }
-    return o;
+    cli.add_option("--mesh", o.meshes,
+                   "a mesh file, refined 1-to-4 past 1M, 4M, 16M faces (repeatable)")
+        ->allow_extra_args(false);
+    cli.add_option("--max-faces", o.max_faces, "refine up to this many faces")
+        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, o.runs);
+    cli.add_option("--capacity", o.capacity, "faces per patch")->capture_default_str();
+    cli.add_option_function<std::string>(
+        "--methods", [&o](const std::string& list) { o.methods = parse_methods(list); },
+        "the patchers, among curve and lloyd (default: both)");
+    cli.add_option("--metis-max-faces", o.metis_max_faces, "METIS k-way up to this many faces")
+        ->capture_default_str();
+    cli.add_option("--quality-dir", o.quality_dir,
+                   "every mesh file under this directory, for the quality table");
+    cli.add_option("--quality-max-faces", o.quality_max_faces,
+                   "--quality-dir meshes up to this many faces")
+        ->capture_default_str();
+    rxmesh::bench::add_json(cli, o.json);
 }
 
 struct Row
@@ -236,7 +232,12 @@ std::vector<std::pair<std::string, rxmesh::TriangleSoup>> inputs(const Options& 
 
 int main(int argc, char** argv)
 {
-    const Options o = parse(argc, argv);
+    Options  o;
+    CLI::App cli{
+        "bench_build: RXMesh's constructor per stage and patcher, and the patches' quality",
+        "bench_build"};
+    add_options(cli, o);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     rxmesh::bench::keep_pool_memory();
     std::printf("GPU: %s, capacity %u faces per patch, median of %d builds\n\n",
                 rxmesh::bench::gpu_name().c_str(), o.capacity, o.runs);

@@ -41,6 +41,7 @@
 #include <CGAL/Surface_mesh.h>
 #endif
 
+#include "common/bench_cli.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/topology.h"
@@ -404,32 +405,22 @@ std::string json_num(const Result& r)
     return b;
 }
 
-void usage()
-{
-    std::fprintf(stderr,
-                 "usage: bench_cpu_baselines --mesh FILE [--refine K] [--runs R] "
-                 "[--threads T] [--json OUT]\n");
-}
-
 }  // namespace
 
 int main(int argc, char** argv)
 {
     std::string file, json;
     int         refine = 0, runs = 10, threads = 0;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "-h" || a == "--help") { usage(); return 0; }
-        if (i + 1 >= argc) { usage(); return 2; }
-        const std::string v = argv[++i];
-        if (a == "--mesh") file = v;
-        else if (a == "--refine") refine = std::stoi(v);
-        else if (a == "--runs") runs = std::stoi(v);
-        else if (a == "--threads") threads = std::stoi(v);
-        else if (a == "--json") json = v;
-        else { usage(); return 2; }
-    }
-    if (file.empty() || runs < 1 || refine < 0) { usage(); return 2; }
+    CLI::App cli{"bench_cpu_baselines: the eight queries on OpenMesh and CGAL, serial and OpenMP",
+                 "bench_cpu_baselines"};
+    rxmesh::bench::add_mesh(cli, file, "required")->required();
+    cli.add_option("--refine", refine, "refine the input 1-to-4 this many times")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, runs);
+    cli.add_option("--threads", threads, "OpenMP threads (0: all)")->capture_default_str();
+    rxmesh::bench::add_json(cli, json);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();
 #else

@@ -26,9 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
-#include "geodesic_vf.cuh"
 #include "cpu_ptp.h"
+#include "geodesic_vf.cuh"
 #include "pde_geodesic.cuh"
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/io/generate.h"
@@ -353,36 +354,41 @@ std::string row_json(const Row& r)
            json_number(r.max_distance) + "}";
 }
 
-Args parse(int argc, char** argv)
+void add_options(CLI::App& cli, Args& a)
 {
-    Args a;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string k = argv[i];
-        if (i + 1 == argc)
-            throw Error("bench_geodesic: option " + k + " needs a value");
-        const std::string v = argv[i + 1];
-        if (k == "--mesh") a.file = v;
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--runs") a.runs = std::stoi(v);
-        else if (k == "--source") a.source = std::uint32_t(std::stoul(v));
-        else if (k == "--tol") a.tol = std::stod(v);
-        else if (k == "--json") a.json = v;
-        else if (k == "--dump") a.dump = v;
-        else if (k == "--dump-max-faces") a.dump_max_faces = std::stoull(v);
-        else if (k == "--cpu-max-faces") a.cpu_max_faces = std::stoull(v);
-        else if (k == "--oracle-max-faces") a.oracle_max_faces = std::stoull(v);
-        else if (k == "--min-level") a.min_level = std::stoi(v);
-        else throw Error("bench_geodesic: unknown option " + k);
-    }
-    return a;
+    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
+    bench::add_levels(cli, a.levels);
+    bench::add_min_level(cli, a.min_level);
+    bench::add_runs(cli, a.runs);
+    cli.add_option("--source", a.source, "the source vertex (an input index)")
+        ->capture_default_str();
+    cli.add_option("--tol", a.tol, "relative tolerance of a level's convergence")
+        ->check(CLI::Range(1e-12, 0.5))
+        ->capture_default_str();
+    bench::add_json(cli, a.json);
+    cli.add_option("--dump", a.dump,
+                   "write RXMesh's distances in input order (float32) to this directory");
+    cli.add_option("--dump-max-faces", a.dump_max_faces, "--dump only up to this many faces")
+        ->capture_default_str();
+    cli.add_option("--cpu-max-faces", a.cpu_max_faces,
+                   "run the serial CPU version up to this many faces");
+    cli.add_option("--oracle-max-faces", a.oracle_max_faces,
+                   "check against the double oracle up to this many faces")
+        ->capture_default_str();
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    Args     a;
+    CLI::App cli{
+        "bench_geodesic: geodesic distance by parallel toplesets propagation, RXMesh vs PDE vs the "
+        "serial CPU version",
+        "bench_geodesic"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
-        const Args a = parse(argc, argv);
         bench::keep_pool_memory();
         TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
         std::printf("GPU: %s; mesh %s; source input vertex %u; tol %.1e; median of %d runs after a warm-up\n\n",

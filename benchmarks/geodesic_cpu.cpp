@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/bench_cli.h"
 #include "cpu_ptp.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
@@ -46,14 +47,13 @@ int main(int argc, char** argv)
     int           level  = 0;
     std::uint32_t source = 0;
     double        tol    = 1e-4;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--mesh") mesh = v;
-        else if (k == "--level") level = std::stoi(v);
-        else if (k == "--distances") distances = v;
-        else if (k == "--source") source = std::uint32_t(std::stoul(v));
-        else if (k == "--tol") tol = std::stod(v);
-    }
+    CLI::App      cli{"bench_geodesic_cpu: bench_geodesic's serial CPU baseline at one size",
+                 "bench_geodesic_cpu"};
+    rxmesh::bench::add_geodesic_file_options(cli, mesh, level, distances, source);
+    cli.add_option("--tol", tol, "relative tolerance of a level's convergence")
+        ->check(CLI::Range(1e-12, 0.5))
+        ->capture_default_str();
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
         rxmesh::TriangleSoup soup = rxmesh::io::read(mesh);
         for (int k = 0; k < level; ++k)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench_cli.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 
@@ -66,13 +67,10 @@ int main(int argc, char** argv)
     std::string   mesh, distances;
     int           level  = 0;
     std::uint32_t source = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--mesh") mesh = v;
-        else if (k == "--level") level = std::stoi(v);
-        else if (k == "--distances") distances = v;
-        else if (k == "--source") source = std::uint32_t(std::stoul(v));
-    }
+    CLI::App cli{"bench_geodesic_exact: approximate geodesic distances against CGAL's exact ones",
+                 "bench_geodesic_exact"};
+    rxmesh::bench::add_geodesic_file_options(cli, mesh, level, distances, source);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
 #if !RXMESH_HAVE_CGAL
     std::printf("bench_geodesic_exact: CGAL not found at build time; no exact geodesics\n");
     return 0;

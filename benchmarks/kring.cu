@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_mesh.h"
 #include "bench_util.h"
 #include "csr.cuh"
@@ -404,32 +405,29 @@ std::string row_json(const Row& r)
            "}, \"halo_build_ms\": " + bench::json_number(r.halo_build_ms) + "}";
 }
 
-Args parse(int argc, char** argv)
+void add_options(CLI::App& cli, Args& a)
 {
-    Args a;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string k = argv[i];
-        if (i + 1 == argc)
-            throw Error("bench_kring: option " + k + " needs a value");
-        const std::string v = argv[i + 1];
-        if (k == "--mesh") a.file = v;
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--min-level") a.min_level = std::stoi(v);
-        else if (k == "--runs") a.runs = std::stoi(v);
-        else if (k == "--sample") a.sample = std::uint32_t(std::stoul(v));
-        else if (k == "--json") a.json = v;
-        else if (k == "--capacity") a.capacity = std::uint32_t(std::stoul(v));
-        else throw Error("bench_kring: unknown option " + k);
-    }
-    return a;
+    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
+    bench::add_levels(cli, a.levels);
+    bench::add_min_level(cli, a.min_level);
+    bench::add_runs(cli, a.runs);
+    cli.add_option("--sample", a.sample, "vertices checked against the serial BFS per size")
+        ->capture_default_str();
+    bench::add_json(cli, a.json);
+    cli.add_option("--capacity", a.capacity, "faces per patch (0: the library's default)")
+        ->capture_default_str();
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    Args     a;
+    CLI::App cli{"bench_kring: k-ring queries, RXMesh vs a global vertex-vertex CSR",
+                 "bench_kring"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
-        const Args a = parse(argc, argv);
         bench::keep_pool_memory();
         TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
         std::printf("GPU: %s; mesh %s; median of %d runs after 2 warm-ups; every method at its best "

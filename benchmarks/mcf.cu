@@ -16,21 +16,21 @@
 //
 // usage: bench_mcf [--mesh FILE] [--levels L] [--runs R] [--tol T]
 //                  [--dt-scale S] [--eigen-max-faces F] [--json OUT]
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include <cub/device/device_for.cuh>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
-#include <type_traits>
+#include <cub/device/device_for.cuh>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "assembled_cg.cuh"
-#include "pde_mcf.cuh"
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "mcf_recompute.cuh"
+#include "pde_mcf.cuh"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"
@@ -385,24 +385,21 @@ void time_eigen(const Args& a, const Reference& ref, Row& row)
 
 namespace {
 
-Args parse(int argc, char** argv)
+void add_options(CLI::App& cli, Args& a)
 {
-    Args a;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string k = argv[i];
-        if (i + 1 == argc)
-            throw Error("bench_mcf: option " + k + " needs a value");
-        const std::string v = argv[i + 1];
-        if (k == "--mesh") a.file = v;
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--runs") a.runs = std::stoi(v);
-        else if (k == "--tol") a.tol = std::stod(v);
-        else if (k == "--dt-scale") a.dt_scale = std::stod(v);
-        else if (k == "--eigen-max-faces") a.eigen_max_faces = std::stoull(v);
-        else if (k == "--json") a.json = v;
-        else throw Error("bench_mcf: unknown option " + k);
-    }
-    return a;
+    bench::add_mesh(cli, a.file, "default: a noisy icosphere of 5 subdivisions");
+    bench::add_levels(cli, a.levels);
+    bench::add_runs(cli, a.runs);
+    cli.add_option("--tol", a.tol, "CG stops when |r| <= tol |r0|")
+        ->check(CLI::Range(1e-12, 1.0))
+        ->capture_default_str();
+    cli.add_option("--dt-scale", a.dt_scale, "time step relative to the mean edge length squared")
+        ->check(CLI::Range(1e-12, 1e12))
+        ->capture_default_str();
+    cli.add_option("--eigen-max-faces", a.eigen_max_faces,
+                   "the CPU direct solve (Eigen) up to this many faces")
+        ->capture_default_str();
+    bench::add_json(cli, a.json);
 }
 
 const char* yes(bool ok) { return ok ? "yes" : "NO"; }
@@ -500,8 +497,14 @@ std::string row_json(int level, const Row& r)
 
 int main(int argc, char** argv)
 {
+    Args     a;
+    CLI::App cli{
+        "bench_mcf: implicit mean curvature flow by matrix-free CG, RXMesh vs PDE vs an assembled "
+        "matrix",
+        "bench_mcf"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
-        const Args a = parse(argc, argv);
         bench::keep_pool_memory();
         const double copy_gbps = bench::measured_copy_gbps();
         TriangleSoup soup      = a.file.empty() ? generate::noisy(generate::icosphere(5), 0.3f) : io::read(a.file);

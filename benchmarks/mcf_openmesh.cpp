@@ -42,6 +42,7 @@
 #include "common/openmesh_soup.h"
 #endif
 
+#include "common/bench_cli.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/mcf.h"
@@ -56,36 +57,34 @@ struct Args
     double        tol = 1e-5, dt_scale = 10;
 };
 
-void usage()
+//! The command line into a; returns -1 to go on, else the exit status.
+int parse(int argc, char** argv, Args& a)
 {
-    std::fprintf(stderr,
-                 "usage: bench_mcf_openmesh --mesh FILE [--levels L] [--threads T] "
-                 "[--fixed-iterations K] [--solve-max-faces F] [--tol 1e-5] [--dt-scale 10] "
-                 "[--json OUT]\n");
-}
-
-//! Parses argv into a; false on a bad or missing option.
-bool parse(int argc, char** argv, Args& a)
-{
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        if (i + 1 >= argc)
-            return false;
-        const std::string v = argv[++i];
-        if (k == "--mesh") a.file = v;
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--threads") a.threads = std::stoi(v);
-        else if (k == "--fixed-iterations") a.fixed_iterations = std::stoi(v);
-        else if (k == "--solve-max-faces") a.solve_max_faces = std::stoull(v);
-        else if (k == "--tol") a.tol = std::stod(v);
-        else if (k == "--dt-scale") a.dt_scale = std::stod(v);
-        else if (k == "--json") a.json = v;
-        else return false;
-    }
+    CLI::App cli{
+        "bench_mcf_openmesh: one implicit MCF step by matrix-free CG on OpenMesh, serial "
+        "and threaded",
+        "bench_mcf_openmesh"};
+    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
+    rxmesh::bench::add_levels(cli, a.levels);
+    cli.add_option("--threads", a.threads, "threads of the threaded run (0: all the hardware's)")
+        ->capture_default_str();
+    cli.add_option("--fixed-iterations", a.fixed_iterations,
+                   "CG iterations of the per-iteration time")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cli.add_option("--solve-max-faces", a.solve_max_faces, "solve to --tol up to this many faces")
+        ->capture_default_str();
+    cli.add_option("--tol", a.tol, "CG stops when |r| <= tol |r0|")
+        ->check(CLI::Range(1e-12, 1.0))
+        ->capture_default_str();
+    cli.add_option("--dt-scale", a.dt_scale, "time step relative to the mean edge length squared")
+        ->check(CLI::Range(1e-12, 1e12))
+        ->capture_default_str();
+    rxmesh::bench::add_json(cli, a.json);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     if (a.threads <= 0)
         a.threads = std::max(1, int(std::thread::hardware_concurrency()));
-    return !a.file.empty() && a.levels >= 0 && a.fixed_iterations >= 1 && a.tol > 0 &&
-           a.dt_scale > 0;
+    return -1;
 }
 
 }  // namespace
@@ -463,15 +462,7 @@ bool write_json(const std::vector<Row>& rows, const Args& a)
 int main(int argc, char** argv)
 {
     Args a;
-    try {
-        if (!parse(argc, argv, a)) {
-            usage();
-            return 2;
-        }
-    } catch (const std::exception&) {  // std::stoi and friends on a non-number
-        usage();
-        return 2;
-    }
+    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
 #ifndef RXMESH_HAVE_OPENMESH
     std::printf("OpenMesh not found at build time: bench_mcf_openmesh has nothing to run\n");
     return 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench_cli.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/io.h"
 
@@ -59,13 +60,19 @@ double median_seconds(int runs, const std::function<std::size_t()>& f, std::size
 
 int main(int argc, char** argv)
 {
-    const int         n    = argc > 1 ? std::atoi(argv[1]) : 1200;
-    const int         runs = argc > 2 ? std::atoi(argv[2]) : 5;
-    const std::string dir  = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
-    if (n < 1 || runs < 1) {
-        std::fprintf(stderr, "usage: %s [grid_n >= 1] [runs >= 1] [dir]\n", argv[0]);
-        return 2;
-    }
+    int         n    = 1200;
+    int         runs = 5;
+    std::string dir  = std::filesystem::temp_directory_path().string();
+    CLI::App    cli{"bench_obj_parse: OBJ parsing throughput, rxmesh::io::read vs tinyobjloader",
+                 "bench_obj_parse"};
+    cli.add_option("grid_n", n, "the generated grid's quads per side")
+        ->check(CLI::Range(1, 1 << 15))
+        ->capture_default_str();
+    cli.add_option("runs", runs, "timed runs (the median is reported)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cli.add_option("dir", dir, "where to write the grid")->capture_default_str();
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     const std::string path = dir + "/rxmesh_bench_grid_" + std::to_string(n) + ".obj";
     try {
         rxmesh::io::write_obj(path, wavy_grid(n));

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -47,17 +48,14 @@ int main(int argc, char** argv)
     std::uint64_t min_faces = 5'000'000;
     int           runs      = 21;
     std::uint32_t capacity  = 512;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--mesh")
-            file = argv[i + 1];
-        else if (a == "--min-faces")
-            min_faces = std::stoull(argv[i + 1]);
-        else if (a == "--runs")
-            runs = std::stoi(argv[i + 1]);
-        else if (a == "--capacity")
-            capacity = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
-    }
+    CLI::App      cli{"bench_queries: RXMesh's queries against the device copy bandwidth",
+                 "bench_queries"};
+    bench::add_mesh(cli, file, "default: a generated torus");
+    cli.add_option("--min-faces", min_faces, "refine 1-to-4 to at least this many faces")
+        ->capture_default_str();
+    bench::add_runs(cli, runs);
+    cli.add_option("--capacity", capacity, "faces per patch")->capture_default_str();
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     bench::keep_pool_memory();
     TriangleSoup soup = file.empty() ? generate::torus(2048, 1280) : io::read(file);
     while (soup.faces.size() < min_faces)

@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "csr.cuh"
 #include "pde.cuh"
@@ -290,65 +291,44 @@ std::pair<std::string, std::vector<int>> parse_mesh(const std::string& v)
     return {file, levels};
 }
 
-std::vector<std::string> parse_orders(const std::string& v)
+//! The command line into opt; returns -1 to go on, else the exit status.
+int parse_args(int argc, char** argv, Options& opt)
 {
-    std::vector<std::string> orders;
-    std::stringstream        list(v);
-    for (std::string o; std::getline(list, o, ',');) {
-        if (o != "given" && o != "sorted" && o != "shuffled")
-            throw Error("bench_query_compare: unknown order '" + o +
-                        "' (given, sorted or shuffled)");
-        orders.push_back(o);
-    }
-    return orders;
-}
-
-//! False (after printing the usage) on an unknown argument.
-bool parse_args(int argc, char** argv, Options& opt)
-{
-    for (int i = 1; i < argc; ++i) {
-        const std::string a     = argv[i];
-        auto              value = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error("bench_query_compare: " + a + " needs a value");
-            return argv[++i];
-        };
-        if (a == "--mesh") {
-            opt.meshes.push_back(parse_mesh(value()));
-        } else if (a == "--runs") {
-            opt.runs = std::stoi(value());
-        } else if (a == "--capacity") {
-            opt.capacity = static_cast<std::uint32_t>(std::stoul(value()));
-        } else if (a == "--verify-max-faces") {
-            opt.verify_max_faces = std::stoull(value());
-        } else if (a == "--json") {
-            opt.json = value();
-        } else if (a == "--dump-orders") {
-            opt.dump_dir = value();
-        } else if (a == "--dump-max-faces") {
-            opt.dump_max_faces = std::stoull(value());
-        } else if (a == "--sweep") {
-            opt.sweep = true;
-        } else if (a == "--capacities") {
-            opt.capacities = parse_list(value());
-        } else if (a == "--orders") {
-            opt.orders = parse_orders(value());
-        } else if (a == "--patcher") {
-            const std::string p = value();
-            if (p != "curve" && p != "lloyd")
-                throw Error("bench_query_compare: --patcher is curve or lloyd, not '" + p + "'");
-            opt.patcher = p == "curve" ? PatcherMethod::Curve : PatcherMethod::Lloyd;
-        } else {
-            std::fprintf(stderr,
-                         "usage: bench_query_compare --mesh FILE[:L0,L1,...] [--runs R] "
-                         "[--capacity C] [--verify-max-faces N] [--json OUT] "
-                         "[--dump-orders DIR] [--dump-max-faces N] [--sweep] "
-                         "[--capacities 256,512,...] [--orders given,sorted,shuffled] "
-                         "[--patcher curve|lloyd]\n");
-            return false;
-        }
-    }
+    CLI::App cli{"bench_query_compare: the eight queries on RXMesh, PDE and a global CSR",
+                 "bench_query_compare"};
+    std::vector<std::string> meshes;
+    std::string              patcher = "curve";
+    cli.add_option("--mesh", meshes,
+                   "FILE[:L0,L1,...]: a mesh file and its 1-to-4 refinement levels (default 0); "
+                   "repeatable")
+        ->allow_extra_args(false);
+    bench::add_runs(cli, opt.runs);
+    cli.add_option("--capacity", opt.capacity, "faces per patch")->capture_default_str();
+    cli.add_option("--verify-max-faces", opt.verify_max_faces,
+                   "compare every row with the reference up to this many faces")
+        ->capture_default_str();
+    bench::add_json(cli, opt.json);
+    cli.add_option("--dump-orders", opt.dump_dir,
+                   "write each order's mesh as PLY to this directory");
+    cli.add_option("--dump-max-faces", opt.dump_max_faces, "--dump-orders up to this many faces")
+        ->capture_default_str();
+    cli.add_flag("--sweep", opt.sweep, "also time RXMesh alone at each of --capacities");
+    cli.add_option("--capacities", opt.capacities,
+                   "the patch capacities of --sweep, comma separated")
+        ->delimiter(',')
+        ->capture_default_str();
+    cli.add_option("--orders", opt.orders, "the input orders to time, comma separated")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"given", "sorted", "shuffled"}))
+        ->capture_default_str();
+    cli.add_option("--patcher", patcher, "the patcher")
+        ->check(CLI::IsMember({"curve", "lloyd"}))
+        ->capture_default_str();
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
+    for (const std::string& m : meshes) opt.meshes.push_back(parse_mesh(m));
     if (opt.meshes.empty()) opt.meshes.push_back({"", {0}});
-    return true;
+    opt.patcher = patcher == "curve" ? PatcherMethod::Curve : PatcherMethod::Lloyd;
+    return -1;
 }
 
 // ---- the per-mesh loop ----
@@ -509,7 +489,7 @@ void capacity_sweep(const Largest& largest, const Options& opt, std::vector<Reco
 int main(int argc, char** argv)
 {
     Options opt;
-    if (!parse_args(argc, argv, opt)) return 2;
+    if (const int rc = parse_args(argc, argv, opt); rc >= 0) return rc;
 
     bench::keep_pool_memory();
     const double copy = bench::measured_copy_gbps();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "rxmesh/build/reindex.h"
 #include "rxmesh/core/launch.cuh"
@@ -96,33 +97,25 @@ struct Options
     std::string      json;
 };
 
-Options parse(int argc, char** argv)
+void add_options(CLI::App& cli, Options& o)
 {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--sizes" && i + 1 < argc) {
-            o.sizes.clear();
-            std::stringstream ss(argv[++i]);
-            for (std::string s; std::getline(ss, s, ',');)
-                o.sizes.push_back(std::stoi(s));
-        } else if (a == "--runs" && i + 1 < argc)
-            o.runs = std::stoi(argv[++i]);
-        else if (a == "--json" && i + 1 < argc)
-            o.json = argv[++i];
-        else {
-            std::fprintf(stderr, "usage: bench_reindex [--sizes a,b,c] [--runs n] [--json f]\n");
-            std::exit(2);
-        }
-    }
-    return o;
+    cli.add_option("--sizes", o.sizes, "the quad grids' sizes N (N x N quads), comma separated")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 1 << 20))
+        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, o.runs);
+    rxmesh::bench::add_json(cli, o.json);
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    const Options o = parse(argc, argv);
+    Options  o;
+    CLI::App cli{"bench_reindex: GPU re-indexing of quad grids (Wald's benchmark)",
+                 "bench_reindex"};
+    add_options(cli, o);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     rxmesh::bench::keep_pool_memory();
     const double copy_gbps = rxmesh::bench::measured_copy_gbps();
     std::printf("GPU: %s, device copy %.0f GB/s (read + write)\n",

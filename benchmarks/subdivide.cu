@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "csr_loop.cuh"
 #include "face_corners.h"
@@ -336,31 +337,42 @@ std::string row_json(const Row& r)
            ",\"verified\":" + (r.verified ? "true" : "false") + "}";
 }
 
-Args parse(int argc, char** argv)
+void add_options(CLI::App& cli, Args& a)
 {
-    Args a;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--mesh") a.meshes.push_back(v);
-        else if (k == "--levels") a.levels = std::stoi(v);
-        else if (k == "--runs") a.runs = std::stoi(v);
-        else if (k == "--cpu-runs") a.cpu_runs = std::stoi(v);
-        else if (k == "--threads") a.threads = std::stoi(v);
-        else if (k == "--armadillo") a.armadillo = v;
-        else if (k == "--armadillo-refine") a.armadillo_refine = std::stoi(v);
-        else if (k == "--ref-max-faces") a.ref_max_faces = std::stoul(v);
-        else if (k == "--json") a.json = v;
-        else throw std::runtime_error("unknown option " + k);
-    }
-    return a;
+    cli.add_option("--mesh", a.meshes, "input mesh, subdivided levels 1..--levels (repeatable)")
+        ->allow_extra_args(false);
+    cli.add_option("--levels", a.levels, "levels of subdivision of each --mesh")
+        ->check(CLI::Range(1, 16))
+        ->capture_default_str();
+    bench::add_runs(cli, a.runs);
+    cli.add_option("--cpu-runs", a.cpu_runs, "runs of OpenSubdiv per size")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cli.add_option("--threads", a.threads, "threads of the threaded OpenSubdiv evaluation")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    cli.add_option("--armadillo", a.armadillo,
+                   "a mesh refined --armadillo-refine times, then one level");
+    cli.add_option("--armadillo-refine", a.armadillo_refine, "1-to-4 refinements of --armadillo")
+        ->check(CLI::Range(0, 10))
+        ->capture_default_str();
+    cli.add_option("--ref-max-faces", a.ref_max_faces,
+                   "check against the serial reference up to this many faces")
+        ->capture_default_str();
+    bench::add_json(cli, a.json);
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    Args     a;
+    CLI::App cli{
+        "bench_subdivide: Loop subdivision, RXMesh vs the seed's global-CSR method vs OpenSubdiv",
+        "bench_subdivide"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     try {
-        const Args a = parse(argc, argv);
         bench::keep_pool_memory();
         const double gbps = bench::measured_copy_gbps();
         std::printf("GPU: %s; copy bandwidth %.0f GB/s (read + write); OpenSubdiv threaded: %d threads\n\n",

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/io/generate.h"
@@ -13,13 +14,11 @@ int main(int argc, char** argv)
 {
     std::uint64_t max_faces = 40'000'000;
     int           runs      = 7;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--max-faces")
-            max_faces = std::stoull(argv[i + 1]);
-        else if (a == "--runs")
-            runs = std::stoi(argv[i + 1]);
-    }
+    CLI::App      cli{"bench_topology: topology construction against face count, on welded grids",
+                 "bench_topology"};
+    cli.add_option("--max-faces", max_faces, "the largest grid")->capture_default_str();
+    rxmesh::bench::add_runs(cli, runs);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     rxmesh::bench::keep_pool_memory();
     std::printf("GPU: %s\n\n", rxmesh::bench::gpu_name().c_str());
     std::printf("| faces | vertices | edges only ms | + FF ms | all (edges, FF, VV, VE, VF) ms "

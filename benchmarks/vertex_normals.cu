@@ -11,15 +11,16 @@
 //
 // usage: bench_vertex_normals [--mesh FILE] [--min-faces N] [--runs R] [--capacity C]
 //                             [--json OUT]
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "bench_util.h"
 #include "patch_normals_kernel.cuh"
 #include "pde.cuh"
@@ -151,19 +152,15 @@ int main(int argc, char** argv)
     int           runs      = 21;
     std::uint32_t capacity  = 512;
     std::string   json;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--mesh")
-            file = argv[i + 1];
-        else if (a == "--min-faces")
-            min_faces = std::stoull(argv[i + 1]);
-        else if (a == "--runs")
-            runs = std::stoi(argv[i + 1]);
-        else if (a == "--capacity")
-            capacity = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
-        else if (a == "--json")
-            json = argv[i + 1];
-    }
+    CLI::App      cli{"bench_vertex_normals: vertex normals, RXMesh vs PDE and hardwired kernels",
+                 "bench_vertex_normals"};
+    bench::add_mesh(cli, file, "default: a generated torus");
+    cli.add_option("--min-faces", min_faces, "refine 1-to-4 to at least this many faces")
+        ->capture_default_str();
+    bench::add_runs(cli, runs);
+    cli.add_option("--capacity", capacity, "faces per patch")->capture_default_str();
+    bench::add_json(cli, json);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
     bench::keep_pool_memory();
     TriangleSoup soup = file.empty() ? generate::torus(2048, 1280) : io::read(file);
     while (soup.faces.size() < min_faces)

@@ -1,23 +1,22 @@
 // rxmesh-subdivide: Loop subdivision on the GPU (algo/loop_subdivision.cuh),
-// a thin front end: options, input, output, --check. Run with --help for
-// the options; without MESH it subdivides an embedded torus.
+// a thin front end over the apps' skeleton (apps/common/app.h). Run with
+// --help for the options; without FILE it subdivides an embedded torus.
 //
 // The output is the refined mesh: its first vertices are the input's, in
 // input order (none welded, none dropped), then one per edge of each level
-// (numbering: reference/loop_subdivision.h).
-#include <CLI/CLI.hpp>
-
+// (numbering: reference/loop_subdivision.h). No RXMesh is built: no --weld,
+// no --capacity.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "../common/app_support.h"
+#include "../common/app.h"
+#include "../common/mesh_data.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
-#include "rxmesh/io/io.h"
 #include "rxmesh/reference/loop_subdivision.h"
 
 namespace {
@@ -29,56 +28,28 @@ using namespace rxmesh;
 //! (the GPU tests' bound, tests/gpu/test_loop_subdivision.cu).
 constexpr double kCheckTolerance = 1e-5;
 
-struct Options
+app::Info info_without_mesh()
 {
-    std::string file, output, json;
-    int         levels = 2, block = 256;
-    bool        check  = false;
-};
-
-void add_options(CLI::App& cli, Options& o)
-{
-    cli.add_option("MESH", o.file,
-                   "input mesh (OBJ, OFF, PLY, STL), subdivided as indexed (no welding); default: an "
-                   "embedded torus of 24 x 12 quads");
-    cli.add_option("--levels", o.levels, "levels of Loop subdivision")
-        ->check(CLI::Range(0, 16))
-        ->capture_default_str();
-    cli.add_option("-o,--output", o.output,
-                   "write the refined mesh (.ply binary, or .obj): the input's vertices first, in "
-                   "input order, then one per edge of each level");
-    cli.add_option("--json", o.json, "write a JSON report");
-    cli.add_flag("--check", o.check,
-                 "compare with the serial double CPU reference (exit 2 when a face differs or a "
-                 "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)");
-    cli.add_option("--block", o.block, "threads per block of the subdivision kernels")
-        ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
-        ->capture_default_str();
+    app::Info i{"rxmesh-subdivide",
+                "Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary \"edge only\")",
+                "an embedded torus of 24 x 12 quads (any input is subdivided as indexed: no "
+                "welding)",
+                "write the refined mesh (.ply binary, or .obj): the input's vertices first, in "
+                "input order, then one per edge of each level",
+                "compare with the serial double CPU reference (exit 2 when a face differs or a "
+                "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)"};
+    i.weld_help = nullptr;
+    return i;
 }
 
-struct Input
-{
-    TriangleSoup soup;
-    std::string  name;
-};
+const app::Info kInfo = info_without_mesh();
 
-Input load(const std::string& file)
+//! The levels' ids must fit 32 bits. \throw InvalidInputError.
+void require_32bit_ids(const TriangleSoup& soup, int levels)
 {
-    if (!file.empty())
-        return {io::read(file), file};
-    return {generate::torus(24, 12), "embedded torus (24 x 12 quads, radii 1 and 0.3)"};
-}
-
-//! Host checks before any GPU work, so that they answer the same without a
-//! GPU: the input (validate_input; the readers already keep indices in range
-//! and drop faces that repeat a vertex) and the levels' ids within 32 bits.
-//! \throw InvalidInputError.
-void check_input(const Input& in, int levels)
-{
-    app::validate_input(in.soup, in.name);
     std::vector<std::uint64_t> keys;
-    keys.reserve(3 * in.soup.faces.size());
-    for (const Triangle& f : in.soup.faces)
+    keys.reserve(3 * soup.faces.size());
+    for (const Triangle& f : soup.faces)
         for (int j = 0; j < 3; ++j) {
             const std::uint32_t a = f[j], b = f[(j + 1) % 3];
             keys.push_back((std::uint64_t(std::min(a, b)) << 32) | std::max(a, b));
@@ -86,17 +57,27 @@ void check_input(const Input& in, int levels)
     std::sort(keys.begin(), keys.end());
     const auto E = std::uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
     loop::require_32bit_ids(
-        loop::level_counts({in.soup.positions.size(), E, in.soup.faces.size()}, levels));
+        loop::level_counts({soup.positions.size(), E, soup.faces.size()}, levels));
+}
+
+//! The output format is known before any work, so that a bad name fails
+//! early. \throw InvalidInputError.
+void require_output_format(const std::string& path)
+{
+    if (path.empty()) return;
+    const io::Format f = io::format_from_path(path);
+    if (f != io::Format::Ply && f != io::Format::Obj)
+        throw InvalidInputError(path + ": -o writes .ply or .obj");
 }
 
 //! --check: the largest coordinate difference from the reference over the
 //! diagonal. \throw app::CheckFailed on a face or position mismatch.
-double check_against_reference(const Input& in, int levels, const TriangleSoup& gpu)
+double check_against_reference(const TriangleSoup& in, int levels, const TriangleSoup& gpu)
 {
-    const auto ref = reference::loop_subdivide(in.soup.positions, in.soup.faces, levels);
+    const auto ref = reference::loop_subdivide(in.positions, in.faces, levels);
     if (ref.faces != gpu.faces)
         throw app::CheckFailed("the faces differ from the CPU reference's");
-    const double diagonal = bounding_box_diagonal(in.soup.positions);
+    const double diagonal = bounding_box_diagonal(in.positions);
     double       worst    = 0;
     std::size_t  where    = 0;
     for (std::size_t v = 0; v < ref.positions.size(); ++v)
@@ -116,32 +97,33 @@ struct Run
 {
     TriangleSoup       result;
     std::vector<float> level_ms;
-    float              setup_ms = 0;
+    float              setup_ms   = 0;
     std::size_t        peak_bytes = 0;
 };
 
-Run subdivide(const Input& in, const Options& o)
+//! The algorithm, on the input as uploaded (no RXMesh).
+Run subdivide(const TriangleSoup& in, int levels, int block)
 {
-    std::vector<float> pos;
+    std::vector<float>         pos;
     std::vector<std::uint32_t> faces;
-    for (const Vec3f& p : in.soup.positions)
-        pos.insert(pos.end(), p.begin(), p.end());
-    for (const Triangle& f : in.soup.faces)
-        faces.insert(faces.end(), f.begin(), f.end());
+    for (const Vec3f& p : in.positions) pos.insert(pos.end(), p.begin(), p.end());
+    for (const Triangle& f : in.faces) faces.insert(faces.end(), f.begin(), f.end());
     const auto  d_pos   = DeviceBuffer<float>::from_host(pos);
     const auto  d_faces = DeviceBuffer<std::uint32_t>::from_host(faces);
     Run         run;
     LoopOptions opt;
-    opt.block_threads = o.block, opt.level_ms = &run.level_ms, opt.setup_ms = &run.setup_ms;
-    const LoopResult r = loop_subdivide(d_pos.data(), std::uint32_t(in.soup.positions.size()),
-                                        d_faces.data(), std::uint32_t(in.soup.faces.size()), o.levels, opt);
-    run.peak_bytes = r.peak_bytes;
-    const std::vector<float>         p = r.positions.to_host();
-    const std::vector<std::uint32_t> f = r.faces.to_host();
+    opt.block_threads = block, opt.time_levels = true;
+    const LoopMesh m =
+        loop_subdivide({d_pos.data(), std::uint32_t(in.positions.size())},
+                       {d_faces.data(), std::uint32_t(in.faces.size())}, levels, opt);
+    const LoopReport& r  = m.report;
+    run.level_ms         = r.level_ms;
+    run.setup_ms         = r.setup_ms;
+    run.peak_bytes       = r.peak_bytes;
+    run.result.positions = app::to_points(m.positions.to_host());
     run.result.positions.resize(r.num_vertices);
+    const std::vector<std::uint32_t> f = m.faces.to_host();
     run.result.faces.resize(r.num_faces);
-    for (std::size_t v = 0; v < run.result.positions.size(); ++v)
-        run.result.positions[v] = {p[3 * v], p[3 * v + 1], p[3 * v + 2]};
     for (std::size_t i = 0; i < run.result.faces.size(); ++i)
         run.result.faces[i] = {f[3 * i], f[3 * i + 1], f[3 * i + 2]};
     return run;
@@ -156,97 +138,95 @@ void write_mesh(const std::string& path, io::Format format, const TriangleSoup& 
         io::write_ply(path, mesh);
 }
 
-//! The output format is known before any work, so that a bad name fails
-//! early. \throw InvalidInputError.
-void require_output_format(const std::string& path)
+class Subdivide final : public app::App
 {
-    if (path.empty())
-        return;
-    const io::Format f = io::format_from_path(path);
-    if (f != io::Format::Ply && f != io::Format::Obj)
-        throw InvalidInputError(path + ": -o writes .ply or .obj");
-}
+   public:
+    const app::Info& info() const override { return kInfo; }
 
-void write_report(app::Outputs& out, const Options& o, const std::string& gpu, const Input& in,
-                  const Run& run, double import_ms, double check_error)
-{
-    app::Json times, params, input, output, j;
-    double    total = 0;
-    for (std::size_t l = 0; l < run.level_ms.size(); ++l) {
-        times.num("level_" + std::to_string(l + 1), run.level_ms[l]);
-        total += run.level_ms[l];
+    void add_options(CLI::App& cli) override
+    {
+        cli.add_option("--levels", m_levels, "levels of Loop subdivision")
+            ->check(CLI::Range(0, 16))
+            ->capture_default_str();
+        cli.add_option("--block", m_block, "threads per block of the subdivision kernels")
+            ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
+            ->capture_default_str();
     }
-    times.num("import", import_ms).num("setup", run.setup_ms).num("levels_total", total);
-    params.num("levels", o.levels).num("block", o.block);
-    input.num("vertices", double(in.soup.positions.size())).num("faces", double(in.soup.faces.size()));
-    output.num("vertices", double(run.result.positions.size()))
-        .num("faces", double(run.result.faces.size()))
-        .num("peak_device_bytes", double(run.peak_bytes));
-    j.str("app", "rxmesh-subdivide")
-        .str("gpu", gpu)
-        .str("input", in.name)
-        .obj("input_mesh", input)
-        .obj("output_mesh", output)
-        .obj("parameters", params)
-        .obj("times_ms", times)
-        .flag("checked", o.check);
-    if (o.check) {
-        app::Json check;
-        check.num("max_error_over_diagonal", check_error)
-            .num("bound_over_diagonal", kCheckTolerance)
-            .flag("passed", true);  // a failed check exits 2 and writes nothing
-        j.obj("check", check);
+
+    app::Input default_input() const override
+    {
+        return {generate::torus(24, 12), "embedded torus (24 x 12 quads, radii 1 and 0.3)"};
     }
-    out.stage(o.json, [&](const std::string& tmp) { j.write(tmp); });
-}
 
-int run_subdivide(const Options& o)
-{
-    app::Stopwatch import_clock;
-    const Input    in = load(o.file);
-    check_input(in, o.levels);
-    require_output_format(o.output);
-    const double import_ms = import_clock.ms();
-    app::Outputs::expect(o.output);
-    app::Outputs::expect(o.json);
-    const std::string gpu = app::require_gpu();
-    const Run         run = subdivide(in, o);
-    const double check_error = o.check ? check_against_reference(in, o.levels, run.result) : 0.0;
+    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    {
+        require_32bit_ids(in.soup, m_levels);
+        require_output_format(o.output);
+    }
 
-    app::Outputs out;
-    if (!o.output.empty())
-        out.stage(o.output, [&](const std::string& tmp) {
-            write_mesh(tmp, io::format_from_path(o.output), run.result);
+    int run(app::Session& s) override
+    {
+        const TriangleSoup& in  = s.input().soup;
+        const Run           run = subdivide(in, m_levels, m_block);
+        const double error = s.check() ? check_against_reference(in, m_levels, run.result) : 0.0;
+        const std::string& output = s.options().output;
+        s.stage(output, [&](const std::string& tmp) {
+            write_mesh(tmp, io::format_from_path(output), run.result);
         });
-    double total = 0;
-    for (float ms : run.level_ms)
-        total += ms;
-    std::printf("rxmesh-subdivide: %s on %s\n", in.name.c_str(), gpu.c_str());
-    std::printf("  %zu vertices, %zu faces -> %d level(s) -> %zu vertices, %zu faces\n",
-                in.soup.positions.size(), in.soup.faces.size(), o.levels, run.result.positions.size(),
-                run.result.faces.size());
-    std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms, peak %.1f MiB", import_ms,
-                run.setup_ms, total, double(run.peak_bytes) / (1 << 20));
-    if (o.check)
-        std::printf(", check passed (largest difference from the CPU reference %.3g x the "
-                    "bounding-box diagonal)",
-                    check_error);
-    std::printf("\n");
-    if (!o.json.empty())
-        write_report(out, o, gpu, in, run, import_ms, check_error);
-    out.commit();
-    return 0;
-}
+        double total = 0;
+        for (float ms : run.level_ms) total += ms;
+        s.print_header();
+        std::printf("  %zu vertices, %zu faces -> %d level(s) -> %zu vertices, %zu faces\n",
+                    in.positions.size(), in.faces.size(), m_levels, run.result.positions.size(),
+                    run.result.faces.size());
+        std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms, peak %.1f MiB", s.import_ms(),
+                    run.setup_ms, total, double(run.peak_bytes) / (1 << 20));
+        if (s.check())
+            std::printf(
+                ", check passed (largest difference from the CPU reference %.3g x the "
+                "bounding-box diagonal)",
+                error);
+        std::printf("\n");
+        s.write_report(report(s, run, total, error));
+        return 0;
+    }
+
+   private:
+    app::Json report(const app::Session& s, const Run& run, double total, double error) const
+    {
+        app::Json times, params, input, output;
+        for (std::size_t l = 0; l < run.level_ms.size(); ++l)
+            times.num("level_" + std::to_string(l + 1), run.level_ms[l]);
+        times.num("import", s.import_ms()).num("setup", run.setup_ms).num("levels_total", total);
+        params.num("levels", m_levels).num("block", m_block);
+        input.num("vertices", double(s.input().soup.positions.size()))
+            .num("faces", double(s.input().soup.faces.size()));
+        output.num("vertices", double(run.result.positions.size()))
+            .num("faces", double(run.result.faces.size()))
+            .num("peak_device_bytes", double(run.peak_bytes));
+        app::Json j = s.report();
+        j.obj("input_mesh", input)
+            .obj("output_mesh", output)
+            .obj("parameters", params)
+            .obj("times_ms", times)
+            .flag("checked", s.check());
+        if (s.check()) {
+            app::Json check;
+            check.num("max_error_over_diagonal", error)
+                .num("bound_over_diagonal", kCheckTolerance)
+                .flag("passed", true);  // a failed check exits 2 and writes nothing
+            j.obj("check", check);
+        }
+        return j;
+    }
+
+    int m_levels = 2, m_block = 256;
+};
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    CLI::App cli{"rxmesh-subdivide: Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary "
-                 "\"edge only\")"};
-    Options o;
-    add_options(cli, o);
-    if (const int rc = app::parse(cli, argc, argv, "rxmesh-subdivide"); rc >= 0)
-        return rc;
-    return app::run("rxmesh-subdivide", [&] { return run_subdivide(o); });
+    Subdivide program;
+    return app::run_app(program, argc, argv);
 }

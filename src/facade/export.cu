@@ -3,9 +3,70 @@
 #include <algorithm>
 #include <numeric>
 
-#include "rxmesh/io/io.h"
-
 namespace rxmesh {
+
+namespace detail {
+
+std::vector<std::uint32_t> input_to_global(const RXMesh& mesh)
+{
+    return mesh.input_vertex_to_global().to_host();
+}
+
+void require_vertex_count(const RXMesh& mesh, std::uint32_t num_elements, const std::string& what)
+{
+    if (num_elements != mesh.num_vertices())
+        throw Error(what + ": " + std::to_string(num_elements) + " elements for a mesh of " +
+                    std::to_string(mesh.num_vertices()) + " vertices");
+}
+
+}  // namespace detail
+
+namespace {
+
+//! \throw Error unless the mesh was built from a soup of `input`'s size.
+void require_input_of(const std::vector<std::uint32_t>& to_global, const TriangleSoup& input)
+{
+    if (to_global.size() != input.positions.size())
+        throw Error("export: the input has " + std::to_string(input.positions.size()) +
+                    " vertices, the mesh was built from " + std::to_string(to_global.size()));
+}
+
+}  // namespace
+
+std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup& input,
+                                         VertexView<const float, 3> positions)
+{
+    detail::require_vertex_count(mesh, positions.num_elements(), "export: the positions");
+    const std::vector<std::uint32_t> to_global = detail::input_to_global(mesh);
+    require_input_of(to_global, input);
+    const std::vector<float> rows =
+        detail::gather_input_rows<float, 3>(to_global, detail::download(positions), 0.f);
+    std::vector<Vec3f> out(to_global.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = to_global[i] == ~0u ? input.positions[i]
+                                     : Vec3f{rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]};
+    return out;
+}
+
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
+               VertexView<const float, 3> positions, const std::vector<io::VertexScalar>& scalars)
+{
+    TriangleSoup out;
+    out.positions = input_order_positions(mesh, input, positions);
+    out.faces     = input.faces;
+    for (const io::VertexScalar& s : scalars)
+        if (s.values.size() != out.positions.size())
+            throw Error("write_ply: vertex property '" + s.name + "' has " +
+                        std::to_string(s.values.size()) + " values, the input " +
+                        std::to_string(out.positions.size()) + " vertices");
+    io::write_ply(path, out, scalars);
+}
+
+void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
+               const std::vector<io::VertexScalar>& scalars)
+{
+    write_ply(path, mesh, input, mesh.positions(), scalars);
+}
 
 std::vector<std::uint32_t> input_vertex_order(const RXMesh& mesh)
 {
@@ -26,38 +87,6 @@ std::vector<std::uint32_t> input_vertex_rank(const std::vector<std::uint32_t>& o
     for (std::size_t i = 0; i < order.size(); ++i)
         rank[order[i]] = static_cast<std::uint32_t>(i);
     return rank;
-}
-
-void write_ply(const std::string&                                                   path,
-               const RXMesh&                                                        mesh,
-               const std::vector<std::pair<std::string, VertexAttribute<float, 1>>>& scalars)
-{
-    const std::vector<std::uint32_t> order = input_vertex_order(mesh);
-    const std::vector<std::uint32_t> rank  = input_vertex_rank(order);
-
-    const std::vector<float>         pos   = to_host(mesh.positions().view());
-    const std::vector<std::uint32_t> faces = mesh.faces().to_host();
-
-    TriangleSoup soup;
-    soup.positions.resize(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        for (int d = 0; d < 3; ++d)
-            soup.positions[i][d] = pos[3 * std::size_t(order[i]) + d];
-    soup.faces.resize(faces.size() / 3);
-    for (std::size_t f = 0; f < soup.faces.size(); ++f)
-        for (int c = 0; c < 3; ++c)
-            soup.faces[f][c] = rank[faces[3 * f + c]];
-
-    std::vector<io::VertexScalar> fields;
-    fields.reserve(scalars.size());
-    for (const auto& [name, attr] : scalars) {
-        if (attr.num_elements() != mesh.num_vertices())
-            throw Error("write_ply: vertex attribute '" + name + "' has " +
-                        std::to_string(attr.num_elements()) + " elements, the mesh " +
-                        std::to_string(mesh.num_vertices()) + " vertices");
-        fields.push_back({name, to_input_order(attr, order)});
-    }
-    io::write_ply(path, soup, fields);
 }
 
 }  // namespace rxmesh

@@ -12,14 +12,15 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpu_test.h"
 #include "rxmesh/attribute/blas.cuh"
-#include "rxmesh/export.h"
 #include "rxmesh/attribute/registry.h"
+#include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/rxmesh.h"
@@ -388,23 +389,26 @@ TEST(GpuAttributes, ExportPlyInInputOrder)
     const auto         to_input = mesh.global_vertex_to_input().to_host();
     ASSERT_EQ(to_input.size(), mesh.num_vertices());
 
-    // expected input ids, from the soup alone: the first input vertex (by id)
-    // of each distinct position among the vertices that faces reference
+    // expected, from the soup alone: for each input vertex that faces
+    // reference, the first referenced input vertex (by id) at its position;
+    // the others (the quads' centres) are dropped
+    constexpr float   kDropped = -1.f;
     std::vector<bool> referenced(soup.positions.size(), false);
     for (const auto& t : soup.faces)
         for (auto v : t)
             referenced[v] = true;
     std::vector<std::uint32_t> firsts;
+    std::vector<float>         first_of(soup.positions.size(), kDropped);
     for (std::uint32_t v = 0; v < soup.positions.size(); ++v) {
         if (!referenced[v])
             continue;
-        bool seen = false;
-        for (std::uint32_t u = 0; u < v && !seen; ++u)
-            seen = referenced[u] && soup.positions[u] == soup.positions[v];
-        if (!seen)
-            firsts.push_back(v);
+        std::uint32_t u = 0;
+        while (!(referenced[u] && soup.positions[u] == soup.positions[v])) ++u;
+        first_of[v] = float(u);
+        if (u == v) firsts.push_back(v);
     }
     ASSERT_EQ(firsts.size(), 81u);  // (8 + 1)^2 grid points
+    ASSERT_LT(std::count(referenced.begin(), referenced.end(), true), int(soup.positions.size()));
     std::vector<std::uint32_t> sorted_inputs = to_input;
     std::sort(sorted_inputs.begin(), sorted_inputs.end());
     ASSERT_EQ(sorted_inputs, firsts);
@@ -415,43 +419,94 @@ TEST(GpuAttributes, ExportPlyInInputOrder)
         id.host(VertexId(g)) = float(to_input[g]);
     id.to_device();
     const std::string path = rxmesh::test::tmp_dir() + "/attributes_input_order.ply";
-    write_ply(path, mesh, {{"input_id", id}});
+    write_ply(path, mesh, soup, input_order_scalars<1>(mesh, id, {"input_id"}, kDropped));
 
+    // one vertex per input vertex, each at its input position (welded copies
+    // share theirs bit for bit, dropped ones keep theirs), the input's faces
     const TriangleSoup back = io::read(path);
-    ASSERT_EQ(back.positions.size(), sorted_inputs.size());
-    for (std::size_t i = 0; i < sorted_inputs.size(); ++i)
-        ASSERT_EQ(back.positions[i], soup.positions[sorted_inputs[i]]) << "output vertex " << i;
-
-    // faces: the same triangles (as position triples, winding kept)
-    auto canonical = [](std::array<Vec3f, 3> t) {
-        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
-        return t;
-    };
-    std::vector<std::array<Vec3f, 3>> want, got;
-    for (const auto& t : soup.faces)
-        want.push_back(canonical({soup.positions[t[0]], soup.positions[t[1]], soup.positions[t[2]]}));
-    for (const auto& t : back.faces)
-        got.push_back(canonical({back.positions[t[0]], back.positions[t[1]], back.positions[t[2]]}));
-    std::sort(want.begin(), want.end());
-    std::sort(got.begin(), got.end());
-    EXPECT_EQ(got, want);
+    ASSERT_EQ(back.positions, soup.positions);
+    EXPECT_EQ(back.faces, soup.faces);
 
     // the scalar column, parsed from the file itself
     const PlyVertices ply = read_ply_vertices(path);
     ASSERT_EQ(ply.properties, (std::vector<std::string>{"x", "y", "z", "input_id"}));
-    ASSERT_EQ(ply.count, sorted_inputs.size());
+    ASSERT_EQ(ply.count, soup.positions.size());
     for (std::size_t i = 0; i < ply.count; ++i)
-        ASSERT_EQ(ply.values[4 * i + 3], float(sorted_inputs[i])) << "output vertex " << i;
+        ASSERT_EQ(ply.values[4 * i + 3], first_of[i]) << "input vertex " << i;
 
-    // to_input_order: the same order for any vertex attribute
-    const auto in_order = to_input_order(mesh.vertex_attribute<float, 3>("position"), mesh);
-    ASSERT_EQ(in_order.size(), 3 * sorted_inputs.size());
-    for (std::size_t i = 0; i < sorted_inputs.size(); ++i)
+    // to_input_order: the same rows for any vertex attribute
+    const auto in_order = to_input_order(mesh, mesh.vertex_attribute<float, 3>("position"), -5.f);
+    ASSERT_EQ(in_order.size(), 3 * soup.positions.size());
+    for (std::size_t i = 0; i < soup.positions.size(); ++i)
         for (int d = 0; d < 3; ++d)
-            ASSERT_EQ(in_order[3 * i + d], soup.positions[sorted_inputs[i]][d]);
+            ASSERT_EQ(in_order[3 * i + d], referenced[i] ? soup.positions[i][d] : -5.f)
+                << "input vertex " << i;
 
-    // a scalar of the wrong size is refused
+    // values of the wrong size are refused, naming them
     AttributeRegistry other(mesh.num_vertices() + 1, 0, 0);
     auto              wrong = other.add<float, 1, VertexId>("wrong");
-    expect_error_mentioning([&] { write_ply(path, mesh, {{"wrong", wrong}}); }, "'wrong'");
+    expect_error_mentioning([&] { input_order_scalars<1>(mesh, wrong, {"wrong"}); }, "'wrong'");
+    expect_error_mentioning([&] { to_input_order(mesh, wrong); }, "to_input_order");
+    const io::VertexScalar short_column{"short", std::vector<float>(3)};
+    expect_error_mentioning([&] { write_ply(path, mesh, soup, {short_column}); }, "'short'");
+}
+
+TEST(GpuAttributes, ExportKeepsUnusedAndWeldedInputVertices)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // the apps' tet_extra.obj: a tetrahedron over 6 input vertices, vertex 4
+    // used by no face, vertex 5 a copy of vertex 1
+    TriangleSoup soup;
+    soup.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {5, 5, 5}, {1, 0, 0}};
+    soup.faces     = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {5, 2, 3}};
+    const Vec3f offset{10.f, 20.f, 30.f};
+    for (bool weld : {false, true}) {
+        SCOPED_TRACE(weld ? "welded" : "not welded");
+        BuildOptions options;
+        options.weld = weld;
+        RXMesh mesh(soup, options);
+        ASSERT_EQ(mesh.num_vertices(), weld ? 4u : 5u);
+        const auto global_pos = to_host(mesh.positions().view());
+
+        // each global vertex's id: which global vertex each input row took
+        auto id = mesh.add_vertex_attribute<float>("global_id");
+        for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g) id.host(VertexId(g)) = float(g);
+        id.to_device();
+        const std::vector<float> rows = to_input_order(mesh, id, -1.f);
+        ASSERT_EQ(rows.size(), 6u);
+        EXPECT_EQ(rows[4], -1.f);  // used by no face: dropped
+        std::set<float> distinct;
+        for (std::size_t i : {0, 1, 2, 3, 5}) {
+            ASSERT_GE(rows[i], 0.f) << "input vertex " << i;
+            const std::size_t g = std::size_t(rows[i]);
+            ASSERT_LT(g, mesh.num_vertices());
+            for (int d = 0; d < 3; ++d)  // the global vertex is at the input's position
+                EXPECT_EQ(global_pos[3 * g + d], soup.positions[i][d]) << "input vertex " << i;
+            distinct.insert(rows[i]);
+        }
+        // welded, the copies 1 and 5 are one vertex; else each has its own
+        EXPECT_EQ(rows[5] == rows[1], weld);
+        EXPECT_EQ(distinct.size(), weld ? 4u : 5u);
+
+        // write_ply at other positions: each used input vertex at its input
+        // position + offset, the dropped one at its input position
+        auto moved = mesh.add_vertex_attribute<float, 3>("moved");
+        for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g)
+            for (int d = 0; d < 3; ++d)
+                moved.host(VertexId(g), d) = global_pos[3 * std::size_t(g) + d] + offset[d];
+        moved.to_device();
+        const std::string path = rxmesh::test::tmp_dir() + "/attributes_tet_extra.ply";
+        write_ply(path, mesh, soup, moved, input_order_scalars<1>(mesh, id, {"global_id"}, -1.f));
+        const TriangleSoup back = io::read(path);
+        ASSERT_EQ(back.positions.size(), 6u);
+        EXPECT_EQ(back.faces, soup.faces);
+        for (std::size_t i = 0; i < 6; ++i)
+            for (int d = 0; d < 3; ++d)
+                EXPECT_EQ(back.positions[i][d], soup.positions[i][d] + (i == 4 ? 0.f : offset[d]))
+                    << "input vertex " << i;
+        const PlyVertices ply = read_ply_vertices(path);
+        ASSERT_EQ(ply.properties, (std::vector<std::string>{"x", "y", "z", "global_id"}));
+        for (std::size_t i = 0; i < 6; ++i)
+            EXPECT_EQ(ply.values[4 * i + 3], rows[i]) << "input vertex " << i;
+    }
 }

@@ -1,0 +1,125 @@
+# The apps' one CMake function, rxmesh_add_app, and the helpers an app's own
+# CMakeLists.txt uses for the tests of its own options (included by
+# apps/CMakeLists.txt when CLI11 is found). Tests are added only with
+# RXMESH_BUILD_TESTS.
+set(RXMESH_APP_COMMON ${CMAKE_CURRENT_LIST_DIR})
+
+# Writes the inputs of the apps' tests into DIR: the ones every app must
+# reject, bad_index.obj (a face names a missing vertex), nan.obj, empty.obj
+# (no faces) and parse_error.off; and tet_extra.obj, a tetrahedron's four
+# faces over 6 input vertices, one unused (vertex 4) and one a duplicate of
+# vertex 1 (vertex 5, welded with --weld).
+function(rxmesh_write_app_inputs dir)
+  file(WRITE ${dir}/bad_index.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n")
+  file(WRITE ${dir}/nan.obj "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n")
+  file(WRITE ${dir}/empty.obj "# no faces\nv 0 0 0\n")
+  file(WRITE ${dir}/parse_error.off "OFF\n3 1 0\n0 0 0\n1 0 zero\n0 1 0\n3 0 1 2\n")
+  file(WRITE ${dir}/tet_extra.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 5 5 5\nv 1 0 0\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 6 3 4\n")
+endfunction()
+
+# Adds the test rxmesh_APP.bad_NAME for each case "NAME|ARG,ARG,...": the
+# app run with those arguments (and -o) must exit with status 1, print one
+# line on stderr and leave no output file (expect_bad_input.cmake).
+function(rxmesh_add_bad_input_tests app)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  foreach(_case IN LISTS ARGN)
+    string(REPLACE "," ";" _case "${_case}")
+    string(REPLACE "|" ";" _fields "${_case}")
+    list(POP_FRONT _fields _name)  # what is left: the arguments
+    add_test(NAME rxmesh_${app}.bad_${_name}
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${_fields}"
+              -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bad_${_name}.ply -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
+    set_tests_properties(rxmesh_${app}.bad_${_name} PROPERTIES LABELS cpu)
+  endforeach()
+endfunction()
+
+# Adds the GPU test rxmesh_APP.NAME: the app with --check and ARGN must exit
+# with status 0 (77, no GPU: skipped).
+function(rxmesh_add_app_check app name)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  add_test(NAME rxmesh_${app}.${name} COMMAND ${_exe} --check ${ARGN})
+  set_tests_properties(rxmesh_${app}.${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endfunction()
+
+# Adds the GPU test rxmesh_APP.NAME: the app with ARGN and -o must exit with
+# status 0 and write a PLY of VERTICES vertices and FACES faces
+# (expect_ply_counts.cmake): the output in input order.
+function(rxmesh_add_input_order_test app name vertices faces)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  add_test(NAME rxmesh_${app}.${name}
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${ARGN}"
+            -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${app}_${name}.ply -DVERTICES=${vertices} -DFACES=${faces}
+            -P ${RXMESH_APP_COMMON}/expect_ply_counts.cmake)
+  set_tests_properties(rxmesh_${app}.${name} PROPERTIES LABELS gpu
+    SKIP_REGULAR_EXPRESSION "no GPU: skipped")
+endfunction()
+
+# rxmesh_add_app(APP SOURCES file... HELP_PATTERN regex
+#                [NO_MESH] [DEFAULT_ARGS arg...]
+#                [INPUT_ORDER_MESH file] [INPUT_ORDER_ARGS arg...] [INPUT_ORDER_COUNTS V F]
+#                [BAD_INPUTS "NAME|ARG,ARG" ...])
+# Builds and installs rxmesh-APP (underscores become dashes) from SOURCES and,
+# with the tests, adds what every app is tested for:
+#   rxmesh_APP.help            --help prints a match of HELP_PATTERN (cpu)
+#   rxmesh_APP.default_check   the default run with --check, -o, --json and DEFAULT_ARGS
+#   rxmesh_APP.input_order     INPUT_ORDER_MESH (default tet_extra.obj), --check
+#                              and INPUT_ORDER_ARGS: the -o file has V vertices
+#                              and F faces (default 6 and 4: one per input
+#                              vertex, unused and welded included)
+#   rxmesh_APP.input_order_weld  the same with --weld (not with NO_MESH: an app
+#                              that builds no RXMesh has no --weld)
+#   rxmesh_APP.bad_*           missing_file, bad_index, nan, empty, parse_error,
+#                              unwritable_json and the BAD_INPUTS cases (cpu)
+#   sanitize.{memcheck,racecheck}.app_<executable suffix>  the default run under
+#                              compute-sanitizer
+function(rxmesh_add_app app)
+  cmake_parse_arguments(PARSE_ARGV 1 A "NO_MESH" "HELP_PATTERN;INPUT_ORDER_MESH"
+    "SOURCES;DEFAULT_ARGS;INPUT_ORDER_ARGS;INPUT_ORDER_COUNTS;BAD_INPUTS")
+  string(REPLACE "_" "-" _suffix "${app}")
+  add_executable(rxmesh-${_suffix} ${A_SOURCES})
+  target_link_libraries(rxmesh-${_suffix} PRIVATE rxmesh::rxmesh rxmesh::reference CLI11::CLI11)
+  install(TARGETS rxmesh-${_suffix} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  set(_dir ${CMAKE_CURRENT_BINARY_DIR})
+  add_test(NAME rxmesh_${app}.help
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> "-DPATTERN=${A_HELP_PATTERN}"
+            -P ${RXMESH_APP_COMMON}/expect_help.cmake)
+  set_tests_properties(rxmesh_${app}.help PROPERTIES LABELS cpu)
+  rxmesh_add_app_check(${app} default_check -o ${_dir}/${app}_default.ply
+    --json ${_dir}/${app}_default.json ${A_DEFAULT_ARGS})
+
+  rxmesh_write_app_inputs(${_dir})
+  if(NOT A_INPUT_ORDER_MESH)
+    set(A_INPUT_ORDER_MESH ${_dir}/tet_extra.obj)
+  endif()
+  if(NOT A_INPUT_ORDER_COUNTS)
+    set(A_INPUT_ORDER_COUNTS 6 4)
+  endif()
+  set(_order ${A_INPUT_ORDER_COUNTS} ${A_INPUT_ORDER_MESH} --check ${A_INPUT_ORDER_ARGS})
+  rxmesh_add_input_order_test(${app} input_order ${_order})
+  if(NOT A_NO_MESH)
+    rxmesh_add_input_order_test(${app} input_order_weld ${_order} --weld)
+  endif()
+
+  rxmesh_add_bad_input_tests(${app}
+    "missing_file|/nonexistent/mesh.obj"
+    "bad_index|${_dir}/bad_index.obj"
+    "nan|${_dir}/nan.obj"
+    "empty|${_dir}/empty.obj"
+    "parse_error|${_dir}/parse_error.off"
+    "unwritable_json|--json,/nonexistent/dir/report.json"
+    ${A_BAD_INPUTS})
+  rxmesh_add_sanitizer_test(app_${_suffix} memcheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
+  rxmesh_add_sanitizer_test(app_${_suffix} racecheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
+endfunction()

@@ -1,0 +1,277 @@
+// The one skeleton of the RXMesh apps. An app is a class derived from
+// app::App holding only what is its own: its options, its default input,
+// its host checks, its algorithm call and its --check. Its main() is
+//
+//   int main(int argc, char** argv) { Mcf program; return app::run_app(program, argc, argv); }
+//
+// and run_app does the rest, the same for every app: the options every app
+// has (FILE, -o, --json, --check, and --weld, --capacity for an app that
+// builds an RXMesh), loading and checking the input before any GPU work
+// (validate_input), the GPU check, staged outputs committed only when the
+// app's run returns (no partial file on failure), the JSON report's common
+// keys, under the error policy of policy.h.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json.h"
+#include "outputs.h"
+#include "policy.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/export.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/rxmesh.h"
+
+namespace rxmesh::app {
+
+//! What an app says about itself in --help and in its outputs.
+struct Info
+{
+    const char* name;           //!< "rxmesh-mcf": messages, the report's "app"
+    const char* description;    //!< --help's first line, after the name
+    const char* default_input;  //!< what runs without FILE, for --help
+    const char* output_help;    //!< -o
+    const char* check_help;     //!< --check
+    //! --weld's help; nullptr for an app that builds no RXMesh (then it has
+    //! neither --weld nor --capacity).
+    const char* weld_help = "merge vertices with identical positions";
+};
+
+//! The options every app has.
+struct CommonOptions
+{
+    std::string   file, output, json;
+    bool          check = false, weld = false;
+    std::uint32_t capacity = 512;
+};
+
+//! The mesh an app runs on and the name its outputs give it.
+struct Input
+{
+    TriangleSoup soup;
+    std::string  name;
+};
+
+//! Host-side checks of an input before any GPU work, so that bad input is
+//! reported the same way with or without a GPU. \throw InvalidInputError.
+inline void validate_input(const TriangleSoup& soup, const std::string& name)
+{
+    if (soup.faces.empty()) throw InvalidInputError(name + ": the mesh is empty (no faces)");
+    for (std::size_t v = 0; v < soup.positions.size(); ++v)
+        for (float c : soup.positions[v])
+            if (!std::isfinite(c))
+                throw InvalidInputError(name + ": vertex " + std::to_string(v) +
+                                        " has a non-finite coordinate (NaN or inf)");
+}
+
+//! Per-vertex PLY properties of the -o file, in input order (e.g. from
+//! input_order_scalars), computed only when -o was given.
+using Properties = std::function<std::vector<io::VertexScalar>()>;
+
+//! One run of an app, from its checked input to its committed outputs: what
+//! App::run works with.
+class Session
+{
+   public:
+    Session(const Info& info, const CommonOptions& options, Input input, double import_ms,
+            std::string gpu)
+        : m_info(info),
+          m_options(options),
+          m_input(std::move(input)),
+          m_import_ms(import_ms),
+          m_gpu(std::move(gpu))
+    {
+    }
+
+    const CommonOptions& options() const { return m_options; }
+    bool                 check() const { return m_options.check; }
+    const Input&         input() const { return m_input; }
+    const std::string&   gpu() const { return m_gpu; }
+    double               import_ms() const { return m_import_ms; }
+
+    //! The input's RXMesh, built with --weld and --capacity.
+    RXMesh build_mesh() const
+    {
+        BuildOptions build;
+        build.weld             = m_options.weld;
+        build.patcher.capacity = m_options.capacity;
+        return RXMesh(m_input.soup, build);
+    }
+
+    //! Stages -o, when given: the mesh as rxmesh::write_ply writes it (one
+    //! vertex per input vertex in input order, the input's faces), with the
+    //! properties `properties` returns.
+    void write_mesh(const RXMesh& mesh, const Properties& properties = {})
+    {
+        stage(m_options.output, [&](const std::string& tmp) {
+            write_ply(tmp, mesh, m_input.soup,
+                      properties ? properties() : std::vector<io::VertexScalar>{});
+        });
+    }
+
+    //! Stages -o, when given, for an app that moves the vertices: the mesh at
+    //! `moved` (global order) with a 'displacement' property, how far each
+    //! input vertex is from its input position (0 for one the mesh dropped).
+    void write_moved_mesh(const RXMesh& mesh, VertexView<const float, 3> moved)
+    {
+        stage(m_options.output, [&](const std::string& tmp) {
+            const std::vector<Vec3f> pos = input_order_positions(mesh, m_input.soup, moved);
+            io::VertexScalar         d{"displacement", std::vector<float>(pos.size())};
+            for (std::size_t i = 0; i < pos.size(); ++i) {
+                double d2 = 0;
+                for (int k = 0; k < 3; ++k)
+                    d2 += std::pow(double(pos[i][k]) - m_input.soup.positions[i][k], 2);
+                d.values[i] = float(std::sqrt(d2));
+            }
+            write_ply(tmp, mesh, m_input.soup, moved, {d});
+        });
+    }
+
+    //! Stages any output through `write(temporary path)`, when `path` is
+    //! not empty.
+    void stage(const std::string& path, const std::function<void(const std::string&)>& write)
+    {
+        m_outputs.stage(path, write);
+    }
+
+    //! "NAME: INPUT on GPU".
+    void print_header() const
+    {
+        std::printf("%s: %s on %s\n", m_info.name, m_input.name.c_str(), m_gpu.c_str());
+    }
+
+    //! The same, then "  V vertices, F faces, P patches" and `more`.
+    void print_header(const RXMesh& mesh, const std::string& more = "") const
+    {
+        print_header();
+        std::printf("  %u vertices, %u faces, %u patches%s\n", mesh.num_vertices(),
+                    mesh.num_faces(), mesh.num_patches(), more.c_str());
+    }
+
+    //! The report's first keys: app, gpu, input.
+    Json report() const
+    {
+        Json j;
+        j.str("app", m_info.name).str("gpu", m_gpu).str("input", m_input.name);
+        return j;
+    }
+
+    //! The same, then "mesh": the input's and the mesh's sizes.
+    Json report(const RXMesh& mesh) const
+    {
+        Json sizes;
+        sizes.num("input_vertices", double(m_input.soup.positions.size()))
+            .num("input_faces", double(m_input.soup.faces.size()))
+            .num("vertices", mesh.num_vertices())
+            .num("edges", mesh.num_edges())
+            .num("faces", mesh.num_faces())
+            .num("patches", mesh.num_patches());
+        return report().obj("mesh", sizes);
+    }
+
+    //! The first times of "times_ms": import and the mesh's build.
+    Json times(const RXMesh& mesh) const
+    {
+        Json t;
+        t.num("import", m_import_ms).num("build", mesh.stats().total_ms);
+        return t;
+    }
+
+    //! Stages --json, when given.
+    void write_report(const Json& j)
+    {
+        stage(m_options.json, [&](const std::string& tmp) { j.write(tmp); });
+    }
+
+    //! Makes every staged output visible (run_app calls it after App::run).
+    void commit() { m_outputs.commit(); }
+
+   private:
+    const Info&          m_info;
+    const CommonOptions& m_options;
+    Input                m_input;
+    double               m_import_ms;
+    std::string          m_gpu;
+    Outputs              m_outputs;
+};
+
+//! An app: what is its own. run_app calls, in order: add_options (while the
+//! command line is set up), default_input (without FILE), prepare,
+//! extra_outputs, then run.
+class App
+{
+   public:
+    virtual ~App() = default;
+
+    virtual const Info& info() const = 0;
+    //! The app's own options (listed in --help before the common ones).
+    virtual void add_options(CLI::App&) {}
+    //! The mesh it runs on without FILE.
+    virtual Input default_input() const = 0;
+    //! Host-side checks (or changes) of the input after validate_input,
+    //! before any GPU work. \throw InvalidInputError.
+    virtual void prepare(Input&, const CommonOptions&) const {}
+    //! Files it writes besides -o and --json, checked writable up front.
+    virtual std::vector<std::string> extra_outputs() const { return {}; }
+    //! The work, its check and its outputs (staged in the session); returns
+    //! the exit status (the outputs are committed for any status).
+    virtual int run(Session& session) = 0;
+};
+
+namespace detail {
+
+inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o)
+{
+    cli.add_option("-o,--output", o.output, info.output_help);
+    cli.add_option("--json", o.json, "write a JSON report");
+    cli.add_flag("--check", o.check, info.check_help);
+    if (!info.weld_help) return;
+    cli.add_flag("--weld", o.weld, info.weld_help);
+    cli.add_option("--capacity", o.capacity, "faces per patch")
+        ->check(CLI::Range(64u, 4096u))
+        ->capture_default_str();
+}
+
+//! Everything between the parsed options and the app's run.
+inline int load_and_run(App& app, const CommonOptions& o)
+{
+    const auto start = std::chrono::steady_clock::now();
+    Input      in    = o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
+    validate_input(in.soup, in.name);
+    app.prepare(in, o);
+    const double import_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    Outputs::expect(o.output);
+    Outputs::expect(o.json);
+    for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
+    Session   session(app.info(), o, std::move(in), import_ms, require_gpu());
+    const int status = app.run(session);
+    session.commit();
+    return status;
+}
+
+}  // namespace detail
+
+//! An app's whole main(): returns its exit status.
+inline int run_app(App& app, int argc, char** argv)
+{
+    const Info&   info = app.info();
+    CLI::App      cli{std::string(info.name) + ": " + info.description};
+    CommonOptions o;
+    cli.add_option("FILE", o.file,
+                   std::string("input mesh (OBJ, OFF, PLY, STL); default: ") + info.default_input);
+    app.add_options(cli);
+    detail::add_common_options(cli, info, o);
+    if (const int rc = parse(cli, argc, argv, info.name); rc >= 0) return rc;
+    return run(info.name, [&] { return detail::load_and_run(app, o); });
+}
+
+}  // namespace rxmesh::app

@@ -1,0 +1,67 @@
+// An app's output files, written all or none.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "rxmesh/core/error.h"
+
+namespace rxmesh::app {
+
+//! Each output is checked writable before the work starts (expect), written
+//! to a temporary next to its path (stage), and renamed into place only when
+//! every one was written (commit). Files not committed are removed, so a
+//! failure leaves no partial output.
+class Outputs
+{
+   public:
+    Outputs()                          = default;
+    Outputs(const Outputs&)            = delete;
+    Outputs& operator=(const Outputs&) = delete;
+    ~Outputs()
+    {
+        std::error_code ignored;
+        for (const auto& tmp : m_staged) std::filesystem::remove(tmp, ignored);
+    }
+
+    //! \throw IOError now, not after the work, when `path` cannot be created.
+    //! An empty path (the output was not asked for) passes.
+    static void expect(const std::string& path)
+    {
+        if (path.empty()) return;
+        const std::string probe = temporary(path);
+        std::FILE*        f     = std::fopen(probe.c_str(), "wb");
+        if (!f) throw IOError("cannot write " + path);
+        std::fclose(f);
+        std::error_code ignored;
+        std::filesystem::remove(probe, ignored);
+    }
+
+    //! Writes through `write(tmp_path)`; nothing is visible at `path` yet.
+    //! Does nothing for an empty path.
+    void stage(const std::string& path, const std::function<void(const std::string&)>& write)
+    {
+        if (path.empty()) return;
+        m_staged.push_back(temporary(path));
+        m_paths.push_back(path);
+        write(m_staged.back());
+    }
+
+    void commit()
+    {
+        for (std::size_t i = 0; i < m_staged.size(); ++i)
+            std::filesystem::rename(m_staged[i], m_paths[i]);
+        m_staged.clear();
+        m_paths.clear();
+    }
+
+   private:
+    static std::string       temporary(const std::string& path) { return path + ".partial"; }
+    std::vector<std::string> m_staged, m_paths;
+};
+
+}  // namespace rxmesh::app

@@ -1,0 +1,88 @@
+// The benchmark drivers' command lines: CLI11, as the apps'. --help prints
+// the options and exits 0; a bad value, an unknown option or a missing
+// required one is one line on stderr and exit status 2.
+//
+//   CLI::App cli{"bench_x: what it measures", "bench_x"};
+//   cli.add_option("--mesh", a.file, "input mesh");
+//   bench::add_runs(cli, a.runs);
+//   if (const int rc = bench::parse(cli, argc, argv); rc >= 0)
+//       return rc;
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace rxmesh::bench {
+
+//! Parses the command line; returns -1 to go on, else the exit status.
+inline int parse(CLI::App& cli, int argc, char** argv)
+{
+    try {
+        cli.parse(argc, argv);
+        return -1;
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "%s: %s\n", cli.get_name().c_str(), e.what());
+        return 2;
+    }
+}
+
+//! --runs: how many timed runs a median is taken over (>= 1).
+inline CLI::Option* add_runs(CLI::App& cli, int& runs)
+{
+    return cli.add_option("--runs", runs, "timed runs per measurement (the median is reported)")
+        ->check(CLI::Range(1, INT_MAX))
+        ->capture_default_str();
+}
+
+//! --json: where to write the results as JSON (none by default).
+inline CLI::Option* add_json(CLI::App& cli, std::string& path)
+{
+    return cli.add_option("--json", path, "write the results as JSON to this file");
+}
+
+//! --mesh: the input mesh file; `otherwise` says what runs without it.
+inline CLI::Option* add_mesh(CLI::App& cli, std::string& path, const std::string& otherwise)
+{
+    return cli.add_option("--mesh", path, "input mesh (OBJ, OFF, PLY, STL); " + otherwise);
+}
+
+//! --levels: the input refined 1-to-4 up to this many times.
+inline CLI::Option* add_levels(CLI::App& cli, int& levels)
+{
+    return cli.add_option("--levels", levels, "refine the input 1-to-4 up to this many times")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+}
+
+//! --min-level: the levels below are refined through but not measured.
+inline CLI::Option* add_min_level(CLI::App& cli, int& min_level)
+{
+    return cli.add_option("--min-level", min_level, "measure from this level on")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+}
+
+//! What bench_geodesic_cpu and bench_geodesic_exact take to recompute one
+//! size of bench_geodesic and compare with its --dump: --mesh, --level (the
+//! refinements), --distances (bench_geodesic's float32 file), --source.
+inline void add_geodesic_file_options(CLI::App& cli, std::string& mesh, int& level,
+                                      std::string& distances, std::uint32_t& source)
+{
+    add_mesh(cli, mesh, "required")->required();
+    cli.add_option("--level", level, "refine the input 1-to-4 this many times")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+    cli.add_option("--distances", distances,
+                   "bench_geodesic's distances at that size (float32 per input vertex)")
+        ->required();
+    cli.add_option("--source", source, "the source vertex (an input index)")->capture_default_str();
+}
+
+}  // namespace rxmesh::bench
