@@ -89,7 +89,7 @@ template <int BlockThreads = 128, int MinBlocks = 16>
 void vertex_normals(const RXMesh& mesh, const float* positions, float* normals,
                     cudaStream_t stream = 0)
 {
-    mesh.accumulate<Op::FV, float, 3, BlockThreads, MinBlocks>(
+    mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks>(
         VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 
