@@ -78,12 +78,13 @@ inline int current_device()
 //! (queries may run from several host threads at once: nothing is shared).
 inline const DeviceLimits& device_limits(int dev = current_device())
 {
-    static thread_local DeviceLimits            cache[kMaxCachedDevices];
+    static thread_local DeviceLimits                cache[kMaxCachedDevices];
     static thread_local std::map<int, DeviceLimits> others;  // stable references
     DeviceLimits& d = dev < kMaxCachedDevices ? cache[dev] : others[dev];
     if (!d.known) {
         int smem = 0, cooperative = 0;
-        RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        RXMESH_CHECK_CUDA(
+            cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev));
         RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev));
         d.max_smem    = std::size_t(smem);
@@ -140,7 +141,8 @@ class Launcher
             // always the device's maximum: host threads that launch the kernel
             // at the same time never lower each other's limit, as setting each
             // launch's own size would
-            RXMESH_CHECK_CUDA(cudaFuncSetAttribute(m_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            RXMESH_CHECK_CUDA(cudaFuncSetAttribute(m_kernel,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    int(m_device.max_smem - m_limits.static_smem)));
             m_limits.opted_in = true;
         }
@@ -182,8 +184,8 @@ template <auto kernel>
 Launcher launcher()
 {
     static thread_local KernelLimits cache[kMaxCachedDevices];
-    const int   dev = current_device();
-    const void* k   = reinterpret_cast<const void*>(kernel);
+    const int                        dev = current_device();
+    const void*                      k   = reinterpret_cast<const void*>(kernel);
     if (dev >= kMaxCachedDevices)
         return Launcher(k, device_limits(dev), kernel_limits(k, dev));
     fetch_kernel_limits(k, cache[dev]);

@@ -153,7 +153,7 @@ struct VertexInput
     }
 
     RXMESH_HD const U* data() const { return values.data(); }
-    __device__ U load(std::uint32_t v, int d) const
+    __device__ U       load(std::uint32_t v, int d) const
     {
         return __ldg(&values[std::size_t(M) * v + d]);
     }
@@ -240,7 +240,8 @@ template <Op op, typename Input>
 std::size_t accumulate_smem_bytes(const PatchLimits& l)
 {
     SmemCarver c;  // as accumulate_kernel carves
-    carve_accumulate<Input, OpTraits<op>::row_length>(c, l.vertices, op == Op::EV ? l.edges : l.faces);
+    carve_accumulate<Input, OpTraits<op>::row_length>(c, l.vertices,
+                                                      op == Op::EV ? l.edges : l.faces);
     return c.used();
 }
 
@@ -391,8 +392,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(kShared ? rxmesh_accumulate_smem
                                        : mesh.scratch + blockIdx.x * mesh.scratch_stride);
-        const auto      a =
-            carve_accumulate<Input, OpTraits<op>::row_length>(carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
+        const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
+            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
         __syncthreads();  // the previous patch's arrays are read
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
@@ -407,7 +408,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 //! one): shared memory when the largest patch's arrays fit, else a few blocks
 //! over a global scratch (query/patch_launch.cuh; synchronous).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Combine, typename Active, typename Reduce, typename Contribute, typename Finalize>
+          typename Combine, typename Active, typename Reduce, typename Contribute,
+          typename Finalize>
 void launch_accumulate(const DeviceMesh& mesh, Input input,
                        AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
                        Finalize finalize, cudaStream_t stream)

@@ -69,9 +69,8 @@ constexpr bool is_extended_lambda()
 }
 
 template <typename Finalize>
-struct FinalizeArgs
-    : std::conditional_t<is_extended_lambda<Finalize>(), FinalizeSignature<void>,
-                         CallOperatorSignature<Finalize>>
+struct FinalizeArgs : std::conditional_t<is_extended_lambda<Finalize>(), FinalizeSignature<void>,
+                                         CallOperatorSignature<Finalize>>
 {
 };
 
@@ -90,8 +89,9 @@ struct IsCombine : std::false_type
 {
 };
 template <typename C>
-struct IsCombine<C, std::void_t<decltype(&C::template identity<int>),
-                                decltype(&C::template apply<int>)>> : std::true_type
+struct IsCombine<
+    C, std::void_t<decltype(&C::template identity<int>), decltype(&C::template apply<int>)>>
+    : std::true_type
 {
 };
 

@@ -95,7 +95,7 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
         return UnstagedVertices{global_ids()};
     else
         return StagedVertices<typename Input::value_type, Input::components>{global_ids(),
-                                                                            input.data()};
+                                                                             input.data()};
 }
 
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
@@ -238,9 +238,9 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, cons
     const std::size_t smem =
         std::size_t(words) * BlockThreads * 4 + kring_stage_bytes<Input>(32 * words);
     // one block per patch (the mesh has no schedule): query/patch_launch.cuh
-    return launch_in_shared_memory<kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>,
-                                   BlockThreads>(mesh, smem, stream, halo, input, max_rings,
-                                                 capacity, words, f, accept, active, sink);
+    return launch_in_shared_memory<
+        kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>, BlockThreads>(
+        mesh, smem, stream, halo, input, max_rings, capacity, words, f, accept, active, sink);
 }
 
 //! The bitmaps' share of a k-ring block's shared memory, at most: a sizing

@@ -36,7 +36,8 @@ constexpr int staged_register_cap(int measured)
 }  // namespace detail
 
 //! Every fact of one query, in one place: adding a query means its enum
-//! value, its traits here and its row builder (query/block_query.cuh).
+//! value, its traits here (and its line in op_facts and to_string below),
+//! and its row builder (query/block_query.cuh).
 //! - Source, Output: the element id types of a row's source and entries.
 //! - direct: rows read straight from the store in global memory, each owned
 //!   row on its own (query/direct_rows.cuh: no shared memory, no barrier);
@@ -61,16 +62,16 @@ template <Op op>
 struct OpTraits;
 
 #define RXMESH_OP_TRAITS(OP, SRC, OUT, DIRECT, K, ORIENTABLE, THREADS, REGISTERS) \
-    template <>                                                                 \
-    struct OpTraits<Op::OP>                                                     \
-    {                                                                           \
-        using Source                         = SRC;                             \
-        using Output                         = OUT;                             \
-        static constexpr bool direct          = DIRECT;                          \
-        static constexpr int  row_length      = K;                               \
-        static constexpr bool orientable      = ORIENTABLE;                      \
-        static constexpr int  default_threads = THREADS;                         \
-        static constexpr int  max_registers   = REGISTERS;                       \
+    template <>                                                                   \
+    struct OpTraits<Op::OP>                                                       \
+    {                                                                             \
+        using Source                          = SRC;                              \
+        using Output                          = OUT;                              \
+        static constexpr bool direct          = DIRECT;                           \
+        static constexpr int  row_length      = K;                                \
+        static constexpr bool orientable      = ORIENTABLE;                       \
+        static constexpr int  default_threads = THREADS;                          \
+        static constexpr int  max_registers   = REGISTERS;                        \
     };
 //               op  Source    Output    direct K  orientable threads registers
 RXMESH_OP_TRAITS(VV, VertexId, VertexId, false, 0, true, 64, detail::staged_register_cap(0))
@@ -117,18 +118,40 @@ RXMESH_HD constexpr OpFacts op_facts(Op op)
     return {};
 }
 
-//! Thin wrappers over the traits, for the many call sites that take an Op.
-RXMESH_HD constexpr int default_query_threads(Op op)
+namespace detail {
+//! Whether a bool fact of OpTraits holds for an op known at run time: the
+//! comparisons with the ops whose fact holds, or-ed (the others fold away),
+//! so that device code compiles to the comparisons a hand-written test would.
+template <template <Op> class Fact>
+RXMESH_HD constexpr bool op_has(Op op)
 {
-    return op_facts(op).default_threads;
+    return (Fact<Op::VV>::value && op == Op::VV) || (Fact<Op::VE>::value && op == Op::VE) ||
+           (Fact<Op::VF>::value && op == Op::VF) || (Fact<Op::EV>::value && op == Op::EV) ||
+           (Fact<Op::EF>::value && op == Op::EF) || (Fact<Op::FV>::value && op == Op::FV) ||
+           (Fact<Op::FE>::value && op == Op::FE) || (Fact<Op::FF>::value && op == Op::FF);
+}
+template <Op op>
+struct IsDirect : std::bool_constant<OpTraits<op>::direct>
+{
+};
+template <Op op>
+struct IsOrientable : std::bool_constant<OpTraits<op>::orientable>
+{
+};
+}  // namespace detail
+
+//! Thin wrappers over the traits, for the many call sites that take an Op.
+RXMESH_HD constexpr bool is_direct_query(Op op)
+{
+    return detail::op_has<detail::IsDirect>(op);
 }
 RXMESH_HD constexpr bool can_orient(Op op)
 {
-    return op_facts(op).orientable;
+    return detail::op_has<detail::IsOrientable>(op);
 }
-RXMESH_HD constexpr bool is_direct_query(Op op)
+RXMESH_HD constexpr int default_query_threads(Op op)
 {
-    return op_facts(op).direct;
+    return op_facts(op).default_threads;
 }
 RXMESH_HD constexpr int query_max_registers(Op op)
 {

@@ -17,7 +17,8 @@
 //   The k-ring has its own fallback (its overflow path: query/kring.cuh).
 //
 // Which launches synchronise the caller's stream, and why (every other
-// launch here is asynchronous; none adds a host look-up after the first):
+// launch is asynchronous, and after a kernel's first launch on a device and
+// host thread looks up nothing but the current device):
 // - the global-scratch fallback (for_each, accumulate): once, after its
 //   kernel. Its scratch is a stream-ordered allocation freed on return; the
 //   synchronisation makes the call finished when it returns (a fault in the
@@ -93,8 +94,8 @@ void launch_patches(const DeviceMesh& mesh, std::size_t smem, cudaStream_t strea
 {
     if (launch_in_shared_memory<shared_kernel, BlockThreads>(mesh, smem, stream, args...))
         return;
-    launch_in_global_scratch<scratch_kernel, BlockThreads>(
-        mesh, smem, device_limits().sms, stream, args...);
+    launch_in_global_scratch<scratch_kernel, BlockThreads>(mesh, smem, device_limits().sms, stream,
+                                                           args...);
 }
 
 }  // namespace rxmesh::detail
