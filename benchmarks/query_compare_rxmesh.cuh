@@ -17,7 +17,7 @@ using baselines::QueryOutput;
 
 constexpr std::uint32_t fixed_row_size(Op op)
 {
-    return op == Op::EV ? 2 : (op == Op::FV || op == Op::FE) ? 3 : 0;
+    return std::uint32_t(op_facts(op).row_length);  // OpTraits: 0 for the staged queries
 }
 
 template <Op op>

@@ -23,6 +23,7 @@
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
+#include "rxmesh/query/accumulate_args.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_halo.h"
@@ -208,39 +209,65 @@ class RXMesh
 
     //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
     //! patch, then calls `finalize(v, sum)` once per vertex: see
-    //! query/accumulate.cuh for the rules and an example. MinBlocks: the
-    //! kernel's __launch_bounds__ minimum of resident blocks per SM (1: the
-    //! compiler's choice of registers).
-    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+    //! query/accumulate.cuh for the rules and an example. Every accumulate
+    //! member takes, in this order: op; T, N (N values of type T per vertex);
+    //! Combine (query/combine.h: Plus sums, Min keeps the least; contribute
+    //! receives a VertexReduction<T, N, Combine>); BlockThreads; MinBlocks
+    //! (the kernel's __launch_bounds__ minimum of resident blocks per SM; 1:
+    //! the compiler's choice of registers). T and N may be left out, as in
+    //! accumulate<Op::FV>(...) or accumulate_scheduled<Op::FV, Min>(...), when
+    //! finalize is a functor with one `operator()(VertexId, const T (&)[N])`
+    //! (not a lambda: query/accumulate_args.h).
+    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
+              int MinBlocks = 1, typename Contribute, typename Finalize>
+    detail::IfValueType<T> accumulate(Contribute contribute, Finalize finalize,
+                                      cudaStream_t stream = 0) const;
+    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
               typename Contribute, typename Finalize>
-    void accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream = 0) const;
+    detail::IfCombine<Combine> accumulate(Contribute contribute, Finalize finalize,
+                                          cudaStream_t stream = 0) const;
     //! The same, with a vertex input staged in shared memory per patch and
-    //! handed to contribute as a StagedRow: VertexInput<U, M> (a buffer,
-    //! e.g. positions) or computed_vertex_input<U, M>(f).
-    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+    //! handed to contribute as a StagedRow: VertexInput<U, M> (a view, e.g.
+    //! of positions) or computed_vertex_input<U, M>(f).
+    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
+              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize>
+    detail::IfValueType<T> accumulate(Input input, Contribute contribute, Finalize finalize,
+                                      cudaStream_t stream = 0) const;
+    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
               typename Input, typename Contribute, typename Finalize>
-    void accumulate(Input input, Contribute contribute, Finalize finalize,
-                    cudaStream_t stream = 0) const;
+    detail::IfCombine<Combine> accumulate(Input input, Contribute contribute, Finalize finalize,
+                                          cudaStream_t stream = 0) const;
     //! The same, where finalize(v, sum) returns a number: their sum over all
     //! vertices is added to *total (device memory; one atomic per block), so
     //! that a dot product rides along with the accumulation.
-    template <Op op, typename T, int N, int BlockThreads = 128, int MinBlocks = 1,
+    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
+              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize>
+    detail::IfValueType<T> accumulate_sum(Input input, Contribute contribute, Finalize finalize,
+                                          double* total, cudaStream_t stream = 0) const;
+    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
               typename Input, typename Contribute, typename Finalize>
-    void accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
-                        cudaStream_t stream = 0) const;
+    detail::IfCombine<Combine> accumulate_sum(Input input, Contribute contribute,
+                                              Finalize finalize, double* total,
+                                              cudaStream_t stream = 0) const;
 
-    //! accumulate over a subset, combining by Combine: only the patches that
-    //! `schedule` names (PatchSchedule{}: every patch), only the owned
-    //! vertices that `active` accepts (the others get neither contributions
-    //! nor finalize; `active.patch(p)`, when it exists, skips whole patches).
-    //! Combine: Plus (sums) or Min (the least contribution, +inf without
-    //! one); contribute receives a VertexReduction<T, N, Combine>. For loops
-    //! whose active set moves on the device (algo/geodesic.cuh).
+    //! accumulate over a subset: only the patches that `schedule` names
+    //! (PatchSchedule{}: every patch), only the owned vertices that `active`
+    //! accepts (the others get neither contributions nor finalize;
+    //! `active.patch(p)`, when it exists, skips whole patches). With Min,
+    //! a vertex without a contribution gets +inf. For loops whose active set
+    //! moves on the device (algo/geodesic.cuh).
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
               int MinBlocks = 1, typename Input, typename Contribute, typename Finalize,
               typename Active = AllActive>
-    void accumulate_scheduled(const PatchSchedule& schedule, Input input, Contribute contribute,
-                              Finalize finalize, Active active = {}, cudaStream_t stream = 0) const;
+    detail::IfValueType<T> accumulate_scheduled(const PatchSchedule& schedule, Input input,
+                                                Contribute contribute, Finalize finalize,
+                                                Active active = {}, cudaStream_t stream = 0) const;
+    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
+              typename Input, typename Contribute, typename Finalize, typename Active = AllActive>
+    detail::IfCombine<Combine> accumulate_scheduled(const PatchSchedule& schedule, Input input,
+                                                    Contribute contribute, Finalize finalize,
+                                                    Active active = {},
+                                                    cudaStream_t stream = 0) const;
 
     // ---- higher-order queries (query/kring.cuh) ----
 
@@ -326,46 +353,96 @@ void RXMesh::for_each_scheduled(const PatchSchedule& schedule, F f, Active activ
     detail::launch_for_each<op, BlockThreads>(mesh, f, active, oriented, stream);
 }
 
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Contribute,
-          typename Finalize>
-void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
+template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
+          typename Contribute, typename Finalize>
+detail::IfValueType<T> RXMesh::accumulate(Contribute contribute, Finalize finalize,
+                                          cudaStream_t stream) const
 {
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), NoVertexInput{}, detail::AccumulateSpec<Plus, AllActive, detail::NoSum>{},
+        device(), NoVertexInput{}, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
         contribute, finalize, stream);
 }
 
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Contribute, typename Finalize>
-void RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
-                        cudaStream_t stream) const
+template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
+          typename Input, typename Contribute, typename Finalize>
+detail::IfValueType<T> RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
+                                          cudaStream_t stream) const
 {
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), input, detail::AccumulateSpec<Plus, AllActive, detail::NoSum>{}, contribute,
+        device(), input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute,
         finalize, stream);
 }
 
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Contribute, typename Finalize>
-void RXMesh::accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
-                            cudaStream_t stream) const
+template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
+          typename Input, typename Contribute, typename Finalize>
+detail::IfValueType<T> RXMesh::accumulate_sum(Input input, Contribute contribute,
+                                              Finalize finalize, double* total,
+                                              cudaStream_t stream) const
 {
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), input, detail::AccumulateSpec<Plus, AllActive, detail::SumInto>{{}, {total}},
+        device(), input, detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}},
         contribute, finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
           typename Input, typename Contribute, typename Finalize, typename Active>
-void RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
-                                  Contribute contribute, Finalize finalize, Active active,
-                                  cudaStream_t stream) const
+detail::IfValueType<T> RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
+                                                    Contribute contribute, Finalize finalize,
+                                                    Active active, cudaStream_t stream) const
 {
     DeviceMesh mesh = device();
     mesh.schedule   = schedule;
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
         mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
         contribute, finalize, stream);
+}
+
+// T and N read from finalize (query/accumulate_args.h): the members above.
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Contribute,
+          typename Finalize>
+detail::IfCombine<Combine> RXMesh::accumulate(Contribute contribute, Finalize finalize,
+                                              cudaStream_t stream) const
+{
+    using A = detail::FinalizeArgs<Finalize>;
+    if constexpr (detail::require_finalize_args<Finalize>())
+        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+            contribute, finalize, stream);
+}
+
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
+          typename Contribute, typename Finalize>
+detail::IfCombine<Combine> RXMesh::accumulate(Input input, Contribute contribute,
+                                              Finalize finalize, cudaStream_t stream) const
+{
+    using A = detail::FinalizeArgs<Finalize>;
+    if constexpr (detail::require_finalize_args<Finalize>())
+        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+            input, contribute, finalize, stream);
+}
+
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
+          typename Contribute, typename Finalize>
+detail::IfCombine<Combine> RXMesh::accumulate_sum(Input input, Contribute contribute,
+                                                  Finalize finalize, double* total,
+                                                  cudaStream_t stream) const
+{
+    using A = detail::FinalizeArgs<Finalize>;
+    if constexpr (detail::require_finalize_args<Finalize>())
+        accumulate_sum<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+            input, contribute, finalize, total, stream);
+}
+
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
+          typename Contribute, typename Finalize, typename Active>
+detail::IfCombine<Combine> RXMesh::accumulate_scheduled(const PatchSchedule& schedule,
+                                                        Input input, Contribute contribute,
+                                                        Finalize finalize, Active active,
+                                                        cudaStream_t stream) const
+{
+    using A = detail::FinalizeArgs<Finalize>;
+    if constexpr (detail::require_finalize_args<Finalize>())
+        accumulate_scheduled<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+            schedule, input, contribute, finalize, active, stream);
 }
 
 template <int BlockThreads, typename F, typename Active>
@@ -408,13 +485,10 @@ void RXMesh::for_each_kring_while(VertexInput<T, N> input, Accept accept, int ma
 template <Op op, int BlockThreads>
 PatchQuery<op, BlockThreads> RXMesh::query(bool oriented) const
 {
-    const bool        orient = oriented && can_orient(op);
-    const std::size_t smem   = query_smem_bytes(op, orient, m_store.limits);
-    int               dev = 0, max_smem = 0;
-    RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
-    RXMESH_CHECK_CUDA(
-        cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (smem > std::size_t(max_smem))
+    const bool        orient   = oriented && can_orient(op);
+    const std::size_t smem     = query_smem_bytes(op, orient, m_store.limits);
+    const std::size_t max_smem = detail::device_limits().max_smem;  // the user's kernel adds
+    if (smem > max_smem)                                           // its own at launch()
         throw Error(std::string("RXMesh::query<") + to_string(op) + ">: the largest patch needs " +
                     std::to_string(smem) + " bytes of shared memory, the device allows " +
                     std::to_string(max_smem) +

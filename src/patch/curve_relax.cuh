@@ -29,6 +29,7 @@
 
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/core/launch.cuh"
 
 namespace rxmesh::detail {
 
@@ -246,16 +247,11 @@ class Relaxation
           m_counters(4, stream),
           m_stream(stream)
     {
-        int device = 0, cooperative = 0, per_sm = 0, sms = 0;
-        RXMESH_CHECK_CUDA(cudaGetDevice(&device));
-        RXMESH_CHECK_CUDA(
-            cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-        RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relax_all_sweeps,
-                                                                        kRelaxThreads, 0));
-        m_blocks = std::max<std::uint32_t>(
-            1, std::min<std::uint64_t>(m_chunks, std::uint64_t(per_sm) * sms));
-        m_cooperative = cooperative != 0 && per_sm > 0;
+        Launcher  launch = launcher<relax_all_sweeps>();  // core/launch.cuh
+        const int per_sm = launch.blocks_per_sm(kRelaxThreads, 0);
+        m_blocks         = std::max<std::uint32_t>(
+            1, std::min<std::uint64_t>(m_chunks, std::uint64_t(per_sm) * launch.device().sms));
+        m_cooperative = launch.device().cooperative && per_sm > 0;
         m_dirty.memset(0);
     }
 

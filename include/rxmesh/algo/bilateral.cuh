@@ -124,7 +124,7 @@ struct MoveAlongNormal
 //! Iteration stages 1 and 2: normals and sigma_c^2 of positions f.x.
 inline void bilateral_prepare(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x.data()}, BilateralNormalTerm{},
+    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x}, BilateralNormalTerm{},
                                       StoreBilateralNormal{f.normal}, stream);
 }
 
@@ -185,7 +185,7 @@ inline BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const fl
         detail::bilateral_sigma_c(mesh, f, stream);
         report.sigma_ms += timer.stop_ms();
         timer.start();
-        mesh.for_each_kring_while(VertexInput<float, 3>{x.data()}, detail::InBall{f.sc2},
+        mesh.for_each_kring_while(VertexInput<float, 3>{x}, detail::InBall{f.sc2},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
                                   options.kring, stream);
         report.filter_ms += timer.stop_ms();

@@ -243,7 +243,7 @@ void cg_iteration(const RXMesh& mesh, const Operator& op, float* x, float* r, co
 {
     const std::uint64_t      n = std::uint64_t(N) * mesh.num_vertices();
     const DirectionUpdate<N> dir{r, d_old, state};
-    mesh.accumulate_sum<Op::EV, float, N, BlockThreads, MinBlocks>(
+    mesh.accumulate_sum<Op::EV, float, N, Plus, BlockThreads, MinBlocks>(
         computed_vertex_input<float, N>(dir), EdgeTerm<Operator>{op},
         ProductAndDot<N, Operator>{op, dir, d_new, q}, &state->dq, stream);
     const unsigned grid =

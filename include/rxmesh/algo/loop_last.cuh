@@ -262,8 +262,7 @@ inline void last_from_grandparent(const LevelView& gv, const Level& g, const flo
     last.fv  = DeviceBuffer<std::uint32_t>(3 * F, s);
     last.pos = DeviceBuffer<float>(3 * V, s);
     const std::size_t faces_smem = 48 * sizeof(std::uint32_t) * block;
-    if (faces_smem > 48 * 1024)
-        detail::opt_in_all_shared_memory(last_faces_kernel);
+    detail::require_shared_memory<last_faces_kernel>(faces_smem);
     last_faces_kernel<<<last_grid(gv.F, block), block, faces_smem, s>>>(v, last.fv.data());
     RXMESH_CHECK_LAUNCH();
     last_vertex_points_kernel<<<last_grid(V1, block), block, 3 * sizeof(float) * block, s>>>(v, last.pos.data());

@@ -100,8 +100,7 @@ inline NextView next_view(Level& n)
 inline void launch_faces(const LevelView& lv, const NextView& nv, int block, cudaStream_t s)
 {
     const std::size_t smem = 12 * sizeof(std::uint32_t) * block * staged_face_arrays(nv);
-    if (smem > 48 * 1024)
-        detail::opt_in_all_shared_memory(face_children);
+    detail::require_shared_memory<face_children>(smem);
     face_children<<<grid_for(lv.F, block), block, smem, s>>>(lv, nv);
     RXMESH_CHECK_LAUNCH();
 }

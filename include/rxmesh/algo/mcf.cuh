@@ -88,7 +88,7 @@ inline McfSystem mcf_system(const RXMesh& mesh, VertexView<const float, 3> posit
     mesh.for_each<Op::EV>(mcf::StoreEdgeVertices{ev.data()}, AllActive{}, false, stream);
     mesh.for_each<Op::EF>(mcf::CotanEdgeWeight{positions, faces.data(), ev.data(), s.weights(mesh)},
                           AllActive{}, false, stream);
-    mesh.accumulate<Op::FV, float, 1>(VertexInput<float, 3>{positions.data()},
+    mesh.accumulate<Op::FV, float, 1>(VertexInput<float, 3>{positions},
                                       mcf::MixedAreaContribution{}, mcf::StoreScalar{s.areas(mesh)},
                                       stream);
     return s;  // ev and faces are freed in stream order
@@ -101,7 +101,7 @@ inline void mcf_apply(const RXMesh& mesh, const McfSystem& s, float dt,
                       float scale = 1.f, cudaStream_t stream = 0)
 {
     const mcf::McfOperator op = s.op(mesh, dt, with_areas);
-    mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x.data()}, mcf::EdgeTermOf{op},
+    mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x}, mcf::EdgeTermOf{op},
                                       mcf::StoreProduct{op, x, y, scale}, stream);
 }
 
@@ -134,7 +134,7 @@ inline double mean_edge_length(const RXMesh& mesh, VertexView<const float, 3> po
         return 0;
     DeviceBuffer<double> total(1, stream);
     RXMESH_CHECK_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(double), stream));
-    mesh.accumulate_sum<Op::EV, float, 1>(VertexInput<float, 3>{positions.data()},
+    mesh.accumulate_sum<Op::EV, float, 1>(VertexInput<float, 3>{positions},
                                           detail::HalfEdgeLength{}, detail::ReturnSum{},
                                           total.data(), stream);
     return read_back(total.data(), stream) / mesh.num_edges();

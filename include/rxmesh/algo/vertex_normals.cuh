@@ -48,9 +48,8 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                     VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
     require_vertex_count("vertex_normals", mesh, positions, normals);
-    mesh.accumulate<Op::FV, float, 3, BlockThreads, MinBlocks>(
-        VertexInput<float, 3>{positions.data()}, MaxFaceContribution{}, StoreUnitNormal{normals},
-        stream);
+    mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks>(
+        VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 
 //! The paper's version (Listing 1): FV per owned face, global atomics into

@@ -39,8 +39,9 @@
 // not fit shared memory (a huge input, or a huge patch) runs the same code
 // over a global scratch buffer instead.
 //
-// Inputs: VertexInput<U, M>{buffer} stages M values per vertex from device
-// memory; computed_vertex_input<U, M>(f) stages f(VertexId, d) instead, so
+// Inputs: VertexInput<U, M>{view} stages M values per vertex from device
+// memory (a VertexView<const U, M>, an Attribute, or a raw pointer and a
+// count); computed_vertex_input<U, M>(f) stages f(VertexId, d) instead, so
 // an element-wise update is fused into the accumulation (it must depend on
 // the vertex only: ribbon vertices are computed by every patch holding
 // them). RXMesh::accumulate_sum: finalize returns a number, and the sum over
@@ -77,14 +78,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "rxmesh/core/launch.cuh"
-#include "rxmesh/core/cuda_check.h"
-#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/query/block_transpose.cuh"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/direct_rows.cuh"
-#include "rxmesh/query/launch.cuh"
+#include "rxmesh/query/op.h"
+#include "rxmesh/query/patch_launch.cuh"
 #include "rxmesh/query/smem_plan.h"
 
 namespace rxmesh {
@@ -130,16 +130,33 @@ class VertexReduction
 template <typename T, int N>
 using VertexSums = VertexReduction<T, N, Plus>;
 
-//! A vertex input that accumulate stages in shared memory per patch: M
-//! values of U per vertex, flat by global id (e.g. positions).
+//! A vertex input that accumulate (and the k-ring queries) stage in shared
+//! memory per patch: M values of U per vertex, read through a view
+//! (core/attribute_view.h; e.g. positions, or an Attribute, which converts).
 template <typename U, int M>
 struct VertexInput
 {
     using value_type                = U;
     static constexpr int components = M;
-    const U*             data       = nullptr;
+    //! The size of a raw buffer given without one.
+    static constexpr std::uint32_t kUnknownSize = ~std::uint32_t(0);
 
-    __device__ U load(std::uint32_t v, int d) const { return __ldg(data + std::size_t(M) * v + d); }
+    VertexView<const U, M> values;
+
+    VertexInput() = default;
+    RXMESH_HD VertexInput(VertexView<const U, M> view) : values(view) {}
+    //! A raw buffer of num_vertices * M values (the form that predates views;
+    //! without a size the view's size is kUnknownSize, and nothing reads it).
+    RXMESH_HD VertexInput(const U* data, std::uint32_t num_vertices = kUnknownSize)
+        : values(data, num_vertices)
+    {
+    }
+
+    RXMESH_HD const U* data() const { return values.data(); }
+    __device__ U       load(std::uint32_t v, int d) const
+    {
+        return __ldg(&values[std::size_t(M) * v + d]);
+    }
 };
 
 //! A vertex input computed while it is staged: value d of vertex v is
@@ -223,7 +240,8 @@ template <Op op, typename Input>
 std::size_t accumulate_smem_bytes(const PatchLimits& l)
 {
     SmemCarver c;  // as accumulate_kernel carves
-    carve_accumulate<Input, op == Op::EV ? 2 : 3>(c, l.vertices, op == Op::EV ? l.edges : l.faces);
+    carve_accumulate<Input, OpTraits<op>::row_length>(c, l.vertices,
+                                                      op == Op::EV ? l.edges : l.faces);
     return c.used();
 }
 
@@ -248,7 +266,7 @@ __device__ __forceinline__ void build_vertex_sources(
     const PatchInfo& pi, const AccumulateArrays<U>& a,
     typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
 {
-    constexpr int       K = op == Op::EV ? 2 : 3;
+    constexpr int       K = OpTraits<op>::row_length;
     const std::uint32_t n = op == Op::EV ? pi.nE : pi.nF;
     for (std::uint32_t i = threadIdx.x; i < n; i += BlockThreads) {
         std::uint16_t raw[3];
@@ -271,7 +289,7 @@ __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint
                                                   Contribute& contribute)
 {
     using Source             = typename OpTraits<op>::Source;
-    constexpr int        K   = op == Op::EV ? 2 : 3;
+    constexpr int        K   = OpTraits<op>::row_length;
     const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
     std::uint32_t        global[3];
 #pragma unroll
@@ -307,7 +325,7 @@ __device__ __forceinline__ double gather_owned_vertices(
     const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
     Contribute& contribute, Finalize& finalize, const Active& active)
 {
-    constexpr int K       = op == Op::EV ? 2 : 3;
+    constexpr int K       = OpTraits<op>::row_length;
     double        partial = 0;
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
         if (!active(VertexId(pi.vmap.owned_offset + v)))
@@ -374,8 +392,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(kShared ? rxmesh_accumulate_smem
                                        : mesh.scratch + blockIdx.x * mesh.scratch_stride);
-        const auto      a =
-            carve_accumulate<Input, op == Op::EV ? 2 : 3>(carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
+        const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
+            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
         __syncthreads();  // the previous patch's arrays are read
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
@@ -388,42 +406,22 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 
 //! Runs accumulate_kernel over the mesh's patches (its schedule's, when it has
 //! one): shared memory when the largest patch's arrays fit, else a few blocks
-//! over a global scratch (synchronous).
+//! over a global scratch (query/patch_launch.cuh; synchronous).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Combine, typename Active, typename Reduce, typename Contribute, typename Finalize>
-void launch_accumulate(DeviceMesh mesh, Input input, AccumulateSpec<Combine, Active, Reduce> spec,
-                       Contribute contribute, Finalize finalize, cudaStream_t stream)
+          typename Combine, typename Active, typename Reduce, typename Contribute,
+          typename Finalize>
+void launch_accumulate(const DeviceMesh& mesh, Input input,
+                       AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
+                       Finalize finalize, cudaStream_t stream)
 {
     static_assert(op == Op::FV || op == Op::EV,
                   "accumulate gathers faces (FV) or edges (EV) into their vertices");
-    const std::uint32_t items = mesh.schedule.range ? mesh.schedule.capacity : mesh.store.num_patches;
-    if (mesh.store.num_patches == 0 || items == 0)
-        return;
-    constexpr auto kernel = accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input,
-                                              Combine, Active, Reduce, Contribute, Finalize>;
-    const std::size_t smem = accumulate_smem_bytes<op, Input>(mesh.limits);
-    LaunchLimits&     c    = launch_limits<kernel>();
-    if (smem + c.static_smem <= std::size_t(c.max_smem)) {
-        if (smem > c.opted_in) {
-            detail::opt_in_all_shared_memory(kernel);
-            c.opted_in = std::size_t(c.max_smem);
-        }
-        const unsigned grid = mesh.schedule.range
-                                  ? scheduled_grid<kernel>(c, BlockThreads, smem, items)
-                                  : mesh.store.num_patches;
-        kernel<<<grid, BlockThreads, smem, stream>>>(mesh, input, spec, contribute, finalize);
-        RXMESH_CHECK_LAUNCH();
-        return;
-    }
-    const unsigned grid = std::min<unsigned>(items, 2u * unsigned(c.sms));
-    mesh.scratch_stride = (smem + 255) & ~std::size_t(255);
-    DeviceBuffer<unsigned char> scratch(mesh.scratch_stride * grid, stream);
-    mesh.scratch = scratch.data();
-    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Combine, Active, Reduce,
-                      Contribute, Finalize><<<grid, BlockThreads, 0, stream>>>(mesh, input, spec,
-                                                                              contribute, finalize);
-    RXMESH_CHECK_LAUNCH();
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    launch_patches<accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Combine,
+                                     Active, Reduce, Contribute, Finalize>,
+                   accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Combine,
+                                     Active, Reduce, Contribute, Finalize>,
+                   BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh.limits), stream, input,
+                                 spec, contribute, finalize);
 }
 
 }  // namespace detail

@@ -46,7 +46,7 @@ __device__ __forceinline__ void direct_query(const DeviceMesh& mesh, Lambda& use
 {
     using Source            = typename OpTraits<op>::Source;
     using Output            = typename OpTraits<op>::Output;
-    constexpr std::uint32_t K = op == Op::EV ? 2 : 3;
+    constexpr std::uint32_t K   = OpTraits<op>::row_length;
     const std::uint32_t end = mesh.end_item();
     for (std::uint32_t i = mesh.first_item() + blockIdx.x; i < end; i += gridDim.x) {
         const std::uint32_t p = mesh.scheduled_patch(i);

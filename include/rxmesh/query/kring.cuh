@@ -12,7 +12,8 @@
 //   every vertex fits (a list never needs more entries than the mesh has
 //   vertices).
 // The launcher reads how many vertices overflowed: one stream
-// synchronisation per query.
+// synchronisation per query (query/patch_launch.cuh lists every launch that
+// synchronises).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,13 +24,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_grow.cuh"
 #include "rxmesh/query/op.h"
+#include "rxmesh/query/patch_launch.cuh"
 
 namespace rxmesh {
 
@@ -94,7 +95,7 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
         return UnstagedVertices{global_ids()};
     else
         return StagedVertices<typename Input::value_type, Input::components>{global_ids(),
-                                                                            input.data};
+                                                                             input.data()};
 }
 
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
@@ -236,25 +237,23 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, cons
 {
     const std::size_t smem =
         std::size_t(words) * BlockThreads * 4 + kring_stage_bytes<Input>(32 * words);
-    auto kernel = kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>;
-    int               dev = 0, max_smem = 0;
-    RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
-    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (smem > std::size_t(max_smem))
-        return false;
-    if (smem > 48 * 1024)
-        detail::opt_in_all_shared_memory(kernel);
-    kernel<<<mesh.store.num_patches, BlockThreads, smem, stream>>>(
-        mesh, halo, input, max_rings, capacity, words, f, accept, active, sink);
-    RXMESH_CHECK_LAUNCH();
-    return true;
+    // one block per patch (the mesh has no schedule): query/patch_launch.cuh
+    return launch_in_shared_memory<
+        kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>, BlockThreads>(
+        mesh, smem, stream, halo, input, max_rings, capacity, words, f, accept, active, sink);
 }
 
-//! Bitmap words per thread: enough for the largest halo, at most 48 KB per
-//! block (patches with larger halos send their vertices to the global path).
+//! The bitmaps' share of a k-ring block's shared memory, at most: a sizing
+//! choice (more bitmap words cost resident blocks), not the opt-in limit.
+inline constexpr std::uint32_t kKRingBitmapBytesPerBlock = 48 * 1024;
+
+//! Bitmap words per thread: enough for the largest halo, at most
+//! kKRingBitmapBytesPerBlock per block (patches with larger halos send their
+//! vertices to the global path).
 inline std::uint32_t kring_bitmap_words(std::uint32_t max_ext, int block_threads)
 {
-    return std::min<std::uint32_t>((max_ext + 31) / 32, 48 * 1024 / (4 * block_threads));
+    return std::min<std::uint32_t>((max_ext + 31) / 32,
+                                   kKRingBitmapBytesPerBlock / (4 * block_threads));
 }
 
 //! Lists of at least `capacity` entries: one of four compiled lengths.

@@ -25,10 +25,12 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <string>
 #include <utility>
 
-#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/query/block_query.cuh"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/op.h"
@@ -78,15 +80,22 @@ class PatchQuery
 };
 
 //! Launches kernel<<<q.grid(), q.block(), q.smem_bytes(), stream>>>(args...)
-//! after opting the kernel into that much dynamic shared memory.
-//! \throw CudaError when the launch fails.
+//! after opting the kernel into that much dynamic shared memory (beside its
+//! own static shared memory; once per kernel, device and host thread:
+//! core/launch.cuh).
+//! \throw Error when the kernel's static shared memory and q.smem_bytes()
+//!        together exceed the device's; CudaError when the launch fails.
 template <typename Query, typename... KernelArgs, typename... Args>
 void launch(const Query& q, void (*kernel)(KernelArgs...), cudaStream_t stream, Args&&... args)
 {
     if (q.grid() == 0)
         return;
-    if (q.smem_bytes() > 48 * 1024)
-        detail::opt_in_all_shared_memory(kernel);
+    detail::Launcher l = detail::launcher(kernel);
+    if (!l.fit_shared_memory(q.smem_bytes()))
+        throw Error(std::string("rxmesh::launch: the kernel's ") + std::to_string(l.static_smem()) +
+                    " bytes of static shared memory and the query's " +
+                    std::to_string(q.smem_bytes()) + " exceed the device's " +
+                    std::to_string(l.device().max_smem));
     kernel<<<q.grid(), q.block(), q.smem_bytes(), stream>>>(std::forward<Args>(args)...);
     RXMESH_CHECK_LAUNCH();
 }

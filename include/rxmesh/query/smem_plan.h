@@ -70,14 +70,6 @@ struct QuerySizes
     bool general_ef = true;
 };
 
-//! Queries whose rows are read straight from the store in global memory
-//! (each owned row is independent): no shared memory, no barrier.
-constexpr bool is_direct_query(Op op)
-{
-    return op == Op::EV || op == Op::FE || op == Op::FV;
-}
-
-
 //! Whether a query stages M_EV / M_FE in shared memory.
 RXMESH_HD constexpr bool stages_ev(Op op, bool oriented)
 {
