@@ -345,8 +345,8 @@ void add_options(CLI::App& cli, Args& a)
         ->check(CLI::Range(1, 16))
         ->capture_default_str();
     bench::add_runs(cli, a.runs);
-    cli.add_option("--cpu-runs", a.cpu_runs, "runs of OpenSubdiv per size")
-        ->check(CLI::Range(1, 1000000))
+    cli.add_option("--cpu-runs", a.cpu_runs, "runs of OpenSubdiv per size (0: skip it)")
+        ->check(CLI::Range(0, 1000000))
         ->capture_default_str();
     cli.add_option("--threads", a.threads, "threads of the threaded OpenSubdiv evaluation")
         ->check(CLI::Range(1, 1024))
