@@ -137,6 +137,29 @@ struct GrowResult
     bool          overflow = false, left_halo = false;
 };
 
+//! Appends y to the rings' list; false, with r.overflow set, when the list
+//! is full.
+RXMESH_DEVICE inline bool append_to_rings(GrowResult& r, std::uint32_t* list,
+                                          std::uint32_t capacity, std::uint32_t y)
+{
+    if (r.size == capacity) {
+        r.overflow = true;
+        return false;
+    }
+    list[r.size++] = y;
+    return true;
+}
+
+//! Closes the ring that the list's entries from `end` on form; false when
+//! the ring is empty (the growth is over).
+RXMESH_DEVICE inline bool close_ring(GrowResult& r, std::uint32_t end, std::uint32_t* ring_end)
+{
+    if (r.size == end)
+        return false;
+    ring_end[r.num_rings++] = r.size;
+    return true;
+}
+
 //! accept for the exact k-ring: every vertex.
 struct AcceptAll
 {
@@ -211,15 +234,13 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, const Vertices& vx, st
                 if constexpr (!std::is_same_v<Accept, AcceptAll>)
                     if (!admits(vx(y)))
                         continue;  // y stays marked: accept's answer does not change
-                if (r.size == capacity)
-                    return r.overflow = true, r;
-                list[r.size++] = y;
+                if (!append_to_rings(r, list, capacity, y))
+                    return r;
             }
         }
-        if (r.size == end)
+        if (!close_ring(r, end, ring_end))
             break;
-        ring_end[r.num_rings++] = r.size;
-        begin                   = end;
+        begin = end;
     }
     return r;
 }
@@ -250,14 +271,12 @@ RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, const Vertices& vx,
                 const std::uint32_t y = map(h.entries[e]);
                 if (holds(prev_begin, y) || !admits(vx(y)))
                     continue;
-                if (r.size == capacity)
-                    return r.overflow = true, r;
-                list[r.size++] = y;
+                if (!append_to_rings(r, list, capacity, y))
+                    return r;
             }
         }
-        if (r.size == end)
+        if (!close_ring(r, end, ring_end))
             break;
-        ring_end[r.num_rings++] = r.size;
         prev_begin = begin, begin = end;
     }
     return r;
