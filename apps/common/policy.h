@@ -15,6 +15,7 @@
 #include <string>
 #include <type_traits>
 
+#include "cli_parse.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
 
@@ -76,17 +77,7 @@ inline int run(const char* app_name, const std::function<int()>& body)
 //! (0 after --help, 1 with one line on stderr for a bad option).
 inline int parse(CLI::App& cli, int argc, char** argv, const char* app_name)
 {
-    try {
-        cli.parse(argc, argv);
-        return -1;
-    } catch (const CLI::CallForHelp& e) {
-        return cli.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return cli.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\n", app_name, e.what());
-        return 1;
-    }
+    return cli::parse_command_line(cli, argc, argv, app_name, 1);
 }
 
 //! A CLI11 check that the whole text is one number of type T (float or

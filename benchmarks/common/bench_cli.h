@@ -10,27 +10,20 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include "cli_parse.h"
 
 namespace rxmesh::bench {
 
 //! Parses the command line; returns -1 to go on, else the exit status.
 inline int parse(CLI::App& cli, int argc, char** argv)
 {
-    try {
-        cli.parse(argc, argv);
-        return -1;
-    } catch (const CLI::CallForHelp& e) {
-        return cli.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return cli.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\n", cli.get_name().c_str(), e.what());
-        return 2;
-    }
+    return cli::parse_command_line(cli, argc, argv, cli.get_name(), 2);
 }
 
 //! --runs: how many timed runs a median is taken over (>= 1).
