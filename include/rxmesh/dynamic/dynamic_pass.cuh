@@ -1,0 +1,124 @@
+// The passes of DynamicMesh that call a user's device lambda: include this
+// (it includes dynamic_mesh.h) in a .cu file.
+//
+//   PassReport r = mesh.flip_pass([=] __device__ (const EdgeContext& e) {
+//       return EdgeDecision{wants_flip(e)};
+//   });
+//   mesh.move_vertices([=] __device__ (const VertexContext& v) {
+//       Vec3 sum{}; int n = 0;
+//       v.for_each_neighbor([&](std::uint32_t u) { sum = sum + v.position(u); ++n; });
+//       return n ? sum * (1.f / n) : v.position(v.vertex);
+//   });
+#pragma once
+
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/dynamic/dynamic_mesh.h"
+#include "rxmesh/dynamic/fan.cuh"
+
+namespace rxmesh {
+
+//! One vertex as move_vertices' callback sees it.
+struct VertexContext
+{
+    std::uint32_t    vertex = kNoElement;
+    ConnectivityView mesh;
+
+    __device__ Vec3 position(std::uint32_t v) const { return mesh.position(v); }
+    __device__ bool boundary() const { return mesh.vertex_boundary(vertex); }
+    __device__ bool manifold() const { return mesh.vertex_manifold(vertex); }
+    __device__ std::uint32_t degree() const { return mesh.vertex_degree[vertex]; }
+    //! visit(u) for each neighbour u, once each; manifold vertices only (a
+    //! non-manifold vertex visits nothing).
+    template <typename Visit>
+    __device__ void for_each_neighbor(Visit&& visit) const
+    {
+        if (manifold()) dynamic_detail::for_each_neighbor(mesh, vertex, visit);
+    }
+};
+
+namespace dynamic_detail {
+
+template <typename Decide>
+__global__ void decide_kernel(ConnectivityView c, Decide decide, std::uint8_t* asked,
+                              float* position, float* priority)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= c.num_edges) return;
+    const EdgeQuad    q = edge_quad(c, e);
+    EdgeContext       ctx;
+    ctx.edge      = e;
+    ctx.a         = q.a;
+    ctx.b         = q.b;
+    ctx.c         = q.c;
+    ctx.d         = q.d;
+    ctx.num_faces = q.num_faces;
+    ctx.manifold  = c.edge_manifold(e);
+    ctx.positions = c.positions;
+    const EdgeDecision d = decide(static_cast<const EdgeContext&>(ctx));
+    asked[e]             = d.apply;
+    store3(position, e, d.position);
+    priority[e] = d.priority;
+}
+
+template <typename NewPosition>
+__global__ void move_kernel(ConnectivityView c, NewPosition new_position, float* out)
+{
+    const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= c.num_vertex_slots || !c.vertex_alive[v]) return;
+    const VertexContext ctx{v, c};
+    store3(out, v, new_position(ctx));
+}
+
+template <typename Decide>
+PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide)
+{
+    GpuTimer timer(mesh.stream());
+    timer.start();
+    const auto              d     = mesh.begin_pass();
+    const ConnectivityView& c     = mesh.connectivity();
+    const std::uint32_t     block = mesh.options().block_threads;
+    if (c.num_edges > 0) {
+        decide_kernel<<<(c.num_edges + block - 1) / block, block, 0, mesh.stream()>>>(
+            c, decide, d.asked, d.position, d.priority);
+        RXMESH_CHECK_LAUNCH();
+    }
+    PassReport report = mesh.finish_pass(kind);
+    report.ms         = timer.stop_ms();
+    return report;
+}
+
+}  // namespace dynamic_detail
+
+template <typename Decide>
+PassReport DynamicMesh::flip_pass(Decide decide)
+{
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Flip, decide);
+}
+
+template <typename Decide>
+PassReport DynamicMesh::split_pass(Decide decide)
+{
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Split, decide);
+}
+
+template <typename Decide>
+PassReport DynamicMesh::collapse_pass(Decide decide)
+{
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Collapse, decide);
+}
+
+template <typename NewPosition>
+void DynamicMesh::move_vertices(NewPosition new_position)
+{
+    const ConnectivityView c     = connectivity();
+    float*                 out   = scratch_positions();
+    const std::uint32_t    block = m_options.block_threads;
+    if (c.num_vertex_slots > 0) {
+        dynamic_detail::move_kernel<<<(c.num_vertex_slots + block - 1) / block, block, 0,
+                                      m_stream>>>(c, new_position, out);
+        RXMESH_CHECK_LAUNCH();
+    }
+    commit_moved_positions();
+}
+
+}  // namespace rxmesh

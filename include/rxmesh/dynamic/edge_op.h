@@ -1,0 +1,74 @@
+// What a user's per-edge callback sees and returns, and what a pass reports.
+//
+//   mesh.split_pass([=] __device__ (const EdgeContext& e) {
+//       const Vec3 p = e.position(e.a), q = e.position(e.b);
+//       return EdgeDecision{squared_norm(q - p) > limit, 0.5f * (p + q)};
+//   });
+//
+// The engine then refuses what would break the mesh (edge_checks.cuh), keeps
+// a conflict-free subset of the rest (lower priority first, ties broken by a
+// fixed permutation of the edge ids) and applies it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rxmesh/core/vec3.h"
+#include "rxmesh/dynamic/connectivity.h"
+
+namespace rxmesh {
+
+enum class EdgeOpKind : std::uint8_t { Flip, Split, Collapse };
+
+const char* to_string(EdgeOpKind kind);
+
+enum class EdgeOpStatus : std::uint8_t {
+    NotAsked   = 0,  // the callback declined
+    Refused    = 1,  // it would break the mesh
+    Conflicted = 2,  // overlapped an operation that went first; ask again next pass
+    Applied    = 3,
+};
+
+//! One edge as the callback sees it at the start of a pass. a < b; c is the
+//! third vertex of the face walking a -> b (of the edge's first face when
+//! none does), d that of the other face (kNoElement on the boundary).
+struct EdgeContext
+{
+    std::uint32_t edge = kNoElement;
+    std::uint32_t a = kNoElement, b = kNoElement, c = kNoElement, d = kNoElement;
+    std::uint32_t num_faces = 0;
+    bool          manifold  = false;  // the edge; its vertices may still not be
+    const float*  positions = nullptr;
+
+    RXMESH_HD bool boundary() const { return num_faces == 1; }
+    RXMESH_HD Vec3 position(std::uint32_t v) const { return load3(positions, v); }
+};
+
+//! The callback's answer. position: where a split puts the new vertex, where
+//! a collapse puts the surviving vertex a (b merges into it); unused by
+//! flips. priority: lower goes first when operations overlap.
+struct EdgeDecision
+{
+    bool  apply    = false;
+    Vec3  position = {};
+    float priority = 0.f;
+};
+
+struct PassReport
+{
+    EdgeOpKind    kind       = EdgeOpKind::Flip;
+    std::uint32_t edges      = 0;  // edges at the start of the pass
+    std::uint32_t asked      = 0;  // the callback said yes
+    std::uint32_t refused    = 0;
+    std::uint32_t conflicted = 0;
+    std::uint32_t applied    = 0;
+    std::uint32_t rounds     = 0;  // conflict-resolution rounds
+    float         ms         = 0;  // the whole pass, connectivity included
+
+    //! A pass without progress: applied == 0. A loop over passes must stop
+    //! then, since the mesh (and so the next pass) is unchanged.
+    bool progress() const { return applied > 0; }
+    std::string to_json() const;
+};
+
+}  // namespace rxmesh

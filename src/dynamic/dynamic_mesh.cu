@@ -1,0 +1,233 @@
+#include "rxmesh/dynamic/dynamic_mesh.h"
+
+#include <cmath>
+#include <string>
+
+#include "connectivity_build.h"
+#include "pass_workspace.h"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/error.h"
+
+namespace rxmesh {
+
+using namespace dynamic_detail;
+
+namespace {
+
+void check_soup(const TriangleSoup& soup)
+{
+    for (std::size_t v = 0; v < soup.positions.size(); ++v)
+        for (float x : soup.positions[v])
+            if (!std::isfinite(x))
+                throw InvalidInputError("DynamicMesh: vertex " + std::to_string(v) +
+                                        " has a non-finite coordinate");
+    for (std::size_t f = 0; f < soup.faces.size(); ++f) {
+        const Triangle& t = soup.faces[f];
+        for (std::uint32_t v : t)
+            if (v >= soup.positions.size())
+                throw InvalidInputError("DynamicMesh: face " + std::to_string(f) +
+                                        " names vertex " + std::to_string(v) + " of " +
+                                        std::to_string(soup.positions.size()));
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+            throw InvalidInputError("DynamicMesh: face " + std::to_string(f) +
+                                    " repeats a vertex");
+    }
+    if (soup.positions.size() >= 0x7FFFFFFFu || soup.faces.size() >= 0x3FFFFFFFu)
+        throw InvalidInputError("DynamicMesh: the mesh exceeds 2^31 vertices or 2^30 faces");
+}
+
+//! Grows `buffer` to `count` elements keeping its first `keep` elements.
+template <typename T>
+void grow_keeping(DeviceBuffer<T>& buffer, std::size_t count, std::size_t keep, cudaStream_t s)
+{
+    if (buffer.size() >= count) return;
+    DeviceBuffer<T> bigger(count, s);
+    if (keep > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(bigger.data(), buffer.data(), keep * sizeof(T),
+                                          cudaMemcpyDeviceToDevice, s));
+    buffer = std::move(bigger);
+}
+
+}  // namespace
+
+DynamicMesh::DynamicMesh(const TriangleSoup& soup, const DynamicOptions& options,
+                         cudaStream_t stream)
+    : m_options(options), m_stream(stream)
+{
+    check_soup(soup);
+    std::vector<float> positions;
+    positions.reserve(3 * soup.positions.size());
+    for (const Vec3f& p : soup.positions) positions.insert(positions.end(), p.begin(), p.end());
+    std::vector<std::uint32_t> faces;
+    faces.reserve(3 * soup.faces.size());
+    for (const Triangle& t : soup.faces) faces.insert(faces.end(), t.begin(), t.end());
+    upload(positions, faces);
+}
+
+DynamicMesh::DynamicMesh(const RXMesh& mesh, const DynamicOptions& options, cudaStream_t stream)
+    : m_options(options), m_stream(stream)
+{
+    const auto positions = mesh.positions();
+    const auto faces     = mesh.faces(stream);
+    m_connectivity       = std::make_unique<Connectivity>();
+    m_workspace          = std::make_unique<PassWorkspace>();
+    reserve(mesh.num_vertices(), mesh.num_faces());
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_positions.data(), positions.device_data(),
+                                      12ull * mesh.num_vertices(), cudaMemcpyDeviceToDevice,
+                                      stream));
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_faces.data(), faces.data(), 12ull * mesh.num_faces(),
+                                      cudaMemcpyDeviceToDevice, stream));
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(m_vertex_alive.data(), 1, mesh.num_vertices(), stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    m_vertex_slots = m_num_vertices = m_input_vertices = mesh.num_vertices();
+    m_face_slots = m_num_faces = mesh.num_faces();
+}
+
+void DynamicMesh::upload(const std::vector<float>&         positions,
+                         const std::vector<std::uint32_t>& faces)
+{
+    m_connectivity = std::make_unique<Connectivity>();
+    m_workspace    = std::make_unique<PassWorkspace>();
+    const auto num_vertices = std::uint32_t(positions.size() / 3);
+    const auto num_faces    = std::uint32_t(faces.size() / 3);
+    reserve(num_vertices, num_faces);
+    if (num_vertices > 0) {
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_positions.data(), positions.data(),
+                                          positions.size() * 4, cudaMemcpyHostToDevice, m_stream));
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(m_vertex_alive.data(), 1, num_vertices, m_stream));
+    }
+    if (num_faces > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_faces.data(), faces.data(), faces.size() * 4,
+                                          cudaMemcpyHostToDevice, m_stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+    m_vertex_slots = m_num_vertices = m_input_vertices = num_vertices;
+    m_face_slots = m_num_faces = num_faces;
+}
+
+DynamicMesh::~DynamicMesh()                                 = default;
+DynamicMesh::DynamicMesh(DynamicMesh&&) noexcept            = default;
+DynamicMesh& DynamicMesh::operator=(DynamicMesh&&) noexcept = default;
+
+//! Capacity doubles (at least) when it runs out, so n appended elements cost
+//! O(n) copies in all; nothing for a user to tune.
+void DynamicMesh::reserve(std::uint32_t vertex_slots, std::uint32_t face_slots)
+{
+    const std::size_t vertex_capacity = m_vertex_alive.size(), face_capacity = m_faces.size() / 3;
+    if (vertex_slots > vertex_capacity) {
+        const std::size_t n = std::max<std::size_t>(vertex_slots, 2 * vertex_capacity);
+        grow_keeping(m_positions, 3 * n, 3ull * m_vertex_slots, m_stream);
+        grow_keeping(m_vertex_alive, n, m_vertex_slots, m_stream);
+    }
+    if (face_slots > face_capacity) {
+        const std::size_t n = std::max<std::size_t>(face_slots, 2 * face_capacity);
+        grow_keeping(m_faces, 3 * n, 3ull * m_face_slots, m_stream);
+    }
+}
+
+const ConnectivityView& DynamicMesh::connectivity()
+{
+    if (!m_connectivity_current) {
+        m_connectivity->build(m_faces.data(), m_vertex_slots, m_face_slots,
+                              m_options.block_threads, m_stream);
+        m_connectivity_current = true;
+    }
+    m_view              = m_connectivity->view();
+    m_view.positions    = m_positions.data();
+    m_view.faces        = m_faces.data();
+    m_view.vertex_alive = m_vertex_alive.data();
+    return m_view;
+}
+
+std::uint32_t DynamicMesh::num_edges() { return connectivity().num_edges; }
+
+std::int64_t DynamicMesh::euler_characteristic()
+{
+    return std::int64_t(m_num_vertices) - num_edges() + m_num_faces;
+}
+
+float* DynamicMesh::scratch_positions()
+{
+    if (m_moved.size() != m_positions.size())
+        m_moved = DeviceBuffer<float>(m_positions.size(), m_stream);
+    if (m_vertex_slots > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_moved.data(), m_positions.data(),
+                                          12ull * m_vertex_slots, cudaMemcpyDeviceToDevice,
+                                          m_stream));
+    return m_moved.data();
+}
+
+void DynamicMesh::commit_moved_positions() { std::swap(m_moved, m_positions); }
+
+std::vector<EdgeOpStatus> DynamicMesh::last_statuses() const
+{
+    const auto raw = m_workspace->status.to_host();
+    std::vector<EdgeOpStatus> out(m_workspace->num_edges);
+    for (std::size_t e = 0; e < out.size(); ++e) out[e] = EdgeOpStatus(raw[e]);
+    return out;
+}
+
+std::vector<std::array<std::uint32_t, 2>> DynamicMesh::last_edges() const
+{
+    const auto keys = m_workspace->edge_keys.to_host();
+    const auto bits = m_workspace->key_bits;
+    std::vector<std::array<std::uint32_t, 2>> out(m_workspace->num_edges);
+    for (std::size_t e = 0; e < out.size(); ++e)
+        out[e] = {std::uint32_t(keys[e] >> bits),
+                  std::uint32_t(keys[e] & ((std::uint64_t(1) << bits) - 1))};
+    return out;
+}
+
+std::vector<float> DynamicMesh::slot_positions() const
+{
+    std::vector<float> out(3ull * m_vertex_slots);
+    if (!out.empty())
+        RXMESH_CHECK_CUDA(cudaMemcpy(out.data(), m_positions.data(), out.size() * 4,
+                                     cudaMemcpyDeviceToHost));
+    return out;
+}
+
+std::vector<std::uint32_t> DynamicMesh::slot_faces() const
+{
+    std::vector<std::uint32_t> out(3ull * m_face_slots);
+    if (!out.empty())
+        RXMESH_CHECK_CUDA(
+            cudaMemcpy(out.data(), m_faces.data(), out.size() * 4, cudaMemcpyDeviceToHost));
+    return out;
+}
+
+DynamicMemory DynamicMesh::memory() const
+{
+    DynamicMemory m;
+    m.mesh = m_positions.allocated_bytes() + m_faces.allocated_bytes() +
+             m_vertex_alive.allocated_bytes();
+    m.connectivity = m_connectivity ? m_connectivity->bytes() : 0;
+    m.workspace    = (m_workspace ? m_workspace->bytes() : 0) + m_moved.allocated_bytes();
+    return m;
+}
+
+void DynamicMesh::release_workspace()
+{
+    m_workspace = std::make_unique<PassWorkspace>();
+    m_moved     = DeviceBuffer<float>();
+}
+
+const char* to_string(EdgeOpKind kind)
+{
+    switch (kind) {
+        case EdgeOpKind::Flip: return "flip";
+        case EdgeOpKind::Split: return "split";
+        case EdgeOpKind::Collapse: return "collapse";
+    }
+    return "?";
+}
+
+std::string PassReport::to_json() const
+{
+    return std::string("{\"kind\":\"") + to_string(kind) + "\",\"edges\":" +
+           std::to_string(edges) + ",\"asked\":" + std::to_string(asked) +
+           ",\"refused\":" + std::to_string(refused) + ",\"conflicted\":" +
+           std::to_string(conflicted) + ",\"applied\":" + std::to_string(applied) +
+           ",\"rounds\":" + std::to_string(rounds) + ",\"ms\":" + std::to_string(ms) + "}";
+}
+
+}  // namespace rxmesh

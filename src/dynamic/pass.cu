@@ -1,0 +1,372 @@
+// One pass of edge operations after the user's callback has decided: refuse
+// what would break the mesh, keep a conflict-free subset of the rest, apply
+// it. Every choice depends only on the mesh and the decisions (priority
+// keys are unique), never on thread order or block size.
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "connectivity_build.h"
+#include "edge_checks.cuh"
+#include "pass_workspace.h"
+#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/dynamic/dynamic_mesh.h"
+
+namespace rxmesh {
+namespace dynamic_detail {
+namespace {
+
+constexpr std::uint8_t kOpen = 0, kWon = 1, kLost = 2;
+constexpr std::uint32_t kMaxRounds = 256;
+
+__global__ void check_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint8_t* asked,
+                             const float* position, std::uint8_t* status,
+                             std::uint8_t* candidate)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= c.num_edges) return;
+    bool ok = false;
+    if (asked[e]) {
+        if (kind == EdgeOpKind::Flip)
+            ok = flip_allowed(c, e);
+        else if (kind == EdgeOpKind::Split)
+            ok = split_allowed(c, e);
+        else
+            ok = collapse_allowed(c, e, load3(position, e));
+    }
+    status[e]    = std::uint8_t(!asked[e] ? EdgeOpStatus::NotAsked
+                                          : (ok ? EdgeOpStatus::Conflicted : EdgeOpStatus::Refused));
+    candidate[e] = ok;
+}
+
+//! A bijection of 32-bit ids (murmur3's finalizer): ties of user priority
+//! are broken in an order unrelated to the mesh's layout, so chains of
+//! neighbours waiting on each other stay short.
+__device__ inline std::uint32_t scramble(std::uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    x *= 0xc2b2ae35u;
+    x ^= x >> 16;
+    return x;
+}
+
+__device__ inline std::uint32_t orderable(float f)
+{
+    const std::uint32_t bits = __float_as_uint(f);
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+__global__ void priority_keys_kernel(const std::uint32_t* candidates, std::uint32_t count,
+                                     const float* priority, std::uint64_t* keys,
+                                     std::uint8_t* state)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const std::uint32_t e = candidates[i];
+    keys[i]  = (std::uint64_t(orderable(priority[e])) << 32) | scramble(e);
+    state[i] = kOpen;
+}
+
+__global__ void claim_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint32_t* candidates,
+                             std::uint32_t count, const std::uint64_t* keys, std::uint8_t* state,
+                             const std::uint8_t* taken, unsigned long long* lock,
+                             std::uint32_t* open)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count || state[i] != kOpen) return;
+    bool blocked = false;
+    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { blocked = blocked || taken[v]; });
+    if (blocked) {
+        state[i] = kLost;
+        return;
+    }
+    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { atomicMin(lock + v, keys[i]); });
+    atomicAdd(open, 1u);
+}
+
+__global__ void resolve_kernel(ConnectivityView c, EdgeOpKind kind,
+                               const std::uint32_t* candidates, std::uint32_t count,
+                               const std::uint64_t* keys, std::uint8_t* state,
+                               std::uint8_t* taken, const unsigned long long* lock)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count || state[i] != kOpen) return;
+    bool won = true;
+    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { won = won && lock[v] == keys[i]; });
+    if (!won) return;
+    state[i] = kWon;
+    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { taken[v] = 1; });
+}
+
+__global__ void won_flags_kernel(const std::uint8_t* state, std::uint32_t count,
+                                 std::uint8_t* flag, const std::uint32_t* candidates,
+                                 std::uint8_t* status)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    flag[i] = state[i] == kWon;
+    status[candidates[i]] =
+        std::uint8_t(state[i] == kWon ? EdgeOpStatus::Applied : EdgeOpStatus::Conflicted);
+}
+
+__global__ void face_counts_kernel(ConnectivityView c, const std::uint32_t* winners,
+                                   std::uint32_t count, std::uint32_t* faces_of)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) faces_of[i + 1] = c.edge_face_count(winners[i]);
+}
+
+__global__ void flip_kernel(ConnectivityView c, std::uint32_t* faces, const std::uint32_t* winners,
+                            std::uint32_t count)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const EdgeQuad q = edge_quad(c, winners[i]);
+    const std::uint32_t n0[3] = {q.c, q.a, q.d}, n1[3] = {q.d, q.b, q.c};
+    for (int k = 0; k < 3; ++k) {
+        faces[3 * q.f0 + k] = n0[k];
+        faces[3 * q.f1 + k] = n1[k];
+    }
+}
+
+struct SplitTargets
+{
+    std::uint32_t* faces;
+    float*         positions;
+    std::uint8_t*  vertex_alive;
+    std::uint32_t  vertex_base, face_base;
+};
+
+__global__ void split_kernel(ConnectivityView c, SplitTargets t, const std::uint32_t* winners,
+                             std::uint32_t count, const std::uint32_t* face_offsets,
+                             const float* position)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const std::uint32_t e = winners[i], m = t.vertex_base + i;
+    const std::uint32_t a = c.edge_first(e), b = c.edge_second(e);
+    store3(t.positions, m, load3(position, e));
+    t.vertex_alive[m] = 1;
+    for (std::uint32_t j = 0; j < c.edge_face_count(e); ++j) {
+        const std::uint32_t f       = c.edge_face(e, j);
+        const bool          forward = face_walks(c, f, a, b);
+        const std::uint32_t s = forward ? a : b, end = forward ? b : a;
+        const std::uint32_t third = third_vertex(c, f, a, b);
+        const std::uint32_t g     = t.face_base + face_offsets[i] + j;
+        const std::uint32_t old_face[3] = {s, m, third}, new_face[3] = {m, end, third};
+        for (int k = 0; k < 3; ++k) {
+            t.faces[3 * f + k] = old_face[k];
+            t.faces[3 * g + k] = new_face[k];
+        }
+    }
+}
+
+__global__ void collapse_kernel(ConnectivityView c, std::uint32_t* faces, float* positions,
+                                std::uint8_t* vertex_alive, std::uint32_t* merged_into,
+                                const std::uint32_t* winners, std::uint32_t count,
+                                const float* position)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const std::uint32_t e = winners[i];
+    const std::uint32_t a = c.edge_first(e), b = c.edge_second(e);
+    for (std::uint32_t j = 0; j < c.edge_face_count(e); ++j) {
+        const std::uint32_t f = c.edge_face(e, j);
+        for (int k = 0; k < 3; ++k) faces[3 * f + k] = kDeadFace;
+    }
+    store3(positions, a, load3(position, e));
+    vertex_alive[b] = 0;
+    merged_into[b]  = a;
+}
+
+__global__ void merge_kernel(std::uint32_t* faces, std::uint32_t face_slots,
+                             const std::uint32_t* merged_into)
+{
+    const std::uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= face_slots || faces[3 * f] == kDeadFace) return;
+    for (int k = 0; k < 3; ++k) {
+        const std::uint32_t into = merged_into[faces[3 * f + k]];
+        if (into != kNoElement) faces[3 * f + k] = into;
+    }
+}
+
+std::uint32_t read_count(const std::uint32_t* device, cudaStream_t stream)
+{
+    std::uint32_t host = 0;
+    RXMESH_CHECK_CUDA(
+        cudaMemcpyAsync(&host, device, sizeof(host), cudaMemcpyDeviceToHost, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    return host;
+}
+
+}  // namespace
+}  // namespace dynamic_detail
+
+using namespace dynamic_detail;
+
+DynamicMesh::DecisionArrays DynamicMesh::begin_pass()
+{
+    const ConnectivityView& c = connectivity();
+    PassWorkspace&          w = *m_workspace;
+    const std::uint32_t     n = std::max<std::uint32_t>(c.num_edges, 1);
+    ensure_size(w.asked, n, m_stream);
+    ensure_size(w.status, n, m_stream);
+    ensure_size(w.candidate_flag, n, m_stream);
+    ensure_size(w.position, 3ull * n, m_stream);
+    ensure_size(w.priority, n, m_stream);
+    ensure_size(w.edge_keys, n, m_stream);
+    ensure_size(w.counters, 2, m_stream);
+    if (c.num_edges > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(w.edge_keys.data(), c.edge_keys,
+                                          c.num_edges * sizeof(std::uint64_t),
+                                          cudaMemcpyDeviceToDevice, m_stream));
+    w.key_bits  = c.key_bits;
+    w.num_edges = c.num_edges;
+    return {w.asked.data(), w.position.data(), w.priority.data()};
+}
+
+PassReport DynamicMesh::finish_pass(EdgeOpKind kind)
+{
+    const ConnectivityView c     = connectivity();
+    PassWorkspace&         w     = *m_workspace;
+    const std::uint32_t    block = m_options.block_threads, num_edges = c.num_edges;
+    PassReport             report;
+    report.kind  = kind;
+    report.edges = num_edges;
+    if (num_edges == 0) return report;
+    check_kernel<<<grid_for(num_edges, block), block, 0, m_stream>>>(
+        c, kind, w.asked.data(), w.position.data(), w.status.data(), w.candidate_flag.data());
+    RXMESH_CHECK_LAUNCH();
+    const std::uint32_t candidates = select_candidates(num_edges);
+    const std::uint32_t winners    = candidates == 0 ? 0 : resolve_conflicts(kind, candidates,
+                                                                           &report.rounds);
+    if (winners > 0) apply(kind, winners);
+    const auto status = w.status.data();
+    report.asked =
+        num_edges - std::uint32_t(thrust::count(thrust::cuda::par.on(m_stream), status,
+                                                status + num_edges,
+                                                std::uint8_t(EdgeOpStatus::NotAsked)));
+    report.refused    = std::uint32_t(thrust::count(thrust::cuda::par.on(m_stream), status,
+                                                 status + num_edges,
+                                                 std::uint8_t(EdgeOpStatus::Refused)));
+    report.applied    = winners;
+    report.conflicted = candidates - winners;
+    return report;
+}
+
+std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges)
+{
+    PassWorkspace& w = *m_workspace;
+    ensure_size(w.candidates, num_edges, m_stream);
+    thrust::counting_iterator<std::uint32_t> ids(0);
+    detail::cub_call(m_stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceSelect::Flagged(tmp, bytes, ids, w.candidate_flag.data(),
+                                          w.candidates.data(), w.counters.data(), num_edges,
+                                          m_stream);
+    });
+    return read_count(w.counters.data(), m_stream);
+}
+
+std::uint32_t DynamicMesh::resolve_conflicts(EdgeOpKind kind, std::uint32_t count,
+                                             std::uint32_t* rounds)
+{
+    const ConnectivityView c     = connectivity();
+    PassWorkspace&         w     = *m_workspace;
+    const std::uint32_t    block = m_options.block_threads, grid = grid_for(count, block);
+    ensure_size(w.priority_keys, count, m_stream);
+    ensure_size(w.state, count, m_stream);
+    ensure_size(w.winners, count, m_stream);
+    ensure_size(w.lock, m_vertex_slots, m_stream);
+    ensure_size(w.taken, m_vertex_slots, m_stream);
+    priority_keys_kernel<<<grid, block, 0, m_stream>>>(w.candidates.data(), count,
+                                                       w.priority.data(), w.priority_keys.data(),
+                                                       w.state.data());
+    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.taken.data(), 0, m_vertex_slots, m_stream));
+    auto* lock = reinterpret_cast<unsigned long long*>(w.lock.data());
+    // Each round the open candidate with the lowest key wins, so every round
+    // that has open candidates makes progress; the cap only bounds the host loop.
+    for (*rounds = 0; *rounds < kMaxRounds; ++*rounds) {
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(lock, 0xFF, 8ull * m_vertex_slots, m_stream));
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(w.counters.data() + 1, 0, 4, m_stream));
+        claim_kernel<<<grid, block, 0, m_stream>>>(c, kind, w.candidates.data(), count,
+                                                   w.priority_keys.data(), w.state.data(),
+                                                   w.taken.data(), lock, w.counters.data() + 1);
+        RXMESH_CHECK_LAUNCH();
+        if (read_count(w.counters.data() + 1, m_stream) == 0) break;
+        resolve_kernel<<<grid, block, 0, m_stream>>>(c, kind, w.candidates.data(), count,
+                                                     w.priority_keys.data(), w.state.data(),
+                                                     w.taken.data(), lock);
+        RXMESH_CHECK_LAUNCH();
+    }
+    won_flags_kernel<<<grid, block, 0, m_stream>>>(w.state.data(), count,
+                                                   w.candidate_flag.data(), w.candidates.data(),
+                                                   w.status.data());
+    RXMESH_CHECK_LAUNCH();
+    detail::cub_call(m_stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceSelect::Flagged(tmp, bytes, w.candidates.data(),
+                                          w.candidate_flag.data(), w.winners.data(),
+                                          w.counters.data(), count, m_stream);
+    });
+    return read_count(w.counters.data(), m_stream);
+}
+
+//! Offsets of the winners' faces (count + 1, first 0); returns the total.
+std::uint32_t DynamicMesh::winner_face_offsets(std::uint32_t count)
+{
+    const ConnectivityView c = connectivity();
+    PassWorkspace&         w = *m_workspace;
+    const std::uint32_t    block = m_options.block_threads;
+    ensure_size(w.new_faces, count + 1ull, m_stream);
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.new_faces.data(), 0, 4, m_stream));
+    face_counts_kernel<<<grid_for(count, block), block, 0, m_stream>>>(c, w.winners.data(),
+                                                                      count, w.new_faces.data());
+    RXMESH_CHECK_LAUNCH();
+    std::uint32_t* offsets = w.new_faces.data();
+    detail::cub_call(m_stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(tmp, bytes, offsets + 1, offsets + 1, count,
+                                             m_stream);
+    });
+    return read_count(offsets + count, m_stream);
+}
+
+void DynamicMesh::apply(EdgeOpKind kind, std::uint32_t count)
+{
+    PassWorkspace&      w     = *m_workspace;
+    const std::uint32_t block = m_options.block_threads, grid = grid_for(count, block);
+    const std::uint32_t faces_of_winners = winner_face_offsets(count);
+    if (kind == EdgeOpKind::Split) reserve(m_vertex_slots + count, m_face_slots + faces_of_winners);
+    const ConnectivityView c = connectivity();  // after reserve: the mesh may have moved
+    if (kind == EdgeOpKind::Flip) {
+        flip_kernel<<<grid, block, 0, m_stream>>>(c, m_faces.data(), w.winners.data(), count);
+    } else if (kind == EdgeOpKind::Split) {
+        const SplitTargets t{m_faces.data(), m_positions.data(), m_vertex_alive.data(),
+                             m_vertex_slots, m_face_slots};
+        split_kernel<<<grid, block, 0, m_stream>>>(c, t, w.winners.data(), count,
+                                                   w.new_faces.data(), w.position.data());
+        m_vertex_slots += count;
+        m_face_slots += faces_of_winners;
+        m_num_vertices += count;
+        m_num_faces += faces_of_winners;
+    } else {
+        ensure_size(w.merged_into, m_vertex_slots, m_stream);
+        RXMESH_CHECK_CUDA(
+            cudaMemsetAsync(w.merged_into.data(), 0xFF, 4ull * m_vertex_slots, m_stream));
+        collapse_kernel<<<grid, block, 0, m_stream>>>(c, m_faces.data(), m_positions.data(),
+                                                      m_vertex_alive.data(), w.merged_into.data(),
+                                                      w.winners.data(), count, w.position.data());
+        RXMESH_CHECK_LAUNCH();
+        merge_kernel<<<grid_for(m_face_slots, block), block, 0, m_stream>>>(
+            m_faces.data(), m_face_slots, w.merged_into.data());
+        m_num_vertices -= count;
+        m_num_faces -= faces_of_winners;
+    }
+    RXMESH_CHECK_LAUNCH();
+    mark_changed();
+}
+
+}  // namespace rxmesh
