@@ -100,6 +100,10 @@ __device__ inline bool collapse_allowed(const ConnectivityView& c, std::uint32_t
     const EdgeQuad q = edge_quad(c, e);
     if (!c.edge_manifold(e) || !c.vertex_manifold(q.a) || !c.vertex_manifold(q.b)) return false;
     if (!link_condition(c, q)) return false;
+    // an opposite vertex, or a itself, must keep a face (no lone triangle or
+    // ear collapses into a stranded vertex)
+    if (c.vertex_degree[q.c] < 2 || (q.d != kNoElement && c.vertex_degree[q.d] < 2)) return false;
+    if (c.vertex_degree[q.a] + c.vertex_degree[q.b] == 2 * q.num_faces) return false;
     bool ok = true;
     for (std::uint32_t moved : {q.a, q.b}) {
         const std::uint32_t other = moved == q.a ? q.b : q.a;
@@ -107,8 +111,9 @@ __device__ inline bool collapse_allowed(const ConnectivityView& c, std::uint32_t
             if (x != other && y != other) ok = keeps_orientation(c, f, moved, p);
             return ok;
         });
+        if (!ok) return false;
     }
-    return ok;
+    return true;
 }
 
 //! Calls claim(v) for every vertex operation `kind` on edge e reads or

@@ -236,11 +236,19 @@ std::optional<std::uint32_t> EditableMesh::split(std::uint32_t a, std::uint32_t 
 
 bool EditableMesh::collapse(std::uint32_t a, std::uint32_t b, const Vec3f& p)
 {
-    if (!vertex_alive(a) || !vertex_alive(b) || a == b) return false;
+    auto refuse = [&](const char* why) {
+        m_last_refusal = why;
+        return false;
+    };
+    if (!vertex_alive(a) || !vertex_alive(b) || a == b) return refuse("not an edge");
     const auto fs = edge_faces(a, b);
     if (fs.empty() || !is_manifold_edge(a, b) || !is_manifold_vertex(a) || !is_manifold_vertex(b))
-        return false;
-    if (!link_condition(a, b)) return false;
+        return refuse("non-manifold");
+    if (!link_condition(a, b)) return refuse("link condition");
+    for (std::uint32_t f : fs)  // the opposite vertex must keep a face
+        if (vertex_faces(third(m_faces[f], a, b)).size() < 2) return refuse("strands a vertex");
+    if (vertex_faces(a).size() + vertex_faces(b).size() == 2 * fs.size())
+        return refuse("strands a vertex");
     std::vector<std::pair<std::uint32_t, Triangle>> rewritten;
     for (std::uint32_t v : {a, b})
         for (std::uint32_t f : vertex_faces(v)) {
@@ -248,7 +256,7 @@ bool EditableMesh::collapse(std::uint32_t a, std::uint32_t b, const Vec3f& p)
             if (v == a && holds(m_faces[f], b)) continue;
             Triangle t = m_faces[f];
             for (auto& u : t) u = u == b ? a : u;
-            if (!keeps_orientation(f, t, a, p)) return false;
+            if (!keeps_orientation(f, t, a, p)) return refuse("a face degenerates or turns");
             if (v == b) rewritten.push_back({f, t});
         }
     for (std::uint32_t f : fs) m_face_alive[f] = false;

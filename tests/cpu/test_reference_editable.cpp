@@ -220,3 +220,20 @@ TEST(ReferenceEditable, BadInputIsAnError)
 }
 
 }  // namespace
+
+TEST(ReferenceEditable, CollapseRefusedWhenItWouldStrandAVertex)
+{
+    // a lone triangle: the link condition holds, but the collapse would leave
+    // two vertices without a face
+    rxmesh::reference::EditableMesh lone({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+    EXPECT_FALSE(lone.collapse(0, 1, {0.5f, 0.f, 0.f}));
+    EXPECT_EQ(lone.last_refusal(), "strands a vertex");
+    EXPECT_EQ(lone.num_faces(), 1u);
+    // beside another component: still refused, the other one untouched
+    rxmesh::reference::EditableMesh two({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 0, 0}, {6, 0, 0},
+                                         {5, 1, 0}},
+                                        {{0, 1, 2}, {3, 4, 5}});
+    EXPECT_FALSE(two.collapse(3, 5, {5.f, 0.5f, 0.f}));
+    EXPECT_EQ(two.num_faces(), 2u);
+    EXPECT_TRUE(two.validate());
+}

@@ -15,7 +15,9 @@
 // - collapse(a, b, p): b merges into a, which moves to p; refused unless the
 //   link condition holds (the common neighbours of a and b are exactly the
 //   third vertices of the edge's faces, the boundary counting as one more
-//   vertex), or when a face would degenerate or turn over;
+//   vertex), when an opposite vertex or the merged vertex would be left
+//   without a face (a lone triangle, an ear), or when a face would
+//   degenerate or turn over;
 // - deleted faces and vertices are marked, never reused; compact() gives a
 //   dense mesh and the map to the surviving vertices.
 #pragma once
@@ -61,6 +63,8 @@ class EditableMesh
     //! The new vertex, or nothing when refused.
     std::optional<std::uint32_t> split(std::uint32_t a, std::uint32_t b, const Vec3f& p);
     bool                         collapse(std::uint32_t a, std::uint32_t b, const Vec3f& p);
+    //! Why the last refused collapse was refused, in words.
+    const std::string& last_refusal() const { return m_last_refusal; }
     void                         move(std::uint32_t v, const Vec3f& p) { m_positions[v] = p; }
 
     //! Every alive face has three distinct alive vertices and no two alive
@@ -85,6 +89,7 @@ class EditableMesh
     std::vector<Vec3f>    m_positions;
     std::vector<Triangle> m_faces;
     std::vector<bool>     m_vertex_alive, m_face_alive;
+    std::string           m_last_refusal;
 };
 
 }  // namespace rxmesh::reference
