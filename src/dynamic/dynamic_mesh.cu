@@ -117,10 +117,14 @@ void DynamicMesh::reserve(std::uint32_t vertex_slots, std::uint32_t face_slots)
         const std::size_t n = std::max<std::size_t>(vertex_slots, 2 * vertex_capacity);
         grow_keeping(m_positions, 3 * n, 3ull * m_vertex_slots, m_stream);
         grow_keeping(m_vertex_alive, n, m_vertex_slots, m_stream);
+        for (const auto& a : m_attributes)
+            if (a->kind() == ElementKind::Vertex) a->reserve(n, m_vertex_slots, m_stream);
     }
     if (face_slots > face_capacity) {
         const std::size_t n = std::max<std::size_t>(face_slots, 2 * face_capacity);
         grow_keeping(m_faces, 3 * n, 3ull * m_face_slots, m_stream);
+        for (const auto& a : m_attributes)
+            if (a->kind() == ElementKind::Face) a->reserve(n, m_face_slots, m_stream);
     }
 }
 
@@ -166,15 +170,34 @@ std::vector<EdgeOpStatus> DynamicMesh::last_statuses() const
     return out;
 }
 
-std::vector<std::array<std::uint32_t, 2>> DynamicMesh::last_edges() const
+namespace {
+
+std::vector<std::array<std::uint32_t, 2>> decode_edges(const std::uint64_t* device_keys,
+                                                       std::uint32_t count, std::uint32_t bits)
 {
-    const auto keys = m_workspace->edge_keys.to_host();
-    const auto bits = m_workspace->key_bits;
-    std::vector<std::array<std::uint32_t, 2>> out(m_workspace->num_edges);
+    std::vector<std::uint64_t> keys(count);
+    if (count > 0)
+        RXMESH_CHECK_CUDA(
+            cudaMemcpy(keys.data(), device_keys, count * 8ull, cudaMemcpyDeviceToHost));
+    std::vector<std::array<std::uint32_t, 2>> out(count);
     for (std::size_t e = 0; e < out.size(); ++e)
         out[e] = {std::uint32_t(keys[e] >> bits),
                   std::uint32_t(keys[e] & ((std::uint64_t(1) << bits) - 1))};
     return out;
+}
+
+}  // namespace
+
+std::vector<std::array<std::uint32_t, 2>> DynamicMesh::last_edges() const
+{
+    return decode_edges(m_workspace->edge_keys.data(), m_workspace->num_edges,
+                        m_workspace->key_bits);
+}
+
+std::vector<std::array<std::uint32_t, 2>> DynamicMesh::edges()
+{
+    const ConnectivityView& c = connectivity();
+    return decode_edges(c.edge_keys, c.num_edges, c.key_bits);
 }
 
 std::vector<float> DynamicMesh::slot_positions() const
@@ -201,7 +224,9 @@ DynamicMemory DynamicMesh::memory() const
     m.mesh = m_positions.allocated_bytes() + m_faces.allocated_bytes() +
              m_vertex_alive.allocated_bytes();
     m.connectivity = m_connectivity ? m_connectivity->bytes() : 0;
-    m.workspace    = (m_workspace ? m_workspace->bytes() : 0) + m_moved.allocated_bytes();
+    m.workspace    = (m_workspace ? m_workspace->bytes() : 0) + m_moved.allocated_bytes() +
+                  m_edge_sources.allocated_bytes();
+    for (const auto& a : m_attributes) m.attributes += a->bytes();
     return m;
 }
 

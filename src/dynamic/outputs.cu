@@ -85,20 +85,22 @@ struct ToU32
 __global__ void compact_vertices_kernel(const float* positions, const std::uint8_t* alive,
                                         const std::uint32_t* new_id, std::uint32_t slots,
                                         std::uint32_t input_vertices, float* out_positions,
-                                        std::uint32_t* input_vertex)
+                                        std::uint32_t* input_vertex, std::uint32_t* vertex_slot)
 {
     const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= slots || !alive[v]) return;
     store3(out_positions, new_id[v], load3(positions, v));
     input_vertex[new_id[v]] = v < input_vertices ? v : kNoElement;
+    vertex_slot[new_id[v]]  = v;
 }
 
 __global__ void compact_faces_kernel(const std::uint32_t* faces, const std::uint32_t* new_face,
                                      const std::uint32_t* new_vertex, std::uint32_t slots,
-                                     std::uint32_t* out)
+                                     std::uint32_t* out, std::uint32_t* face_slot)
 {
     const std::uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
     if (f >= slots || faces[3 * f] == kDeadFace) return;
+    face_slot[new_face[f]] = f;
     for (int k = 0; k < 3; ++k) out[3 * new_face[f] + k] = new_vertex[faces[3 * f + k]];
 }
 
@@ -170,12 +172,15 @@ CompactMesh DynamicMesh::compact() const
     out.positions    = DeviceBuffer<float>(3ull * m_num_vertices, m_stream);
     out.input_vertex = DeviceBuffer<std::uint32_t>(m_num_vertices, m_stream);
     out.faces        = DeviceBuffer<std::uint32_t>(3ull * m_num_faces, m_stream);
+    out.vertex_slot  = DeviceBuffer<std::uint32_t>(m_num_vertices, m_stream);
+    out.face_slot    = DeviceBuffer<std::uint32_t>(m_num_faces, m_stream);
     compact_vertices_kernel<<<grid_for(vs, block), block, 0, m_stream>>>(
         m_positions.data(), m_vertex_alive.data(), new_vertex.data(), vs, m_input_vertices,
-        out.positions.data(), out.input_vertex.data());
+        out.positions.data(), out.input_vertex.data(), out.vertex_slot.data());
     RXMESH_CHECK_LAUNCH();
     compact_faces_kernel<<<grid_for(fs, block), block, 0, m_stream>>>(
-        m_faces.data(), new_face.data(), new_vertex.data(), fs, out.faces.data());
+        m_faces.data(), new_face.data(), new_vertex.data(), fs, out.faces.data(),
+        out.face_slot.data());
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
     return out;

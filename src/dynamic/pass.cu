@@ -339,13 +339,14 @@ void DynamicMesh::apply(EdgeOpKind kind, std::uint32_t count)
     PassWorkspace&      w     = *m_workspace;
     const std::uint32_t block = m_options.block_threads, grid = grid_for(count, block);
     const std::uint32_t faces_of_winners = winner_face_offsets(count);
+    const std::uint32_t vertex_base = m_vertex_slots, face_base = m_face_slots;
     if (kind == EdgeOpKind::Split) reserve(m_vertex_slots + count, m_face_slots + faces_of_winners);
     const ConnectivityView c = connectivity();  // after reserve: the mesh may have moved
     if (kind == EdgeOpKind::Flip) {
         flip_kernel<<<grid, block, 0, m_stream>>>(c, m_faces.data(), w.winners.data(), count);
     } else if (kind == EdgeOpKind::Split) {
         const SplitTargets t{m_faces.data(), m_positions.data(), m_vertex_alive.data(),
-                             m_vertex_slots, m_face_slots};
+                             vertex_base, face_base};
         split_kernel<<<grid, block, 0, m_stream>>>(c, t, w.winners.data(), count,
                                                    w.new_faces.data(), w.position.data());
         m_vertex_slots += count;
@@ -366,7 +367,10 @@ void DynamicMesh::apply(EdgeOpKind kind, std::uint32_t count)
         m_num_faces -= faces_of_winners;
     }
     RXMESH_CHECK_LAUNCH();
+    notify_attributes(kind, AppliedEdges{c, w.winners.data(), count, w.new_faces.data(),
+                                         vertex_base, face_base});
     mark_changed();
+    remap_edge_attributes(kind, count, vertex_base);
 }
 
 }  // namespace rxmesh

@@ -24,12 +24,18 @@
 #include <vector>
 
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/dynamic/attribute_events.h"
 #include "rxmesh/dynamic/connectivity.h"
 #include "rxmesh/dynamic/edge_op.h"
 #include "rxmesh/io/triangle_soup.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
+
+template <typename T, int N, typename Id>
+class DynamicAttribute;
+template <typename T, int N>
+struct AttributeValue;
 
 namespace dynamic_detail {
 class Connectivity;
@@ -49,6 +55,8 @@ struct CompactMesh
     DeviceBuffer<float>         positions;      // 3 per vertex
     DeviceBuffer<std::uint32_t> faces;          // 3 per face
     DeviceBuffer<std::uint32_t> input_vertex;   // input vertex id, kNoElement if created
+    DeviceBuffer<std::uint32_t> vertex_slot;    // the DynamicMesh slot of each vertex
+    DeviceBuffer<std::uint32_t> face_slot;      // the DynamicMesh slot of each face
     std::uint32_t               num_vertices = 0;
     std::uint32_t               num_faces    = 0;
 
@@ -71,7 +79,8 @@ struct DynamicMemory
     std::size_t mesh         = 0;  // positions, faces, alive flags (capacity)
     std::size_t connectivity = 0;  // the edge table of the current pass
     std::size_t workspace    = 0;  // a pass's decisions, statuses, locks, sort buffers
-    std::size_t total() const { return mesh + connectivity + workspace; }
+    std::size_t attributes   = 0;  // the user's, at capacity
+    std::size_t total() const { return mesh + connectivity + workspace + attributes; }
 };
 
 class DynamicMesh
@@ -107,6 +116,20 @@ class DynamicMesh
     //! The edge table of the current faces (rebuilt only after a change).
     const ConnectivityView& connectivity();
 
+    // ---- attributes (templates in dynamic_attribute.cuh) ----
+    //! Values that follow their elements through every pass; what operations
+    //! create gets values by `rule` (attribute_events.h). The handle's
+    //! view() is valid until the next pass.
+    template <typename T, int N>
+    std::shared_ptr<DynamicAttribute<T, N, VertexId>> add_vertex_attribute(
+        const std::string& name, AttributeRule rule, AttributeValue<T, N> fill = {});
+    template <typename T, int N>
+    std::shared_ptr<DynamicAttribute<T, N, EdgeId>> add_edge_attribute(
+        const std::string& name, AttributeRule rule, AttributeValue<T, N> fill = {});
+    template <typename T, int N>
+    std::shared_ptr<DynamicAttribute<T, N, FaceId>> add_face_attribute(
+        const std::string& name, AttributeRule rule, AttributeValue<T, N> fill = {});
+
     // ---- passes (templates in dynamic_pass.cuh) ----
     template <typename Decide>
     PassReport flip_pass(Decide decide);
@@ -119,6 +142,8 @@ class DynamicMesh
     template <typename NewPosition>
     void move_vertices(NewPosition new_position);
 
+    //! The edges of the current table, (a, b) with a < b, by edge id.
+    std::vector<std::array<std::uint32_t, 2>> edges();
     //! The status of every edge of the last pass, by its edge id then.
     std::vector<EdgeOpStatus>                 last_statuses() const;
     //! The edges of the last pass, (a, b) with a < b, by edge id.
@@ -153,6 +178,9 @@ class DynamicMesh
     void upload(const std::vector<float>& positions, const std::vector<std::uint32_t>& faces);
     void reserve(std::uint32_t vertex_slots, std::uint32_t face_slots);
     void mark_changed() { m_connectivity_current = false; }
+    void attach(std::shared_ptr<DynamicAttributeBase> attribute);
+    void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
+    void remap_edge_attributes(EdgeOpKind kind, std::uint32_t count, std::uint32_t vertex_base);
     std::uint32_t select_candidates(std::uint32_t num_edges);
     std::uint32_t resolve_conflicts(EdgeOpKind kind, std::uint32_t count, std::uint32_t* rounds);
     std::uint32_t winner_face_offsets(std::uint32_t count);
@@ -172,6 +200,8 @@ class DynamicMesh
     std::unique_ptr<dynamic_detail::PassWorkspace> m_workspace;
     ConnectivityView                               m_view;
     DeviceBuffer<float>                            m_moved;  // move_vertices' output
+    std::vector<std::shared_ptr<DynamicAttributeBase>> m_attributes;
+    DeviceBuffer<std::uint32_t>                    m_edge_sources;
     bool                                           m_connectivity_current = false;
 };
 

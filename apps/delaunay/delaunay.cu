@@ -1,0 +1,231 @@
+// rxmesh-delaunay: Delaunay edge flips on the GPU (algo/delaunay.cuh over the
+// changing-topology engine, dynamic/dynamic_mesh.h), a thin front end over
+// the apps' skeleton (apps/common/app.h). Run with --help for the options;
+// without FILE it flips an embedded noisy torus.
+//
+// Flips move no vertex: the output has the input's vertices, in input order
+// (unused ones included, as isolated vertices), and as many faces. No RXMesh
+// is built: no --weld, no --capacity.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../common/app.h"
+#include "rxmesh/algo/delaunay.cuh"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/reference/delaunay_check.h"
+
+namespace {
+
+using namespace rxmesh;
+
+app::Info info_without_mesh()
+{
+    app::Info i{"rxmesh-delaunay",
+                "Delaunay edge flips on the GPU: flip every interior edge whose opposite angles "
+                "sum to more than pi until none is left (or every one left is refused)",
+                "an embedded noisy torus (128 x 64 quads, noise 0.3 x the mean edge length)",
+                "write the flipped mesh (.ply binary, or .obj): the input's vertices in input "
+                "order, the new faces",
+                "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
+                "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
+                "flip refused by the serial reference (exit 2 otherwise)"};
+    i.weld_help = nullptr;
+    return i;
+}
+
+const app::Info kInfo = info_without_mesh();
+
+//! The output format is known before any work, so that a bad name fails
+//! early (the library writes PLY and OBJ). \throw InvalidInputError.
+void require_output_format(const std::string& path)
+{
+    if (path.empty()) return;
+    const io::Format f = io::format_from_path(path);
+    if (f != io::Format::Ply && f != io::Format::Obj)
+        throw InvalidInputError(path + ": -o writes .ply or .obj");
+}
+
+struct Run
+{
+    DelaunayReport report;
+    double         upload_ms = 0, wall_ms = 0;
+    DynamicMemory  memory;
+    TriangleSoup   result;  // the input's vertices in input order, the flipped faces
+};
+
+double ms_since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+//! The algorithm (after a warm-up run on a copy of the input, so that the
+//! times leave out kernel loading), then the mesh downloaded.
+//! \throw app::CheckFailed (with --check) or Error when the engine did not
+//! keep input vertex v as vertex v.
+Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check)
+{
+    {
+        DynamicMesh warm_up(in);
+        delaunay_flips(warm_up, options);
+    }
+    Run         run;
+    auto        start = std::chrono::steady_clock::now();
+    DynamicMesh mesh(in);
+    run.upload_ms = ms_since(start);
+    start         = std::chrono::steady_clock::now();
+    run.report    = delaunay_flips(mesh, options);
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    run.wall_ms = ms_since(start);
+    run.memory  = mesh.memory();
+    std::vector<std::uint32_t> input_vertex;
+    run.result = mesh.to_host(&input_vertex);
+    bool same  = input_vertex.size() == in.positions.size();
+    for (std::size_t v = 0; same && v < input_vertex.size(); ++v) same = input_vertex[v] == v;
+    if (!same) {
+        const std::string why = "the GPU mesh's vertices are not the input's, in input order";
+        if (check) throw app::CheckFailed(why);
+        throw Error(why);
+    }
+    run.result.colors = in.colors;
+    return run;
+}
+
+//! --check (reference/delaunay_check.h). \throw app::CheckFailed.
+reference::DelaunayCheck check_result(const TriangleSoup& in, const TriangleSoup& out,
+                                      float tolerance)
+{
+    const reference::DelaunayCheck c =
+        reference::check_delaunay_flips(in, out, reference::delaunay_check_bound(tolerance));
+    if (!c.ok()) throw app::CheckFailed(c.first);
+    return c;
+}
+
+void print_summary(const app::Session& s, const Run& run)
+{
+    const DelaunayReport& r = run.report;
+    s.print_header();
+    std::printf("  %zu vertices, %zu faces\n", s.input().soup.positions.size(),
+                s.input().soup.faces.size());
+    std::printf("  flips %u in %u pass%s (%s), %u non-Delaunay edge%s refused in the last pass\n",
+                r.flips, r.passes, r.passes == 1 ? "" : "es",
+                r.converged ? "converged" : "stopped at --max-passes", r.refused,
+                r.refused == 1 ? "" : "s");
+    std::printf("  import %.1f ms, upload %.1f ms, flips %.3f ms (device), %.3f ms (wall)\n",
+                s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
+    std::printf("  device memory: mesh %.2f MiB, connectivity %.2f MiB, workspace %.2f MiB\n",
+                run.memory.mesh / 1048576.0, run.memory.connectivity / 1048576.0,
+                run.memory.workspace / 1048576.0);
+}
+
+void print_check(const reference::DelaunayCheck& c)
+{
+    std::printf(
+        "  check passed: %llu interior edges (smallest cot sum %.6g), %llu boundary or "
+        "non-manifold; %llu not Delaunay, all refused, legitimately (the serial reference "
+        "refuses their flips)\n",
+        (unsigned long long)c.interior_edges, c.min_cot_sum, (unsigned long long)c.other_edges,
+        (unsigned long long)c.non_delaunay);
+}
+
+class Delaunay final : public app::App
+{
+   public:
+    const app::Info& info() const override { return kInfo; }
+
+    void add_options(CLI::App& cli) override
+    {
+        cli.add_option("--tolerance", m_options.tolerance,
+                       "flip an edge when cot(alpha) + cot(beta) < -tolerance")
+            ->check(app::number_where<float>("NON-NEGATIVE FLOAT",
+                                             "a non-negative number within float range",
+                                             [](float v) { return std::isfinite(v) && v >= 0; }))
+            ->capture_default_str();
+        cli.add_option("--max-passes", m_options.max_passes,
+                       "stop after this many flip passes (exit 3 if flips were still applied)")
+            ->check(CLI::Range(1u, 1000000000u))
+            ->capture_default_str();
+    }
+
+    app::Input default_input() const override
+    {
+        return {generate::noisy(generate::torus(128, 64), 0.3f, 1),
+                "embedded noisy torus (128 x 64 quads, noise 0.3 x mean edge)"};
+    }
+
+    void prepare(app::Input&, const app::CommonOptions& o) const override
+    {
+        require_output_format(o.output);
+    }
+
+    int run(app::Session& s) override
+    {
+        const TriangleSoup&      in  = s.input().soup;
+        const Run                run = flip(in, m_options, s.check());
+        reference::DelaunayCheck c;
+        if (s.check()) c = check_result(in, run.result, m_options.tolerance);
+        const std::string& output = s.options().output;
+        s.stage(output, [&](const std::string& tmp) {
+            if (io::format_from_path(output) == io::Format::Obj)
+                io::write_obj(tmp, run.result);
+            else
+                io::write_ply(tmp, run.result);
+        });
+        print_summary(s, run);
+        if (s.check()) print_check(c);
+        s.write_report(report(s, run, c));
+        return run.report.converged ? 0 : 3;
+    }
+
+   private:
+    app::Json report(const app::Session& s, const Run& run, const reference::DelaunayCheck& c) const
+    {
+        const DelaunayReport& r = run.report;
+        app::Json             mesh, params, result, times, memory;
+        mesh.num("vertices", double(s.input().soup.positions.size()))
+            .num("faces", double(s.input().soup.faces.size()));
+        params.num("tolerance", m_options.tolerance).num("max_passes", m_options.max_passes);
+        result.num("flips", r.flips)
+            .num("passes", r.passes)
+            .flag("converged", r.converged)
+            .num("refused", r.refused);
+        times.num("import", s.import_ms())
+            .num("upload", run.upload_ms)
+            .num("flips", r.ms)
+            .num("flips_wall", run.wall_ms);
+        memory.num("mesh", double(run.memory.mesh))
+            .num("connectivity", double(run.memory.connectivity))
+            .num("workspace", double(run.memory.workspace));
+        app::Json j = s.report();
+        j.obj("mesh", mesh)
+            .obj("parameters", params)
+            .obj("delaunay", result)
+            .obj("times_ms", times)
+            .obj("device_memory_bytes", memory)
+            .flag("checked", s.check());
+        if (s.check()) {
+            app::Json check;
+            check.num("interior_edges", double(c.interior_edges))
+                .num("boundary_or_nonmanifold_edges", double(c.other_edges))
+                .num("non_delaunay", double(c.non_delaunay))
+                .num("refused_legitimately", double(c.refused))
+                .num("min_cot_sum", c.min_cot_sum)
+                .num("bound", reference::delaunay_check_bound(m_options.tolerance))
+                .flag("passed", true);  // a failed check exits 2 and writes nothing
+            j.obj("check", check);
+        }
+        return j;
+    }
+
+    DelaunayOptions m_options;
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Delaunay program;
+    return app::run_app(program, argc, argv);
+}

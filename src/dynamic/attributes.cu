@@ -1,0 +1,132 @@
+// How a DynamicMesh keeps its attributes in step with a pass: vertex and
+// face attributes hear which operations ran (attribute_events.h); edge
+// attributes are carried over to the rebuilt edge table by vertex pair,
+// through the collapse merges, the halves of a split edge taking their
+// parent's value.
+#include <cub/device/device_radix_sort.cuh>
+
+#include "connectivity_build.h"
+#include "pass_workspace.h"
+#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/dynamic/dynamic_mesh.h"
+
+namespace rxmesh {
+
+using namespace dynamic_detail;
+
+namespace {
+
+struct OldEdges
+{
+    const std::uint64_t* sorted_keys;  // after the pass's merges, sorted
+    const std::uint32_t* sorted_ids;   // their old ids; null: identity
+    const std::uint64_t* keys_by_id;   // before the pass
+    std::uint32_t        count, key_bits, vertex_slots;
+};
+
+__device__ std::uint64_t low_bits(std::uint32_t bits) { return (std::uint64_t(1) << bits) - 1; }
+
+__global__ void merged_keys_kernel(const std::uint64_t* keys, std::uint32_t n, std::uint32_t bits,
+                                   const std::uint32_t* merged_into, std::uint64_t* out,
+                                   std::uint32_t* ids)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= n) return;
+    std::uint32_t u = std::uint32_t(keys[e] >> bits), v = std::uint32_t(keys[e] & low_bits(bits));
+    if (merged_into[u] != kNoElement) u = merged_into[u];
+    if (merged_into[v] != kNoElement) v = merged_into[v];
+    const std::uint32_t a = u < v ? u : v, b = u < v ? v : u;
+    out[e] = u == v ? low_bits(2 * bits) : (std::uint64_t(a) << bits) | b;
+    ids[e] = e;
+}
+
+__global__ void edge_sources_kernel(ConnectivityView c, OldEdges old, const std::uint32_t* winners,
+                                    std::uint32_t* source)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= c.num_edges) return;
+    const std::uint32_t u = c.edge_first(e), v = c.edge_second(e);  // u < v
+    std::uint32_t       s = kNoElement;
+    if (v < old.vertex_slots) {
+        const std::uint64_t key = (std::uint64_t(u) << old.key_bits) | v;
+        std::uint32_t       lo = 0, hi = old.count;
+        while (lo < hi) {
+            const std::uint32_t mid = lo + (hi - lo) / 2;
+            if (old.sorted_keys[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < old.count && old.sorted_keys[lo] == key)
+            s = old.sorted_ids ? old.sorted_ids[lo] : lo;
+    } else if (winners != nullptr && u < old.vertex_slots) {  // v made by a split
+        const std::uint32_t parent = winners[v - old.vertex_slots];
+        const std::uint64_t pk     = old.keys_by_id[parent];
+        if (u == std::uint32_t(pk >> old.key_bits) || u == std::uint32_t(pk & low_bits(old.key_bits)))
+            s = parent | EdgeSources::kFromParent;
+    }
+    source[e] = s;
+}
+
+}  // namespace
+
+void DynamicMesh::attach(std::shared_ptr<DynamicAttributeBase> attribute)
+{
+    m_attributes.push_back(std::move(attribute));
+}
+
+void DynamicMesh::notify_attributes(EdgeOpKind kind, const AppliedEdges& applied)
+{
+    for (const auto& a : m_attributes) {
+        if (kind == EdgeOpKind::Split) a->after_split(applied, m_stream);
+        if (kind == EdgeOpKind::Collapse) a->after_collapse(applied, m_stream);
+        if (kind == EdgeOpKind::Flip) a->after_flip(applied, m_stream);
+        if (a->kind() == ElementKind::Vertex) a->set_count(m_vertex_slots);
+        if (a->kind() == ElementKind::Face) a->set_count(m_face_slots);
+    }
+}
+
+//! Rebuilds the edge table now (the next pass needs it anyway) and carries
+//! every edge attribute over to it.
+void DynamicMesh::remap_edge_attributes(EdgeOpKind kind, std::uint32_t count,
+                                        std::uint32_t vertex_base)
+{
+    bool any = false;
+    for (const auto& a : m_attributes) any = any || a->kind() == ElementKind::Edge;
+    if (!any) return;
+    PassWorkspace&              w = *m_workspace;
+    const std::uint32_t         block = m_options.block_threads, n = w.num_edges;
+    OldEdges                    old{w.edge_keys.data(), nullptr, w.edge_keys.data(), n,
+                 w.key_bits, vertex_base};
+    DeviceBuffer<std::uint64_t> keys[2];
+    DeviceBuffer<std::uint32_t> ids[2];
+    if (kind == EdgeOpKind::Collapse && n > 0) {
+        for (int i = 0; i < 2; ++i) {
+            keys[i] = DeviceBuffer<std::uint64_t>(n, m_stream);
+            ids[i]  = DeviceBuffer<std::uint32_t>(n, m_stream);
+        }
+        merged_keys_kernel<<<grid_for(n, block), block, 0, m_stream>>>(
+            w.edge_keys.data(), n, w.key_bits, w.merged_into.data(), keys[0].data(), ids[0].data());
+        RXMESH_CHECK_LAUNCH();
+        cub::DoubleBuffer<std::uint64_t> k(keys[0].data(), keys[1].data());
+        cub::DoubleBuffer<std::uint32_t> v(ids[0].data(), ids[1].data());
+        detail::cub_call(m_stream, [&](void* tmp, std::size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, n, 0, int(2 * w.key_bits),
+                                                   m_stream);
+        });
+        old.sorted_keys = k.Current();
+        old.sorted_ids  = v.Current();
+    }
+    const ConnectivityView& c = connectivity();
+    ensure_size(m_edge_sources, std::max<std::uint32_t>(c.num_edges, 1), m_stream);
+    edge_sources_kernel<<<grid_for(c.num_edges, block), block, 0, m_stream>>>(
+        c, old, kind == EdgeOpKind::Split && count > 0 ? w.winners.data() : nullptr,
+        m_edge_sources.data());
+    RXMESH_CHECK_LAUNCH();
+    const EdgeSources sources{m_edge_sources.data(), c.num_edges};
+    for (const auto& a : m_attributes)
+        if (a->kind() == ElementKind::Edge) a->remap_edges(sources, m_stream);
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));  // before keys/ids go
+}
+
+}  // namespace rxmesh
