@@ -68,7 +68,38 @@ __global__ void edge_sources_kernel(ConnectivityView c, OldEdges old, const std:
     source[e] = s;
 }
 
+__global__ void identity_sources_kernel(std::uint32_t* source, std::uint32_t n)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < n) source[e] = e;
+}
+
+__global__ void new_edges_kernel(std::uint32_t* source, const std::uint32_t* winners,
+                                 std::uint32_t count)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) source[winners[i]] = kNoElement;
+}
+
 }  // namespace
+
+//! A flip pass keeps edge ids: each edge keeps its value but the flipped
+//! ones, which are new edges.
+void DynamicMesh::remap_flipped_edges(std::uint32_t count)
+{
+    const ConnectivityView& c     = connectivity();
+    const std::uint32_t     block = m_options.block_threads;
+    ensure_size(m_edge_sources, std::max<std::uint32_t>(c.num_edges, 1), m_stream);
+    identity_sources_kernel<<<grid_for(c.num_edges, block), block, 0, m_stream>>>(
+        m_edge_sources.data(), c.num_edges);
+    RXMESH_CHECK_LAUNCH();
+    new_edges_kernel<<<grid_for(count, block), block, 0, m_stream>>>(
+        m_edge_sources.data(), m_workspace->winners.data(), count);
+    RXMESH_CHECK_LAUNCH();
+    const EdgeSources sources{m_edge_sources.data(), c.num_edges};
+    for (const auto& a : m_attributes)
+        if (a->kind() == ElementKind::Edge) a->remap_edges(sources, m_stream);
+}
 
 void DynamicMesh::attach(std::shared_ptr<DynamicAttributeBase> attribute)
 {
@@ -94,6 +125,7 @@ void DynamicMesh::remap_edge_attributes(EdgeOpKind kind, std::uint32_t count,
     bool any = false;
     for (const auto& a : m_attributes) any = any || a->kind() == ElementKind::Edge;
     if (!any) return;
+    if (kind == EdgeOpKind::Flip) return remap_flipped_edges(count);
     PassWorkspace&              w = *m_workspace;
     const std::uint32_t         block = m_options.block_threads, n = w.num_edges;
     OldEdges                    old{w.edge_keys.data(), nullptr, w.edge_keys.data(), n,

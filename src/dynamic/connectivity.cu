@@ -104,62 +104,70 @@ std::uint32_t key_bits_for(std::uint32_t vertex_slots)
     return bits;
 }
 
-void Connectivity::sort_halfedges(const std::uint32_t* faces, std::uint32_t face_slots,
-                                  std::uint32_t block_threads, cudaStream_t stream)
+//! Sorts the face corners by edge key into keys[s] / halfedges[s] and
+//! returns s (which of each pair holds the sorted sequence).
+int Connectivity::sort_halfedges(const std::uint32_t* faces, std::uint32_t face_slots,
+                                 std::uint32_t block_threads, SortBuffers& b, cudaStream_t stream)
 {
     const std::uint64_t n = 3ull * face_slots;
-    for (int i = 0; i < 2; ++i) {
-        ensure_size(m_keys[i], std::max<std::uint64_t>(n, 1), stream);
-        ensure_size(m_halfedges[i], std::max<std::uint64_t>(n, 1), stream);
-    }
     halfedge_keys_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(
-        faces, face_slots, m_view.key_bits, m_keys[0].data(), m_halfedges[0].data());
+        faces, face_slots, m_view.key_bits, b.keys[0].data(), b.halfedges[0].data());
     RXMESH_CHECK_LAUNCH();
-    cub::DoubleBuffer<std::uint64_t> keys(m_keys[0].data(), m_keys[1].data());
-    cub::DoubleBuffer<std::uint32_t> values(m_halfedges[0].data(), m_halfedges[1].data());
+    cub::DoubleBuffer<std::uint64_t> keys(b.keys[0].data(), b.keys[1].data());
+    cub::DoubleBuffer<std::uint32_t> values(b.halfedges[0].data(), b.halfedges[1].data());
     const int                        end_bit = int(2 * m_view.key_bits);
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(tmp, bytes, keys, values, std::int64_t(n), 0,
                                                end_bit, stream);
     });
-    m_sorted = keys.selector;
     if (values.selector != keys.selector)
         throw Error("Connectivity: radix sort left keys and values in different buffers");
+    return keys.selector;
 }
 
-void Connectivity::encode_edges(std::uint32_t face_slots, cudaStream_t stream)
+//! Run-length encodes the sorted keys into edges: the unique keys go to the
+//! other key buffer, the counts to the other halfedge buffer, then into
+//! exactly sized arrays (the sort buffers are freed after the build).
+void Connectivity::encode_edges(std::uint32_t face_slots, SortBuffers& b, int s,
+                                cudaStream_t stream)
 {
-    const std::uint64_t n = 3ull * face_slots;
-    ensure_size(m_edge_keys, std::max<std::uint64_t>(n, 1), stream);
-    ensure_size(m_edge_counts, std::max<std::uint64_t>(n, 1), stream);
-    ensure_size(m_num_runs, 1, stream);
-    const std::uint64_t* sorted = m_keys[m_sorted].data();
+    const std::uint64_t  n      = 3ull * face_slots;
+    const std::uint64_t* sorted = b.keys[s].data();
+    std::uint64_t*       unique = b.keys[1 - s].data();
+    std::uint32_t*       counts = b.halfedges[1 - s].data();
+    DeviceBuffer<std::uint32_t> num_runs(1, stream);
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceRunLengthEncode::Encode(tmp, bytes, sorted, m_edge_keys.data(),
-                                                  m_edge_counts.data(), m_num_runs.data(),
-                                                  std::int64_t(n), stream);
+        return cub::DeviceRunLengthEncode::Encode(tmp, bytes, sorted, unique, counts,
+                                                  num_runs.data(), std::int64_t(n), stream);
     });
     std::uint32_t runs = 0;
     std::uint64_t last = 0;
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&runs, m_num_runs.data(), sizeof(runs),
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&runs, num_runs.data(), sizeof(runs),
                                       cudaMemcpyDeviceToHost, stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     if (runs > 0) {
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, m_edge_keys.data() + runs - 1, sizeof(last),
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, unique + runs - 1, sizeof(last),
                                           cudaMemcpyDeviceToHost, stream));
         RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     }
     const std::uint64_t dead = (std::uint64_t(1) << (2 * m_view.key_bits)) - 1;
-    m_view.num_edges         = runs > 0 && last == dead ? runs - 1 : runs;
-    ensure_size(m_edge_offsets, std::uint64_t(m_view.num_edges) + 1, stream);
-    RXMESH_CHECK_CUDA(
-        cudaMemsetAsync(m_edge_offsets.data(), 0, sizeof(std::uint32_t), stream));
-    const std::uint32_t num_edges = m_view.num_edges;
+    const std::uint32_t num_edges = runs > 0 && last == dead ? runs - 1 : runs;
+    m_view.num_edges              = num_edges;
+    m_edge_keys    = DeviceBuffer<std::uint64_t>(std::max<std::uint32_t>(num_edges, 1), stream);
+    m_edge_offsets = DeviceBuffer<std::uint32_t>(num_edges + 1ull, stream);
+    if (num_edges > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_edge_keys.data(), unique, 8ull * num_edges,
+                                          cudaMemcpyDeviceToDevice, stream));
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(m_edge_offsets.data(), 0, sizeof(std::uint32_t), stream));
     if (num_edges > 0)
         detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceScan::InclusiveSum(tmp, bytes, m_edge_counts.data(),
-                                                 m_edge_offsets.data() + 1, num_edges, stream);
+            return cub::DeviceScan::InclusiveSum(tmp, bytes, counts, m_edge_offsets.data() + 1,
+                                                 num_edges, stream);
         });
+    m_peak_bytes = std::max(m_peak_bytes, bytes() + b.keys[0].allocated_bytes() +
+                                              b.keys[1].allocated_bytes() +
+                                              b.halfedges[0].allocated_bytes() +
+                                              b.halfedges[1].allocated_bytes());
 }
 
 void Connectivity::flag_vertices(std::uint32_t vertex_slots, std::uint32_t face_slots,
@@ -186,19 +194,30 @@ void Connectivity::build(const std::uint32_t* faces, std::uint32_t vertex_slots,
                          std::uint32_t face_slots, std::uint32_t block_threads,
                          cudaStream_t stream)
 {
-    m_view                = ConnectivityView{};
-    m_view.faces          = faces;
-    m_view.num_face_slots = face_slots;
-    m_view.key_bits       = key_bits_for(vertex_slots);
-    sort_halfedges(faces, face_slots, block_threads, stream);
-    encode_edges(face_slots, stream);
+    const std::size_t peak = m_peak_bytes;
+    *this                  = Connectivity{};  // the old table goes before the new one comes
+    m_peak_bytes           = peak;
+    m_view.faces           = faces;
+    m_view.num_face_slots  = face_slots;
+    m_view.key_bits        = key_bits_for(vertex_slots);
+    const std::uint64_t n  = std::max<std::uint64_t>(3ull * face_slots, 1);
+    {
+        SortBuffers b;
+        for (int i = 0; i < 2; ++i) {
+            b.keys[i]      = DeviceBuffer<std::uint64_t>(n, stream);
+            b.halfedges[i] = DeviceBuffer<std::uint32_t>(n, stream);
+        }
+        const int s = sort_halfedges(faces, face_slots, block_threads, b, stream);
+        encode_edges(face_slots, b, s, stream);
+        m_halfedges = std::move(b.halfedges[s]);
+    }  // the sort buffers go back to the pool here
     m_view.edge_keys    = m_edge_keys.data();
     m_view.edge_offsets = m_edge_offsets.data();
-    m_view.halfedges    = m_halfedges[m_sorted].data();
-    ensure_size(m_edge_flags, std::max<std::uint32_t>(m_view.num_edges, 1), stream);
-    ensure_size(m_face_edges, std::max<std::uint64_t>(3ull * face_slots, 1), stream);
-    m_view.edge_flags = m_edge_flags.data();
-    m_view.face_edges = m_face_edges.data();
+    m_view.halfedges    = m_halfedges.data();
+    m_edge_flags        = DeviceBuffer<std::uint8_t>(std::max<std::uint32_t>(m_view.num_edges, 1), stream);
+    m_face_edges        = DeviceBuffer<std::uint32_t>(n, stream);
+    m_view.edge_flags   = m_edge_flags.data();
+    m_view.face_edges   = m_face_edges.data();
     edge_flags_kernel<<<grid_for(m_view.num_edges, block_threads), block_threads, 0, stream>>>(
         m_view, faces, m_edge_flags.data(), m_face_edges.data());
     RXMESH_CHECK_LAUNCH();
@@ -207,13 +226,10 @@ void Connectivity::build(const std::uint32_t* faces, std::uint32_t vertex_slots,
 
 std::size_t Connectivity::bytes() const
 {
-    return m_keys[0].allocated_bytes() + m_keys[1].allocated_bytes() +
-           m_halfedges[0].allocated_bytes() + m_halfedges[1].allocated_bytes() +
-           m_edge_keys.allocated_bytes() + m_edge_counts.allocated_bytes() +
-           m_edge_offsets.allocated_bytes() + m_num_runs.allocated_bytes() +
-           m_face_edges.allocated_bytes() + m_vertex_face.allocated_bytes() +
-           m_vertex_degree.allocated_bytes() + m_edge_flags.allocated_bytes() +
-           m_vertex_flags.allocated_bytes();
+    return m_halfedges.allocated_bytes() + m_edge_keys.allocated_bytes() +
+           m_edge_offsets.allocated_bytes() + m_face_edges.allocated_bytes() +
+           m_vertex_face.allocated_bytes() + m_vertex_degree.allocated_bytes() +
+           m_edge_flags.allocated_bytes() + m_vertex_flags.allocated_bytes();
 }
 
 }  // namespace rxmesh::dynamic_detail

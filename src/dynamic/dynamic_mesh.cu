@@ -134,6 +134,7 @@ const ConnectivityView& DynamicMesh::connectivity()
         m_connectivity->build(m_faces.data(), m_vertex_slots, m_face_slots,
                               m_options.block_threads, m_stream);
         m_connectivity_current = true;
+        m_table_canonical      = true;
     }
     m_view              = m_connectivity->view();
     m_view.positions    = m_positions.data();
@@ -227,6 +228,8 @@ DynamicMemory DynamicMesh::memory() const
     m.workspace    = (m_workspace ? m_workspace->bytes() : 0) + m_moved.allocated_bytes() +
                   m_edge_sources.allocated_bytes();
     for (const auto& a : m_attributes) m.attributes += a->bytes();
+    m.peak = m.total() - m.connectivity +
+             std::max(m.connectivity, m_connectivity ? m_connectivity->peak_bytes() : 0);
     return m;
 }
 

@@ -41,9 +41,13 @@ __device__ inline bool flip_allowed(const ConnectivityView& c, std::uint32_t e)
 {
     const EdgeQuad q = edge_quad(c, e);
     if (q.num_faces != 2 || !c.edge_manifold(e) || q.c == q.d) return false;
-    if (find_edge(c, q.c, q.d) != kNoElement) return false;
     for (std::uint32_t v : {q.a, q.b, q.c, q.d})
         if (!c.vertex_manifold(v)) return false;
+    // (c, d) must not exist yet: a walk over c's neighbours, since flip
+    // passes update the edge table in place and leave its keys unsorted
+    bool exists = false;
+    for_each_neighbor(c, q.c, [&](std::uint32_t u) { exists = exists || u == q.d; });
+    if (exists) return false;
     const Vec3  pa = c.position(q.a), pb = c.position(q.b), pc = c.position(q.c),
                pd = c.position(q.d);
     const Vec3d n0 = triangle_normal(pa, pb, pc), n1 = triangle_normal(pb, pa, pd);

@@ -71,6 +71,45 @@ __global__ void vertex_manifold_kernel(ConnectivityView c, unsigned long long* b
     if (v < c.num_edges && !c.edge_manifold(v)) atomicAdd(bad, 1ull);
 }
 
+//! The edge table against the faces: each alive face corner's edge has the
+//! corner's vertex pair and lists the corner; each edge's halfedges are
+//! alive corners with its pair; degrees count faces.
+__global__ void table_faces_kernel(ConnectivityView c, std::uint32_t* degree,
+                                   unsigned long long* bad)
+{
+    const std::uint32_t f = blockIdx.x * blockDim.x + threadIdx.x;
+    if (f >= c.num_face_slots || !c.face_alive(f)) return;
+    for (int k = 0; k < 3; ++k) {
+        const std::uint32_t e = c.face_edges[3 * f + k];
+        bool                listed = false;
+        if (e < c.num_edges)
+            for (std::uint32_t i = c.edge_offsets[e]; i < c.edge_offsets[e + 1]; ++i)
+                listed = listed || c.halfedges[i] == 3 * f + k;
+        const std::uint64_t key = c.edge_key(c.face_vertex(f, k), c.face_vertex(f, (k + 1) % 3));
+        if (!listed || c.edge_keys[e] != key) atomicAdd(bad, 1ull);
+        atomicAdd(degree + c.face_vertex(f, k), 1u);
+    }
+}
+
+__global__ void table_edges_kernel(ConnectivityView c, const std::uint32_t* degree,
+                                   unsigned long long* bad)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < c.num_vertex_slots) {
+        const std::uint32_t f = c.vertex_face[i];
+        const bool holds = f < c.num_face_slots && c.face_alive(f) &&
+                           (c.face_vertex(f, 0) == i || c.face_vertex(f, 1) == i ||
+                            c.face_vertex(f, 2) == i);
+        if (degree[i] != c.vertex_degree[i] || (degree[i] > 0) != holds) atomicAdd(bad, 1ull);
+    }
+    if (i >= c.num_edges) return;
+    for (std::uint32_t j = c.edge_offsets[i]; j < c.edge_offsets[i + 1]; ++j) {
+        const std::uint32_t h = c.halfedges[j], f = h / 3;
+        const bool          ok = c.face_alive(f) && c.face_edges[h] == i;
+        if (!ok) atomicAdd(bad, 1ull);
+    }
+}
+
 struct FaceAlive
 {
     const std::uint32_t* faces;
@@ -129,15 +168,35 @@ DynamicValidation DynamicMesh::validate()
     out.bad_faces       = c[0];
     out.duplicate_faces = c[3];
     out.count_mismatch  = (c[1] != m_num_faces) + (alive != m_num_vertices);
+    if (m_connectivity_current) out.table_mismatch = check_table();
     if (c[0] > 0)
         out.first = "face slot " + std::to_string(c[2]) + " names a dead, missing or repeated vertex";
     else if (c[3] > 0)
         out.first = std::to_string(c[3]) + " faces repeat another face's vertices";
+    else if (out.table_mismatch > 0)
+        out.first = std::to_string(out.table_mismatch) + " edge-table entries disagree with the faces";
     else if (out.count_mismatch > 0)
         out.first = "alive counts: " + std::to_string(c[1]) + " faces, " + std::to_string(alive) +
                     " vertices; the mesh says " + std::to_string(m_num_faces) + " and " +
                     std::to_string(m_num_vertices);
     return out;
+}
+
+std::uint64_t DynamicMesh::check_table()
+{
+    const ConnectivityView&          c     = connectivity();
+    const std::uint32_t              block = m_options.block_threads;
+    DeviceBuffer<std::uint32_t>      degree(std::max<std::uint32_t>(c.num_vertex_slots, 1), m_stream);
+    DeviceBuffer<unsigned long long> bad(1, m_stream);
+    degree.memset(0);
+    bad.memset(0);
+    table_faces_kernel<<<grid_for(c.num_face_slots, block), block, 0, m_stream>>>(
+        c, degree.data(), bad.data());
+    RXMESH_CHECK_LAUNCH();
+    const std::uint32_t n = std::max(c.num_vertex_slots, c.num_edges);
+    table_edges_kernel<<<grid_for(n, block), block, 0, m_stream>>>(c, degree.data(), bad.data());
+    RXMESH_CHECK_LAUNCH();
+    return bad.to_host()[0];
 }
 
 bool DynamicMesh::is_manifold()

@@ -120,17 +120,59 @@ __global__ void face_counts_kernel(ConnectivityView c, const std::uint32_t* winn
     if (i < count) faces_of[i + 1] = c.edge_face_count(winners[i]);
 }
 
-__global__ void flip_kernel(ConnectivityView c, std::uint32_t* faces, const std::uint32_t* winners,
-                            std::uint32_t count)
+//! Replaces halfedge `from` of edge e by `to`, keeping e's (at most two,
+//! the edge being manifold) halfedges in increasing order.
+__device__ void move_halfedge(const ConnectivityView& c, std::uint32_t* halfedges,
+                              std::uint32_t e, std::uint32_t from, std::uint32_t to)
+{
+    const std::uint32_t begin = c.edge_offsets[e], end = c.edge_offsets[e + 1];
+    for (std::uint32_t i = begin; i < end; ++i)
+        if (halfedges[i] == from) halfedges[i] = to;
+    if (end - begin == 2 && halfedges[begin] > halfedges[begin + 1]) {
+        const std::uint32_t t = halfedges[begin];
+        halfedges[begin]      = halfedges[begin + 1];
+        halfedges[begin + 1]  = t;
+    }
+}
+
+//! Flips edge e: faces (a, b, c), (b, a, d) become (c, a, d), (d, b, c), and
+//! the edge table follows in place (edge e becomes (c, d), the four outer
+//! edges move their halfedges, degrees and fan starts of a, b, c, d adjust);
+//! winners claim disjoint vertex sets, so no two touch the same entries.
+__global__ void flip_kernel(ConnectivityView c, ConnectivityArrays t, std::uint32_t* faces,
+                            const std::uint32_t* winners, std::uint32_t count)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
-    const EdgeQuad q = edge_quad(c, winners[i]);
+    const std::uint32_t e  = winners[i];
+    const EdgeQuad      q  = edge_quad(c, e);
+    const int           k0 = corner_of(c, q.f0, q.a), k1 = corner_of(c, q.f1, q.b);
+    const std::uint32_t bc = c.face_edges[3 * q.f0 + (k0 + 1) % 3];
+    const std::uint32_t ca = c.face_edges[3 * q.f0 + (k0 + 2) % 3];
+    const std::uint32_t ad = c.face_edges[3 * q.f1 + (k1 + 1) % 3];
+    const std::uint32_t db = c.face_edges[3 * q.f1 + (k1 + 2) % 3];
+    move_halfedge(c, t.halfedges, ca, 3 * q.f0 + (k0 + 2) % 3, 3 * q.f0);
+    move_halfedge(c, t.halfedges, bc, 3 * q.f0 + (k0 + 1) % 3, 3 * q.f1 + 1);
+    move_halfedge(c, t.halfedges, ad, 3 * q.f1 + (k1 + 1) % 3, 3 * q.f0 + 1);
+    move_halfedge(c, t.halfedges, db, 3 * q.f1 + (k1 + 2) % 3, 3 * q.f1);
+    const std::uint32_t begin = c.edge_offsets[e];
+    t.halfedges[begin]        = 3 * q.f0 + 2 < 3 * q.f1 + 2 ? 3 * q.f0 + 2 : 3 * q.f1 + 2;
+    t.halfedges[begin + 1]    = 3 * q.f0 + 2 < 3 * q.f1 + 2 ? 3 * q.f1 + 2 : 3 * q.f0 + 2;
+    t.edge_keys[e]            = c.edge_key(q.c, q.d);
     const std::uint32_t n0[3] = {q.c, q.a, q.d}, n1[3] = {q.d, q.b, q.c};
+    const std::uint32_t e0[3] = {ca, ad, e}, e1[3] = {db, bc, e};
     for (int k = 0; k < 3; ++k) {
-        faces[3 * q.f0 + k] = n0[k];
-        faces[3 * q.f1 + k] = n1[k];
+        faces[3 * q.f0 + k]        = n0[k];
+        faces[3 * q.f1 + k]        = n1[k];
+        t.face_edges[3 * q.f0 + k] = e0[k];
+        t.face_edges[3 * q.f1 + k] = e1[k];
     }
+    t.vertex_degree[q.a] -= 1;
+    t.vertex_degree[q.b] -= 1;
+    t.vertex_degree[q.c] += 1;
+    t.vertex_degree[q.d] += 1;
+    if (t.vertex_face[q.a] == q.f1) t.vertex_face[q.a] = q.f0;
+    if (t.vertex_face[q.b] == q.f0) t.vertex_face[q.b] = q.f1;
 }
 
 struct SplitTargets
@@ -208,15 +250,18 @@ std::uint32_t read_count(const std::uint32_t* device, cudaStream_t stream)
 
 using namespace dynamic_detail;
 
-DynamicMesh::DecisionArrays DynamicMesh::begin_pass()
+DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
 {
+    // split and collapse passes number edges in vertex-pair order (and
+    // collapses look edges up by it); flips work on a table updated in place
+    if (kind != EdgeOpKind::Flip && !m_table_canonical) mark_changed();
     const ConnectivityView& c = connectivity();
     PassWorkspace&          w = *m_workspace;
     const std::uint32_t     n = std::max<std::uint32_t>(c.num_edges, 1);
     ensure_size(w.asked, n, m_stream);
     ensure_size(w.status, n, m_stream);
     ensure_size(w.candidate_flag, n, m_stream);
-    ensure_size(w.position, 3ull * n, m_stream);
+    if (kind != EdgeOpKind::Flip) ensure_size(w.position, 3ull * n, m_stream);  // flips move nothing
     ensure_size(w.priority, n, m_stream);
     ensure_size(w.edge_keys, n, m_stream);
     ensure_size(w.counters, 2, m_stream);
@@ -226,7 +271,8 @@ DynamicMesh::DecisionArrays DynamicMesh::begin_pass()
                                           cudaMemcpyDeviceToDevice, m_stream));
     w.key_bits  = c.key_bits;
     w.num_edges = c.num_edges;
-    return {w.asked.data(), w.position.data(), w.priority.data()};
+    return {w.asked.data(), kind == EdgeOpKind::Flip ? nullptr : w.position.data(),
+            w.priority.data()};
 }
 
 PassReport DynamicMesh::finish_pass(EdgeOpKind kind)
@@ -338,12 +384,14 @@ void DynamicMesh::apply(EdgeOpKind kind, std::uint32_t count)
 {
     PassWorkspace&      w     = *m_workspace;
     const std::uint32_t block = m_options.block_threads, grid = grid_for(count, block);
-    const std::uint32_t faces_of_winners = winner_face_offsets(count);
+    const std::uint32_t faces_of_winners =
+        kind == EdgeOpKind::Flip ? 0 : winner_face_offsets(count);  // flips make no faces
     const std::uint32_t vertex_base = m_vertex_slots, face_base = m_face_slots;
     if (kind == EdgeOpKind::Split) reserve(m_vertex_slots + count, m_face_slots + faces_of_winners);
     const ConnectivityView c = connectivity();  // after reserve: the mesh may have moved
     if (kind == EdgeOpKind::Flip) {
-        flip_kernel<<<grid, block, 0, m_stream>>>(c, m_faces.data(), w.winners.data(), count);
+        flip_kernel<<<grid, block, 0, m_stream>>>(c, m_connectivity->arrays(), m_faces.data(),
+                                                  w.winners.data(), count);
     } else if (kind == EdgeOpKind::Split) {
         const SplitTargets t{m_faces.data(), m_positions.data(), m_vertex_alive.data(),
                              vertex_base, face_base};
@@ -369,7 +417,10 @@ void DynamicMesh::apply(EdgeOpKind kind, std::uint32_t count)
     RXMESH_CHECK_LAUNCH();
     notify_attributes(kind, AppliedEdges{c, w.winners.data(), count, w.new_faces.data(),
                                          vertex_base, face_base});
-    mark_changed();
+    if (kind == EdgeOpKind::Flip)
+        m_table_canonical = false;  // updated in place: ids kept, keys no longer sorted
+    else
+        mark_changed();
     remap_edge_attributes(kind, count, vertex_base);
 }
 

@@ -8,6 +8,7 @@
 // the bit, faces, the map to input vertices).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -103,7 +104,9 @@ PassCounts lockstep_pass(DynamicMesh& gpu, reference::EditableMesh& ref, EdgeOpK
                                                           : gpu.collapse_pass(decide);
     const auto edges  = gpu.last_edges();
     const auto status = gpu.last_statuses();
-    EXPECT_EQ(edges, ref.edges()) << "the pass's edge table";
+    auto sorted_edges = edges;  // ids follow vertex pairs only after a rebuild
+    std::sort(sorted_edges.begin(), sorted_edges.end());
+    EXPECT_EQ(sorted_edges, ref.edges()) << "the pass's edge table";
     const reference::EditableMesh before = ref;
     for (std::size_t e = 0; e < edges.size(); ++e) {
         const auto [a, b] = edges[e];

@@ -69,9 +69,14 @@ struct DynamicValidation
     std::uint64_t bad_faces       = 0;  // a dead or repeated vertex
     std::uint64_t duplicate_faces = 0;  // the same vertex set as another face
     std::uint64_t count_mismatch  = 0;  // alive counts differ from the mesh's own
+    std::uint64_t table_mismatch  = 0;  // the edge table disagrees with the faces
     std::string   first;                // the first violation, in words
 
-    bool ok() const { return bad_faces == 0 && duplicate_faces == 0 && count_mismatch == 0; }
+    bool ok() const
+    {
+        return bad_faces == 0 && duplicate_faces == 0 && count_mismatch == 0 &&
+               table_mismatch == 0;
+    }
 };
 
 struct DynamicMemory
@@ -80,6 +85,9 @@ struct DynamicMemory
     std::size_t connectivity = 0;  // the edge table of the current pass
     std::size_t workspace    = 0;  // a pass's decisions, statuses, locks, sort buffers
     std::size_t attributes   = 0;  // the user's, at capacity
+    //! The most held at once: the above with the edge table's largest build
+    //! (its sort buffers) in place of the current table.
+    std::size_t peak         = 0;
     std::size_t total() const { return mesh + connectivity + workspace + attributes; }
 };
 
@@ -166,10 +174,10 @@ class DynamicMesh
     struct DecisionArrays
     {
         std::uint8_t* asked;
-        float*        position;  // 3 per edge
+        float*        position;  // 3 per edge; null for flips
         float*        priority;
     };
-    DecisionArrays begin_pass();
+    DecisionArrays begin_pass(EdgeOpKind kind);
     PassReport     finish_pass(EdgeOpKind kind);
     float*         scratch_positions();  // 3 per vertex slot, for move_vertices
     void           commit_moved_positions();
@@ -178,6 +186,8 @@ class DynamicMesh
     void upload(const std::vector<float>& positions, const std::vector<std::uint32_t>& faces);
     void reserve(std::uint32_t vertex_slots, std::uint32_t face_slots);
     void mark_changed() { m_connectivity_current = false; }
+    void remap_flipped_edges(std::uint32_t count);
+    std::uint64_t check_table();
     void attach(std::shared_ptr<DynamicAttributeBase> attribute);
     void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
     void remap_edge_attributes(EdgeOpKind kind, std::uint32_t count, std::uint32_t vertex_base);
@@ -203,6 +213,7 @@ class DynamicMesh
     std::vector<std::shared_ptr<DynamicAttributeBase>> m_attributes;
     DeviceBuffer<std::uint32_t>                    m_edge_sources;
     bool                                           m_connectivity_current = false;
+    bool m_table_canonical = true;  // edge ids in vertex-pair order
 };
 
 }  // namespace rxmesh

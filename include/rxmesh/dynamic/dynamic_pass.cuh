@@ -56,7 +56,7 @@ __global__ void decide_kernel(ConnectivityView c, Decide decide, std::uint8_t* a
     ctx.positions = c.positions;
     const EdgeDecision d = decide(static_cast<const EdgeContext&>(ctx));
     asked[e]             = d.apply;
-    store3(position, e, d.position);
+    if (position != nullptr) store3(position, e, d.position);
     priority[e] = d.priority;
 }
 
@@ -74,7 +74,7 @@ PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide)
 {
     GpuTimer timer(mesh.stream());
     timer.start();
-    const auto              d     = mesh.begin_pass();
+    const auto              d     = mesh.begin_pass(kind);
     const ConnectivityView& c     = mesh.connectivity();
     const std::uint32_t     block = mesh.options().block_threads;
     if (c.num_edges > 0) {
