@@ -159,8 +159,9 @@ void print_header()
     std::printf(
         "| mesh | L | faces | GPU ms (device) | GPU ms (wall) | passes | GPU flips | CPU ms "
         "| CPU flips | CPU / GPU wall | left non-Delaunay GPU | left non-Delaunay CPU "
-        "| DynamicMesh MiB (mesh + conn. + workspace) | RXMesh MiB | ratio | verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| DynamicMesh MiB (mesh + conn. + workspace) | peak MiB | RXMesh MiB | ratio (held) "
+        "| ratio (peak) | verified |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void print_row(const Row& r)
@@ -168,7 +169,7 @@ void print_row(const Row& r)
     const DynamicMemory& m = r.gpu.memory;
     std::printf(
         "| %s | %d | %zu | %.3f | %.3f | %u%s | %u | %s | %s | %s | %s | %s | %s (%s + %s + %s) "
-        "| %s | %s | %s |\n",
+        "| %s | %s | %s | %s | %s |\n",
         r.name.c_str(), r.level, r.F, r.gpu.ms, r.gpu.wall_ms, r.gpu.report.passes,
         r.gpu.report.converged ? "" : " (limit)", r.gpu.report.flips,
         r.cpu_ran ? json_number(r.cpu.ms).c_str() : "-",
@@ -177,8 +178,9 @@ void print_row(const Row& r)
         counts(r.gpu_check).c_str(), r.cpu_ran ? counts(r.cpu_check).c_str() : "-",
         mib(double(m.total())).c_str(), mib(double(m.mesh)).c_str(),
         mib(double(m.connectivity)).c_str(), mib(double(m.workspace)).c_str(),
-        r.static_bytes ? mib(double(r.static_bytes)).c_str() : "-",
+        mib(double(m.peak)).c_str(), r.static_bytes ? mib(double(r.static_bytes)).c_str() : "-",
         r.static_bytes ? json_number(double(m.total()) / double(r.static_bytes)).c_str() : "-",
+        r.static_bytes ? json_number(double(m.peak) / double(r.static_bytes)).c_str() : "-",
         r.verified ? "yes" : "**NO**");
     for (const auto* c : {&r.gpu_check, &r.cpu_check})
         if (!c->ok())
@@ -240,7 +242,8 @@ std::string row_json(const Row& r)
            ",\"memory\":{\"mesh\":" + std::to_string(m.mesh) +
            ",\"connectivity\":" + std::to_string(m.connectivity) +
            ",\"workspace\":" + std::to_string(m.workspace) +
-           ",\"total\":" + std::to_string(m.total()) + "},\"check\":" + check_json(r.gpu_check) +
+           ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
+           "},\"check\":" + check_json(r.gpu_check) +
            "},\"cpu\":" + cpu + ",\"rxmesh_static_bytes\":" +
            (r.static_bytes ? std::to_string(r.static_bytes) : "null") +
            ",\"verified\":" + (r.verified ? "true" : "false") + "}";
