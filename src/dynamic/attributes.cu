@@ -33,8 +33,8 @@ __global__ void merged_keys_kernel(const std::uint64_t* keys, std::uint32_t n, s
     const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= n) return;
     std::uint32_t u = std::uint32_t(keys[e] >> bits), v = std::uint32_t(keys[e] & low_bits(bits));
-    if (merged_into[u] != kNoElement) u = merged_into[u];
-    if (merged_into[v] != kNoElement) v = merged_into[v];
+    if (merged_into != nullptr && merged_into[u] != kNoElement) u = merged_into[u];
+    if (merged_into != nullptr && merged_into[v] != kNoElement) v = merged_into[v];
     const std::uint32_t a = u < v ? u : v, b = u < v ? v : u;
     out[e] = u == v ? low_bits(2 * bits) : (std::uint64_t(a) << bits) | b;
     ids[e] = e;
@@ -117,28 +117,63 @@ void DynamicMesh::notify_attributes(EdgeOpKind kind, const AppliedEdges& applied
     }
 }
 
+bool DynamicMesh::has_edge_attributes() const
+{
+    for (const auto& a : m_attributes)
+        if (a->kind() == ElementKind::Edge) return true;
+    return false;
+}
+
 //! Rebuilds the edge table now (the next pass needs it anyway) and carries
 //! every edge attribute over to it.
 void DynamicMesh::remap_edge_attributes(EdgeOpKind kind, std::uint32_t count,
                                         std::uint32_t vertex_base)
 {
-    bool any = false;
-    for (const auto& a : m_attributes) any = any || a->kind() == ElementKind::Edge;
-    if (!any) return;
+    if (!has_edge_attributes()) return;
     if (kind == EdgeOpKind::Flip) return remap_flipped_edges(count);
+    PassWorkspace& w = *m_workspace;
+    if (kind == EdgeOpKind::Collapse)
+        carry_edge_values(true, w.merged_into.data(), nullptr, vertex_base);
+    else
+        carry_edge_values(false, nullptr, count > 0 ? w.winners.data() : nullptr, vertex_base);
+}
+
+//! Renumbers the table in vertex-pair order after flips updated it in place,
+//! the edge values following their edges.
+void DynamicMesh::rebuild_in_pair_order()
+{
+    if (!has_edge_attributes()) return mark_changed();
+    const ConnectivityView& c = connectivity();
+    PassWorkspace&          w = *m_workspace;
+    ensure_size(w.edge_keys, std::max<std::uint32_t>(c.num_edges, 1), m_stream);
+    if (c.num_edges > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(w.edge_keys.data(), c.edge_keys, 8ull * c.num_edges,
+                                          cudaMemcpyDeviceToDevice, m_stream));
+    w.num_edges = c.num_edges;
+    w.key_bits  = c.key_bits;
+    mark_changed();
+    carry_edge_values(true, nullptr, nullptr, m_vertex_slots);
+}
+
+//! Old edges are the workspace's copy of the last table (sorted there unless
+//! `sort_old`); merged_into: the collapse merges; split_winners: the split
+//! edges, vertex_base + i made by split_winners[i].
+void DynamicMesh::carry_edge_values(bool sort_old, const std::uint32_t* merged_into,
+                                    const std::uint32_t* split_winners, std::uint32_t vertex_base)
+{
     PassWorkspace&              w = *m_workspace;
     const std::uint32_t         block = m_options.block_threads, n = w.num_edges;
     OldEdges                    old{w.edge_keys.data(), nullptr, w.edge_keys.data(), n,
                  w.key_bits, vertex_base};
     DeviceBuffer<std::uint64_t> keys[2];
     DeviceBuffer<std::uint32_t> ids[2];
-    if (kind == EdgeOpKind::Collapse && n > 0) {
+    if (sort_old && n > 0) {
         for (int i = 0; i < 2; ++i) {
             keys[i] = DeviceBuffer<std::uint64_t>(n, m_stream);
             ids[i]  = DeviceBuffer<std::uint32_t>(n, m_stream);
         }
         merged_keys_kernel<<<grid_for(n, block), block, 0, m_stream>>>(
-            w.edge_keys.data(), n, w.key_bits, w.merged_into.data(), keys[0].data(), ids[0].data());
+            w.edge_keys.data(), n, w.key_bits, merged_into, keys[0].data(), ids[0].data());
         RXMESH_CHECK_LAUNCH();
         cub::DoubleBuffer<std::uint64_t> k(keys[0].data(), keys[1].data());
         cub::DoubleBuffer<std::uint32_t> v(ids[0].data(), ids[1].data());
@@ -152,8 +187,7 @@ void DynamicMesh::remap_edge_attributes(EdgeOpKind kind, std::uint32_t count,
     const ConnectivityView& c = connectivity();
     ensure_size(m_edge_sources, std::max<std::uint32_t>(c.num_edges, 1), m_stream);
     edge_sources_kernel<<<grid_for(c.num_edges, block), block, 0, m_stream>>>(
-        c, old, kind == EdgeOpKind::Split && count > 0 ? w.winners.data() : nullptr,
-        m_edge_sources.data());
+        c, old, split_winners, m_edge_sources.data());
     RXMESH_CHECK_LAUNCH();
     const EdgeSources sources{m_edge_sources.data(), c.num_edges};
     for (const auto& a : m_attributes)

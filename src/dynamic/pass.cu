@@ -254,7 +254,7 @@ DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
 {
     // split and collapse passes number edges in vertex-pair order (and
     // collapses look edges up by it); flips work on a table updated in place
-    if (kind != EdgeOpKind::Flip && !m_table_canonical) mark_changed();
+    if (kind != EdgeOpKind::Flip && !m_table_canonical) rebuild_in_pair_order();
     const ConnectivityView& c = connectivity();
     PassWorkspace&          w = *m_workspace;
     const std::uint32_t     n = std::max<std::uint32_t>(c.num_edges, 1);

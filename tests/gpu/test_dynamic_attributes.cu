@@ -169,6 +169,7 @@ TEST(GpuDynamicAttributes, EdgeValuesFollowEveryPass)
             const Midpoints      decide{pass + 100, 35};
             const EdgeOpKind     kind = EdgeOpKind(pass % 3);
             const std::uint32_t  vertex_slots = mesh.num_vertex_slots();
+            SCOPED_TRACE(std::string("pass ") + std::to_string(pass) + " " + to_string(kind));
             const PassReport r = kind == EdgeOpKind::Flip    ? mesh.flip_pass(decide)
                                  : kind == EdgeOpKind::Split ? mesh.split_pass(decide)
                                                              : mesh.collapse_pass(decide);

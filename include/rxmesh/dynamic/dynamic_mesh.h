@@ -187,6 +187,10 @@ class DynamicMesh
     void reserve(std::uint32_t vertex_slots, std::uint32_t face_slots);
     void mark_changed() { m_connectivity_current = false; }
     void remap_flipped_edges(std::uint32_t count);
+    bool has_edge_attributes() const;
+    void rebuild_in_pair_order();
+    void carry_edge_values(bool sort_old, const std::uint32_t* merged_into,
+                           const std::uint32_t* split_winners, std::uint32_t vertex_base);
     std::uint64_t check_table();
     void attach(std::shared_ptr<DynamicAttributeBase> attribute);
     void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
