@@ -7,6 +7,7 @@
 #include "pass_workspace.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
 

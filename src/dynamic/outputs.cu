@@ -10,6 +10,7 @@
 #include "connectivity_build.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/dynamic/dynamic_mesh.h"
+#include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
 
@@ -269,5 +270,7 @@ RXMesh DynamicMesh::to_rxmesh(const BuildOptions& options) const
 {
     return RXMesh(to_host(), options, m_stream);
 }
+
+RXMesh DynamicMesh::to_rxmesh() const { return to_rxmesh(BuildOptions{}); }
 
 }  // namespace rxmesh

@@ -2,9 +2,10 @@
 // what would break the mesh, keep a conflict-free subset of the rest, apply
 // it. Every choice depends only on the mesh and the decisions (priority
 // keys are unique), never on thread order or block size.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -21,9 +22,19 @@ namespace {
 constexpr std::uint8_t kOpen = 0, kWon = 1, kLost = 2;
 constexpr std::uint32_t kMaxRounds = 256;
 
+//! Adds x over the warp's active threads (any subset) to *total with one atomic.
+__device__ void warp_add(std::uint32_t x, std::uint32_t* total)
+{
+    const auto          active = cooperative_groups::coalesced_threads();
+    const std::uint32_t sum    = cooperative_groups::reduce(active, x,
+                                                            cooperative_groups::plus<std::uint32_t>());
+    if (active.thread_rank() == 0 && sum > 0) atomicAdd(total, sum);
+}
+
+//! counters[2] += edges asked, counters[3] += edges refused.
 __global__ void check_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint8_t* asked,
                              const float* position, std::uint8_t* status,
-                             std::uint8_t* candidate)
+                             std::uint8_t* candidate, std::uint32_t* counters)
 {
     const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= c.num_edges) return;
@@ -39,6 +50,8 @@ __global__ void check_kernel(ConnectivityView c, EdgeOpKind kind, const std::uin
     status[e]    = std::uint8_t(!asked[e] ? EdgeOpStatus::NotAsked
                                           : (ok ? EdgeOpStatus::Conflicted : EdgeOpStatus::Refused));
     candidate[e] = ok;
+    warp_add(asked[e] != 0, counters + 2);
+    warp_add(asked[e] != 0 && !ok, counters + 3);
 }
 
 //! A bijection of 32-bit ids (murmur3's finalizer): ties of user priority
@@ -264,7 +277,7 @@ DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
     if (kind != EdgeOpKind::Flip) ensure_size(w.position, 3ull * n, m_stream);  // flips move nothing
     ensure_size(w.priority, n, m_stream);
     ensure_size(w.edge_keys, n, m_stream);
-    ensure_size(w.counters, 2, m_stream);
+    ensure_size(w.counters, 4, m_stream);
     if (c.num_edges > 0)
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(w.edge_keys.data(), c.edge_keys,
                                           c.num_edges * sizeof(std::uint64_t),
@@ -284,27 +297,25 @@ PassReport DynamicMesh::finish_pass(EdgeOpKind kind)
     report.kind  = kind;
     report.edges = num_edges;
     if (num_edges == 0) return report;
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.counters.data(), 0, 4 * sizeof(std::uint32_t), m_stream));
     check_kernel<<<grid_for(num_edges, block), block, 0, m_stream>>>(
-        c, kind, w.asked.data(), w.position.data(), w.status.data(), w.candidate_flag.data());
+        c, kind, w.asked.data(), w.position.data(), w.status.data(), w.candidate_flag.data(),
+        w.counters.data());
     RXMESH_CHECK_LAUNCH();
-    const std::uint32_t candidates = select_candidates(num_edges);
+    std::uint32_t       counts[4];
+    const std::uint32_t candidates = select_candidates(num_edges, counts);
+    report.asked                   = counts[2];
+    report.refused                 = counts[3];
     const std::uint32_t winners    = candidates == 0 ? 0 : resolve_conflicts(kind, candidates,
                                                                            &report.rounds);
     if (winners > 0) apply(kind, winners);
-    const auto status = w.status.data();
-    report.asked =
-        num_edges - std::uint32_t(thrust::count(thrust::cuda::par.on(m_stream), status,
-                                                status + num_edges,
-                                                std::uint8_t(EdgeOpStatus::NotAsked)));
-    report.refused    = std::uint32_t(thrust::count(thrust::cuda::par.on(m_stream), status,
-                                                 status + num_edges,
-                                                 std::uint8_t(EdgeOpStatus::Refused)));
     report.applied    = winners;
     report.conflicted = candidates - winners;
     return report;
 }
 
-std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges)
+//! Selects the candidate edges; reads every counter of the pass so far.
+std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges, std::uint32_t counts[4])
 {
     PassWorkspace& w = *m_workspace;
     ensure_size(w.candidates, num_edges, m_stream);
@@ -314,7 +325,10 @@ std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges)
                                           w.candidates.data(), w.counters.data(), num_edges,
                                           m_stream);
     });
-    return read_count(w.counters.data(), m_stream);
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(counts, w.counters.data(), 4 * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, m_stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+    return counts[0];
 }
 
 std::uint32_t DynamicMesh::resolve_conflicts(EdgeOpKind kind, std::uint32_t count,

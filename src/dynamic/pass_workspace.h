@@ -25,7 +25,7 @@ class PassWorkspace
     DeviceBuffer<std::uint8_t>  taken;
     DeviceBuffer<std::uint32_t> merged_into;
     // scalars
-    DeviceBuffer<std::uint32_t> counters;  // [0] selected, [1] open
+    DeviceBuffer<std::uint32_t> counters;  // [0] selected, [1] open, [2] asked, [3] refused
 
     std::size_t bytes() const
     {

@@ -24,13 +24,16 @@
 #include <vector>
 
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/ids.h"
 #include "rxmesh/dynamic/attribute_events.h"
 #include "rxmesh/dynamic/connectivity.h"
 #include "rxmesh/dynamic/edge_op.h"
 #include "rxmesh/io/triangle_soup.h"
-#include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
+
+class RXMesh;  // rxmesh.h: the static mesh (include it to call to_rxmesh)
+struct BuildOptions;
 
 template <typename T, int N, typename Id>
 class DynamicAttribute;
@@ -160,7 +163,8 @@ class DynamicMesh
     // ---- outputs ----
     CompactMesh  compact() const;
     TriangleSoup to_host(std::vector<std::uint32_t>* input_vertex = nullptr) const;
-    RXMesh       to_rxmesh(const BuildOptions& options = {}) const;
+    RXMesh       to_rxmesh() const;
+    RXMesh       to_rxmesh(const BuildOptions& options) const;
     //! The positions and faces of every slot (dead faces kDeadFace), for tests.
     std::vector<float>         slot_positions() const;
     std::vector<std::uint32_t> slot_faces() const;
@@ -195,7 +199,7 @@ class DynamicMesh
     void attach(std::shared_ptr<DynamicAttributeBase> attribute);
     void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
     void remap_edge_attributes(EdgeOpKind kind, std::uint32_t count, std::uint32_t vertex_base);
-    std::uint32_t select_candidates(std::uint32_t num_edges);
+    std::uint32_t select_candidates(std::uint32_t num_edges, std::uint32_t counts[4]);
     std::uint32_t resolve_conflicts(EdgeOpKind kind, std::uint32_t count, std::uint32_t* rounds);
     std::uint32_t winner_face_offsets(std::uint32_t count);
     void          apply(EdgeOpKind kind, std::uint32_t count);

@@ -14,6 +14,7 @@
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/dynamic/dynamic_mesh.h"
 #include "rxmesh/dynamic/fan.cuh"
+#include "rxmesh/rxmesh.h"  // to_rxmesh()
 
 namespace rxmesh {
 
