@@ -237,3 +237,16 @@ TEST(GpuDynamicStress, RealMeshesDelaunayAndShake)
     }
     EXPECT_GT(checked, 100);
 }
+
+TEST(GpuDynamicStress, ThousandsOfPassesOnSmallMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& soup : {generate::noisy(generate::icosphere(2), 0.2f, 11),
+                             generate::noisy(generate::grid(10, 8), 0.2f, 12)}) {
+        DynamicMesh mesh(soup);
+        Checks      checks = start(mesh);
+        shake(mesh, 1500, 25, checks, true);
+        if (HasFatalFailure()) return;
+        EXPECT_GT(checks.applied, 1000u);
+    }
+}
