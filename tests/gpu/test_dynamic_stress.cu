@@ -250,11 +250,12 @@ TEST(GpuDynamicStress, ThousandsOfPassesOnSmallMeshes)
         for (std::uint32_t pass = 0; pass < 1500; ++pass) {
             const Shake decide{pass * 40503u + 7u, 25};
             // the size stays between half and twice the input's
-            const bool grow   = mesh.num_faces() < initial / 2 || pass % 3 == 0;
-            const bool shrink = mesh.num_faces() > 2 * initial || pass % 3 == 1;
-            const PassReport r = shrink && !grow ? mesh.collapse_pass(decide)
-                                 : grow          ? mesh.split_pass(decide)
-                                                 : mesh.flip_pass(decide);
+            const std::uint32_t kind = mesh.num_faces() > 2 * initial   ? 1
+                                       : mesh.num_faces() < initial / 2 ? 0
+                                                                        : pass % 3;
+            const PassReport r = kind == 0   ? mesh.split_pass(decide)
+                                 : kind == 1 ? mesh.collapse_pass(decide)
+                                             : mesh.flip_pass(decide);
             applied += r.applied;
             const DynamicValidation v = mesh.validate();
             ASSERT_TRUE(v.ok()) << "pass " << pass << ": " << v.first;
