@@ -390,19 +390,12 @@ int main(int argc, char** argv)
             "correctness)\n\n",
             bench::gpu_name().c_str(), a.rounds, a.scale, a.runs);
         print_header();
-        std::vector<std::string> names = a.meshes;
-        if (names.empty()) names.push_back("");
         std::vector<Row> rows;
-        for (const std::string& path : names) {
-            TriangleSoup soup =
-                path.empty() ? generate::noisy(generate::icosphere(5), 0.3f, 1) : io::read(path);
-            const std::string name =
-                path.empty() ? "noisy icosphere(5)" : path.substr(path.find_last_of('/') + 1);
-            for (int level = 0; level <= a.levels; ++level) {
-                if (level > 0) soup = generate::refine(soup);
-                if (level >= a.min_level) rows.push_back(measure(name, level, soup, a));
-            }
-        }
+        bench::for_each_mesh_level(
+            a.meshes, a.min_level, a.levels,
+            [&](const std::string& name, int level, const TriangleSoup& soup) {
+                rows.push_back(measure(name, level, soup, a));
+            });
         bool        all  = true;
         std::string json = "{\"gpu\":\"" + bench::gpu_name() +
                            "\",\"rounds\":" + std::to_string(a.rounds) +

@@ -15,8 +15,31 @@
 
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
 
 namespace rxmesh::bench {
+
+//! Calls measure(name, level, soup) for each mesh file (a noisy
+//! icosphere(5) when none is given) and each of its 1-to-4 refinements
+//! from min_level to levels.
+template <typename Measure>
+void for_each_mesh_level(const std::vector<std::string>& paths, int min_level, int levels,
+                         Measure&& measure)
+{
+    std::vector<std::string> names = paths;
+    if (names.empty()) names.push_back("");
+    for (const std::string& path : names) {
+        TriangleSoup soup =
+            path.empty() ? generate::noisy(generate::icosphere(5), 0.3f, 1) : io::read(path);
+        const std::string name =
+            path.empty() ? "noisy icosphere(5)" : path.substr(path.find_last_of('/') + 1);
+        for (int level = 0; level <= levels; ++level) {
+            if (level > 0) soup = generate::refine(soup);
+            if (level >= min_level) measure(name, level, soup);
+        }
+    }
+}
 
 inline double median(std::vector<double> v)
 {

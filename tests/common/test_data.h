@@ -41,4 +41,13 @@ inline std::vector<std::string> mesh_extensions()
     return {".obj", ".off", ".ply", ".stl"};
 }
 
+//! Every mesh file of libcgal-demo, then of assimp-testmodels.
+inline std::vector<std::string> real_mesh_files()
+{
+    std::vector<std::string> files = list_files(cgal_data_dir(), mesh_extensions());
+    const auto               assimp = list_files(assimp_models_dir(), mesh_extensions());
+    files.insert(files.end(), assimp.begin(), assimp.end());
+    return files;
+}
+
 }  // namespace rxmesh::test
