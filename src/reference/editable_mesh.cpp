@@ -143,6 +143,15 @@ bool EditableMesh::is_manifold_vertex(std::uint32_t v) const
     return std::all_of(reached.begin(), reached.end(), [](bool r) { return r; });
 }
 
+std::vector<std::uint32_t> EditableMesh::neighbors(std::uint32_t v) const
+{
+    std::set<std::uint32_t> out;
+    for (std::uint32_t f : vertex_faces(v))
+        for (std::uint32_t u : m_faces[f])
+            if (u != v) out.insert(u);
+    return {out.begin(), out.end()};
+}
+
 std::vector<std::uint32_t> EditableMesh::link(std::uint32_t v) const
 {
     std::set<std::uint32_t> out;

@@ -76,8 +76,17 @@ class EditableMesh
     //! The alive mesh, densely numbered in id order; vertex_map[new] = old.
     TriangleSoup compact(std::vector<std::uint32_t>* vertex_map = nullptr) const;
 
-   private:
+    // ---- slot access, for algorithms written on top (remeshing, simplification) ----
+    std::uint32_t   num_vertex_slots() const { return std::uint32_t(m_positions.size()); }
+    std::uint32_t   num_face_slots() const { return std::uint32_t(m_faces.size()); }
+    bool            face_alive(std::uint32_t f) const { return m_face_alive[f]; }
+    const Triangle& face(std::uint32_t f) const { return m_faces[f]; }
+    //! The alive faces holding v, in slot order.
     std::vector<std::uint32_t> vertex_faces(std::uint32_t v) const;
+    //! The alive vertices sharing an alive face with v, sorted.
+    std::vector<std::uint32_t> neighbors(std::uint32_t v) const;
+
+   private:
     //! The alive neighbours of v, sorted; with kBoundary when v is on the boundary.
     std::vector<std::uint32_t> link(std::uint32_t v) const;
     bool                       link_condition(std::uint32_t a, std::uint32_t b) const;

@@ -1,0 +1,221 @@
+// The serial remeshing and simplification references and their geometry,
+// each rule alone on hand-built cases, then whole runs checked for validity,
+// topology and quality.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "rxmesh/core/error.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/reference/isotropic_remesh.h"
+#include "rxmesh/reference/qem_simplify.h"
+#include "rxmesh/reference/surface_distance.h"
+
+using namespace rxmesh;
+using namespace rxmesh::reference;
+
+namespace {
+
+void expect_near3(const Point3& a, const Point3& b)
+{
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(a[d], b[d], 1e-12) << "coordinate " << d;
+}
+
+TriangleSoup octahedron()
+{
+    TriangleSoup s;
+    s.positions = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    s.faces = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+    return s;
+}
+
+}  // namespace
+
+TEST(ReferenceSurfaceDistance, ClosestPointOnATriangleInEachRegion)
+{
+    const Point3 a = {0, 0, 0}, b = {1, 0, 0}, c = {0, 1, 0};
+    expect_near3(closest_point_on_triangle({0.2, 0.2, 5}, a, b, c), {0.2, 0.2, 0});   // face
+    expect_near3(closest_point_on_triangle({-1, -1, 3}, a, b, c), {0, 0, 0});         // vertex
+    expect_near3(closest_point_on_triangle({0.5, -2, 1}, a, b, c), {0.5, 0, 0});      // edge
+    expect_near3(closest_point_on_triangle({1, 1, 0}, a, b, c), {0.5, 0.5, 0});       // hypotenuse
+    expect_near3(closest_point_on_triangle({0.5, 1, 0}, a, b, {2, 0, 0}), {0.5, 0, 0});  // flat
+}
+
+TEST(ReferenceSurfaceDistance, HausdorffOfAShiftedCopy)
+{
+    const TriangleSoup grid    = generate::grid(4, 3);
+    TriangleSoup       shifted = grid;
+    for (auto& p : shifted.positions) p[2] += 0.25f;
+    EXPECT_NEAR(hausdorff(grid, grid).symmetric(), 0.0, 1e-12);  // rounding of the samples
+    const HausdorffDistance h = hausdorff(grid, shifted);
+    EXPECT_NEAR(h.from_a, 0.25, 1e-6);
+    EXPECT_NEAR(h.from_b, 0.25, 1e-6);
+    EXPECT_THROW(closest_point_on_mesh({0, 0, 0}, TriangleSoup{}), InvalidInputError);
+}
+
+TEST(ReferenceRemesh, SplitLongEdgesUntilNoneIsLong)
+{
+    TriangleSoup t;
+    t.positions = {{0, 0, 0}, {4, 0, 0}, {0, 1, 0}};
+    t.faces     = {{0, 1, 2}};
+    EditableMesh m(t.positions, t.faces);
+    EXPECT_GT(split_long_edges(m, 1.0), 0u);
+    const TriangleSoup out = m.compact();
+    for (const auto& [a, b] : m.edges()) {
+        const Vec3f &p = m.position(a), &q = m.position(b);
+        EXPECT_LE(std::hypot(p[0] - q[0], p[1] - q[1]), 4.0 / 3.0 + 1e-6);
+    }
+    double area = 0;  // the split triangles tile the input one
+    for (const Triangle& f : out.faces) {
+        const auto &p = out.positions[f[0]], &q = out.positions[f[1]], &r = out.positions[f[2]];
+        area += 0.5 * ((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+    }
+    EXPECT_NEAR(area, 2.0, 1e-5);
+    EXPECT_TRUE(m.validate());
+}
+
+TEST(ReferenceRemesh, CollapseRefusedByTheEdgeLengthRule)
+{
+    // octahedron with vertex 0 moved next to vertex 4: edge (0, 4) is short;
+    // collapsing it to its midpoint puts vertex 5 about 1.975 away
+    TriangleSoup s = octahedron();
+    s.positions[0] = {0.05f, 0.f, 0.95f};
+    EditableMesh refused(s.positions, s.faces);
+    EXPECT_EQ(collapse_short_edges(refused, 1.4), 0u);  // 4/3 L = 1.87 < 1.975
+    EXPECT_EQ(refused.num_vertices(), 6u);
+    EditableMesh accepted(s.positions, s.faces);
+    EXPECT_EQ(collapse_short_edges(accepted, 1.5), 1u);  // 4/3 L = 2.0
+    EXPECT_EQ(accepted.num_vertices(), 5u);
+    EXPECT_TRUE(accepted.validate());
+    EXPECT_EQ(accepted.euler_characteristic(), 2);
+}
+
+TEST(ReferenceRemesh, FlipBackAnEdgeThatSpoiledTheValences)
+{
+    const TriangleSoup g = generate::grid(8, 8);
+    EditableMesh       m(g.positions, g.faces);
+    // an interior edge whose four vertices are interior with valence 6
+    std::uint32_t a = 0, b = 0, c = 0, d = 0;
+    for (const auto& [x, y] : m.edges()) {
+        const auto fs = m.edge_faces(x, y);
+        if (fs.size() != 2) continue;
+        std::uint32_t cd[2] = {0, 0};
+        for (int i = 0; i < 2; ++i)
+            for (std::uint32_t v : m.face(fs[i]))
+                if (v != x && v != y) cd[i] = v;
+        bool ok = true;
+        for (std::uint32_t v : {x, y, cd[0], cd[1]})
+            ok = ok && !m.is_boundary_vertex(v) && m.neighbors(v).size() == 6;
+        if (ok) {
+            a = x, b = y, c = cd[0], d = cd[1];
+            break;
+        }
+    }
+    ASSERT_NE(a, b);
+    ASSERT_TRUE(m.flip(a, b));  // a, b: valence 5; c, d: 7
+    EXPECT_GE(equalize_valences(m), 1u);
+    EXPECT_FALSE(m.edge_faces(a, b).empty());
+    EXPECT_TRUE(m.edge_faces(c, d).empty());
+    EXPECT_TRUE(m.validate());
+}
+
+TEST(ReferenceRemesh, TangentialSmoothingAndProjection)
+{
+    const TriangleSoup g = generate::grid(4, 4);
+    EditableMesh       m(g.positions, g.faces);
+    std::uint32_t      v = 0;
+    while (m.is_boundary_vertex(v)) ++v;
+    const Vec3f start = m.position(v);
+    m.move(v, {start[0] + 0.3f, start[1] - 0.2f, 0.f});
+    tangential_smoothing(m);  // the flat grid's centroids are the grid points again
+    EXPECT_NEAR(m.position(v)[0], start[0], 1e-6);
+    EXPECT_NEAR(m.position(v)[1], start[1], 1e-6);
+    EXPECT_EQ(m.position(v)[2], 0.f);
+    m.move(v, {start[0], start[1], 0.5f});
+    project_to_surface(m, g);
+    EXPECT_NEAR(m.position(v)[2], 0.f, 1e-7);
+    EXPECT_EQ(m.position(0), g.positions[0]);  // a boundary vertex never moves
+}
+
+TEST(ReferenceRemesh, SphereGetsEvenEdgesAndKeepsItsTopology)
+{
+    const TriangleSoup in = generate::noisy(generate::icosphere(2), 0.25f, 3);
+    const double       L  = 0.7 * mean_edge_length(in);
+    RemeshReport       r;
+    const TriangleSoup out = isotropic_remesh(in, {L, 3}, &r);
+    EditableMesh       m(out.positions, out.faces);
+    EXPECT_TRUE(m.validate());
+    EXPECT_TRUE(m.is_manifold());
+    EXPECT_EQ(m.euler_characteristic(), 2);
+    EXPECT_GT(r.splits, 0u);
+    EXPECT_GT(r.flips, 0u);
+    const MeshQuality before = mesh_quality(in, L), after = mesh_quality(out, L);
+    EXPECT_GT(after.share_in_band, before.share_in_band);
+    EXPECT_GT(after.share_in_band, 0.7);
+    EXPECT_GT(after.min_angle_degrees, before.min_angle_degrees);
+    EXPECT_LT(hausdorff(in, out).symmetric(), 0.5 * L);
+}
+
+TEST(ReferenceRemesh, OpenGridKeepsItsBoundary)
+{
+    const TriangleSoup in  = generate::noisy(generate::grid(6, 5), 0.2f, 2);
+    const TriangleSoup out = isotropic_remesh(in, {0.6 * mean_edge_length(in), 2});
+    EditableMesh       before(in.positions, in.faces), after(out.positions, out.faces);
+    EXPECT_TRUE(after.validate());
+    EXPECT_EQ(after.euler_characteristic(), 1);
+    std::set<Vec3f> kept(out.positions.begin(), out.positions.end());
+    for (std::uint32_t v = 0; v < in.positions.size(); ++v) {
+        if (before.is_boundary_vertex(v)) {
+            EXPECT_TRUE(kept.count(in.positions[v])) << v;
+        }
+    }
+    EXPECT_THROW(isotropic_remesh(in, {-1.0, 1}), InvalidInputError);
+    EXPECT_THROW(isotropic_remesh(in, {NAN, 1}), InvalidInputError);
+}
+
+TEST(ReferenceSimplify, QuadricOfHandMadePlanes)
+{
+    Quadric q = Quadric::plane({1, 0, 0}, -1, 1);  // x = 1
+    q += Quadric::plane({0, 1, 0}, -2, 1);         // y = 2
+    EXPECT_EQ(q.evaluate({1, 2, 7}), 0.0);
+    std::array<double, 3> p;
+    EXPECT_FALSE(q.optimum(&p));  // two planes: a line of minima
+    q += Quadric::plane({0, 0, 1}, -3, 2);  // z = 3, weight 2
+    EXPECT_EQ(q.evaluate({0, 0, 0}), 1.0 + 4.0 + 2 * 9.0);
+    ASSERT_TRUE(q.optimum(&p));
+    expect_near3(p, {1, 2, 3});
+}
+
+TEST(ReferenceSimplify, SphereToATarget)
+{
+    const TriangleSoup in = generate::icosphere(3);  // 1280 faces
+    SimplifyReport     r;
+    const TriangleSoup out = qem_simplify(in, {300, 1000}, &r);
+    EXPECT_TRUE(r.reached_target);
+    EXPECT_LE(out.faces.size(), 300u);
+    EXPECT_GE(out.faces.size(), 298u);
+    EXPECT_EQ(r.faces, out.faces.size());
+    EditableMesh m(out.positions, out.faces);
+    EXPECT_TRUE(m.validate());
+    EXPECT_TRUE(m.is_manifold());
+    EXPECT_EQ(m.euler_characteristic(), 2);
+    EXPECT_LT(hausdorff(in, out).symmetric(), 0.1);
+}
+
+TEST(ReferenceSimplify, FlatGridKeepsItsShapeAndATetrahedronStops)
+{
+    const TriangleSoup in  = generate::grid(8, 8);
+    SimplifyReport     r;
+    const TriangleSoup out = qem_simplify(in, {20, 1000}, &r);
+    EXPECT_TRUE(r.reached_target);
+    EXPECT_LT(hausdorff(in, out).symmetric(), 1e-4);
+    EXPECT_EQ(EditableMesh(out.positions, out.faces).euler_characteristic(), 1);
+    TriangleSoup tet;
+    tet.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    tet.faces     = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    const TriangleSoup same = qem_simplify(tet, {1, 1000}, &r);
+    EXPECT_FALSE(r.reached_target);
+    EXPECT_EQ(r.stop_reason(), "no valid collapse left");
+    EXPECT_EQ(same.faces.size(), 4u);
+}
