@@ -1,0 +1,231 @@
+// bench_delaunay_openmesh: the serial CPU baseline of Delaunay edge flips on
+// OpenMesh 9 (the library a user of the field would pick), in the rule of
+// algo/delaunay.cuh, for the device machine's CPU in the same run as
+// bench_delaunay (carried there by the bench_cpu_baselines_bundle target).
+//
+// Lawson's algorithm as an OpenMesh user writes it: every interior edge on a
+// stack; pop one; when cot(alpha) + cot(beta) < -tolerance (float, with
+// algo/geometry.h's cotangent(), the GPU's expression) and the flip is
+// allowed, TriMesh::flip it and push the four outer edges not on the stack.
+// Allowed: the engine's refusals (reference::EditableMesh::flip): the edge
+// (c, d) must not exist (find_halfedge), and the new faces (c, a, d),
+// (d, b, c) must be non-degenerate and turned with the old faces' summed
+// normal (double). OpenMesh itself refuses complex vertices and edges when
+// the mesh is built: those faces are counted and the output is not checked.
+//
+// Timing: the mesh built outside the clock; median of --runs of the flips,
+// each on a fresh copy. Verification at every size: the output through
+// reference::check_delaunay_flips (valid, the input's vertices unchanged,
+// every interior edge Delaunay or its flip refused).
+//
+// usage: bench_delaunay_openmesh --mesh FILE [--levels L] [--min-level M]
+//          [--runs R] [--tolerance T] [--json OUT]
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#ifdef RXMESH_HAVE_OPENMESH
+#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
+
+#include "common/openmesh_soup.h"
+#endif
+
+#include "common/bench_cli.h"
+#include "common/bench_util.h"
+#include "rxmesh/algo/geometry.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/delaunay_check.h"
+
+namespace {
+
+struct Args
+{
+    std::string file, json;
+    int         levels = 3, min_level = 0, runs = 3;
+    float       tolerance = 1e-5f;
+};
+
+int parse(int argc, char** argv, Args& a)
+{
+    CLI::App cli{"bench_delaunay_openmesh: Lawson's Delaunay flips on OpenMesh, serial",
+                 "bench_delaunay_openmesh"};
+    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
+    rxmesh::bench::add_levels(cli, a.levels);
+    cli.add_option("--min-level", a.min_level, "the first level measured")
+        ->check(CLI::Range(0, 10))
+        ->capture_default_str();
+    cli.add_option("--runs", a.runs, "timed runs per level (median)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    cli.add_option("--tolerance", a.tolerance, "flip when cot(alpha) + cot(beta) < -tolerance")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    rxmesh::bench::add_json(cli, a.json);
+    return rxmesh::bench::parse(cli, argc, argv);
+}
+
+}  // namespace
+
+#ifdef RXMESH_HAVE_OPENMESH
+namespace {
+
+using Mesh = OpenMesh::TriMesh_ArrayKernelT<>;  // float points
+using D3   = std::array<double, 3>;
+
+rxmesh::Vec3 vec(const Mesh& m, Mesh::VertexHandle v)
+{
+    const auto& p = m.point(v);
+    return {p[0], p[1], p[2]};
+}
+
+D3 normal(const Mesh& m, Mesh::VertexHandle p, Mesh::VertexHandle q, Mesh::VertexHandle r)
+{
+    const auto &a = m.point(p), &b = m.point(q), &c = m.point(r);
+    const D3 u = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
+    const D3 w = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
+    return {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+}
+
+double dot(const D3& a, const D3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+struct Quad
+{
+    Mesh::VertexHandle a, b, c, d;
+};
+
+//! h walks a -> b in its face (a, b, c); its opposite's face is (b, a, d).
+Quad quad_of(const Mesh& m, Mesh::HalfedgeHandle h)
+{
+    const auto o = m.opposite_halfedge_handle(h);
+    return {m.from_vertex_handle(h), m.to_vertex_handle(h),
+            m.to_vertex_handle(m.next_halfedge_handle(h)),
+            m.to_vertex_handle(m.next_halfedge_handle(o))};
+}
+
+bool flip_wanted(const Mesh& m, const Quad& q, float tolerance)
+{
+    const rxmesh::Vec3 a = vec(m, q.a), b = vec(m, q.b), c = vec(m, q.c), d = vec(m, q.d);
+    return rxmesh::cotangent(c, a, b) + rxmesh::cotangent(d, a, b) < -tolerance;
+}
+
+bool flip_allowed(const Mesh& m, const Quad& q)
+{
+    if (q.c == q.d || m.find_halfedge(q.c, q.d).is_valid()) return false;
+    const D3 n0 = normal(m, q.a, q.b, q.c), n1 = normal(m, q.b, q.a, q.d);
+    const D3 sum = {n0[0] + n1[0], n0[1] + n1[1], n0[2] + n1[2]};
+    for (const D3& n : {normal(m, q.c, q.a, q.d), normal(m, q.d, q.b, q.c)})
+        if (!(dot(n, n) > 0) || !(dot(n, sum) > 0)) return false;
+    return true;
+}
+
+struct Result
+{
+    std::uint64_t flips = 0;
+    double        ms    = 0;
+};
+
+//! Lawson's stack; every flip lowers a bounded energy in the planar case,
+//! and the flip count is capped so that a surface where flips cycle ends.
+Result lawson(Mesh& m, float tolerance)
+{
+    std::vector<Mesh::EdgeHandle> stack;
+    std::vector<char>             queued(m.n_edges(), 0);
+    for (const auto e : m.edges())
+        if (!m.is_boundary(e)) stack.push_back(e), queued[e.idx()] = 1;
+    Result              r;
+    const std::uint64_t cap = 100 * std::uint64_t(m.n_edges()) + 1000;
+    r.ms = rxmesh::bench::wall_ms([&] {
+        while (!stack.empty() && r.flips < cap) {
+            const auto e = stack.back();
+            stack.pop_back();
+            queued[e.idx()] = 0;
+            const auto h    = m.halfedge_handle(e, 0);
+            const Quad q    = quad_of(m, h);
+            if (!flip_wanted(m, q, tolerance) || !flip_allowed(m, q)) continue;
+            const auto outer = {m.next_halfedge_handle(h),
+                                m.prev_halfedge_handle(h),
+                                m.next_halfedge_handle(m.opposite_halfedge_handle(h)),
+                                m.prev_halfedge_handle(m.opposite_halfedge_handle(h))};
+            m.flip(e);
+            ++r.flips;
+            for (const auto o : outer) {
+                const auto oe = m.edge_handle(o);
+                if (!m.is_boundary(oe) && !queued[oe.idx()]) stack.push_back(oe), queued[oe.idx()] = 1;
+            }
+        }
+    });
+    return r;
+}
+
+rxmesh::TriangleSoup to_soup(const Mesh& m, const rxmesh::TriangleSoup& input)
+{
+    rxmesh::TriangleSoup out;
+    out.positions = input.positions;  // OpenMesh keeps the vertices, in input order
+    for (const auto f : m.faces()) {
+        rxmesh::Triangle t;
+        int              k = 0;
+        for (const auto v : m.fv_range(f)) t[k++] = std::uint32_t(v.idx());
+        out.faces.push_back(t);
+    }
+    return out;
+}
+
+}  // namespace
+#endif
+
+int main(int argc, char** argv)
+{
+    Args a;
+    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
+#ifndef RXMESH_HAVE_OPENMESH
+    std::printf("OpenMesh not found at build time: bench_delaunay_openmesh has nothing to run\n");
+    return 0;
+#else
+    try {
+        rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
+        std::printf("OpenMesh 9 TriMesh, Lawson's flips, serial; tolerance %g; median of %d runs\n\n"
+                    "| level | faces | rejected faces | ms | flips | verified |\n|---|---|---|---|---|---|\n",
+                    a.tolerance, a.runs);
+        bool        all  = true;
+        std::string json = "{\"tolerance\":" + std::to_string(a.tolerance) + ",\"rows\":[";
+        for (int level = 0; level <= a.levels; ++level) {
+            if (level > 0) soup = rxmesh::generate::refine(soup);
+            if (level < a.min_level) continue;
+            std::vector<double> times;
+            Result              last;
+            Mesh                kept;
+            std::uint64_t       rejected = 0;
+            for (int run = 0; run < a.runs; ++run) {
+                Mesh m;
+                rxmesh::bench::add_soup(m, soup, rejected);
+                last = lawson(m, a.tolerance);
+                times.push_back(last.ms);
+                if (run + 1 == a.runs) kept = m;
+            }
+            const auto check = rejected ? rxmesh::reference::DelaunayCheck{}
+                                        : rxmesh::reference::check_delaunay_flips(
+                                              soup, to_soup(kept, soup),
+                                              rxmesh::reference::delaunay_check_bound(a.tolerance));
+            const bool verified = rejected == 0 && check.ok();
+            all                 = all && verified;
+            const double ms     = rxmesh::bench::upper_median(times);
+            std::printf("| %d | %zu | %llu | %.3f | %llu | %s |\n", level, soup.faces.size(),
+                        (unsigned long long)rejected, ms, (unsigned long long)last.flips,
+                        verified ? "yes" : (rejected ? "not checked (faces rejected)" : "**NO**"));
+            if (!check.ok()) std::printf("  %s\n", check.first.c_str());
+            json += std::string(level > a.min_level ? "," : "") + "{\"level\":" +
+                    std::to_string(level) + ",\"faces\":" + std::to_string(soup.faces.size()) +
+                    ",\"ms\":" + std::to_string(ms) + ",\"flips\":" + std::to_string(last.flips) +
+                    ",\"verified\":" + (verified ? "true" : "false") + "}";
+        }
+        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
+        return all ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_delaunay_openmesh: %s\n", e.what());
+        return 1;
+    }
+#endif
+}
