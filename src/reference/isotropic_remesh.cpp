@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -197,14 +198,21 @@ MeshQuality mesh_quality(const TriangleSoup& mesh, double target_length)
         in_band += l >= 0.8 * target_length && l <= 4.0 / 3.0 * target_length;
     }
     q.share_in_band = edges.empty() ? 0 : double(in_band) / double(edges.size());
-    if (!mesh.faces.empty()) {
-        EditableMesh m(mesh.positions, mesh.faces);
-        for (std::uint32_t v = 0; v < m.num_vertex_slots(); ++v) {
-            if (m.vertex_faces(v).empty() || m.is_boundary_vertex(v)) continue;
-            const std::size_t valence = m.neighbors(v).size();
-            if (q.interior_valences.size() <= valence) q.interior_valences.resize(valence + 1, 0);
-            ++q.interior_valences[valence];
-        }
+    // valences from the edges (no per-vertex scans: this runs on large meshes)
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    for (const Triangle& t : mesh.faces)
+        for (int k = 0; k < 3; ++k)
+            ++uses[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}];
+    std::vector<std::uint32_t> valence(mesh.positions.size(), 0);
+    std::vector<bool>          boundary(mesh.positions.size(), false);
+    for (const auto& [e, n] : uses) {
+        ++valence[e.first], ++valence[e.second];
+        if (n == 1) boundary[e.first] = boundary[e.second] = true;
+    }
+    for (std::size_t v = 0; v < valence.size(); ++v) {
+        if (valence[v] == 0 || boundary[v]) continue;
+        if (q.interior_valences.size() <= valence[v]) q.interior_valences.resize(valence[v] + 1, 0);
+        ++q.interior_valences[valence[v]];
     }
     if (mesh.faces.empty()) q.min_angle_degrees = 0;
     return q;

@@ -68,9 +68,7 @@ ClosestPoint closest_point_on_mesh(const Point3& p, const TriangleSoup& mesh)
     return best;
 }
 
-namespace {
-
-std::vector<Point3> samples(const TriangleSoup& m)
+std::vector<Point3> hausdorff_samples(const TriangleSoup& m)
 {
     std::vector<Point3> out;
     std::vector<bool>   used(m.positions.size(), false);
@@ -88,10 +86,12 @@ std::vector<Point3> samples(const TriangleSoup& m)
     return out;
 }
 
+namespace {
+
 double one_sided(const TriangleSoup& from, const TriangleSoup& to)
 {
     double worst = 0;
-    for (const Point3& p : samples(from))
+    for (const Point3& p : hausdorff_samples(from))
         worst = std::max(worst, closest_point_on_mesh(p, to).distance);
     return worst;
 }

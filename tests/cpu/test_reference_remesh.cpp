@@ -8,6 +8,7 @@
 
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
+#include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
 #include "rxmesh/reference/qem_simplify.h"
 #include "rxmesh/reference/surface_distance.h"
@@ -218,4 +219,31 @@ TEST(ReferenceSimplify, FlatGridKeepsItsShapeAndATetrahedronStops)
     EXPECT_FALSE(r.reached_target);
     EXPECT_EQ(r.stop_reason(), "no valid collapse left");
     EXPECT_EQ(same.faces.size(), 4u);
+}
+
+TEST(ReferenceSurfaceDistance, TreeAnswersExactlyAsTheBruteForce)
+{
+    for (const auto& mesh : {generate::noisy(generate::icosphere(3), 0.3f, 5),
+                             generate::grid(9, 7), generate::components(5, 1),
+                             generate::fin(6)}) {
+        const ClosestPointTree tree(mesh);
+        std::uint32_t          seed = 12345;
+        auto                   next = [&] {
+            seed = seed * 1664525u + 1013904223u;
+            return double(seed >> 8) / double(1u << 24) * 6.0 - 3.0;
+        };
+        for (int i = 0; i < 400; ++i) {
+            const Point3       p = {next(), next(), next()};
+            const ClosestPoint fast = tree.closest(p), slow = closest_point_on_mesh(p, mesh);
+            ASSERT_EQ(fast.distance, slow.distance) << i;
+            ASSERT_EQ(fast.face, slow.face) << i;
+        }
+        for (const Point3& p : hausdorff_samples(mesh)) ASSERT_EQ(tree.closest(p).distance,
+                                                                  closest_point_on_mesh(p, mesh).distance);
+    }
+    const TriangleSoup a = generate::noisy(generate::icosphere(2), 0.2f, 1), b = generate::icosphere(2);
+    const HausdorffDistance slow = hausdorff(a, b), fast = hausdorff_fast(a, b);
+    EXPECT_EQ(slow.from_a, fast.from_a);
+    EXPECT_EQ(slow.from_b, fast.from_b);
+    EXPECT_GT(slow.symmetric(), 0.0);
 }

@@ -58,7 +58,8 @@ struct MeshQuality
     double                     mean_edge    = 0;
     double                     share_in_band = 0;  // edges within [4/5 L, 4/3 L]
     double                     min_angle_degrees = 0;
-    std::vector<std::uint32_t> interior_valences;  // count by valence (index)
+    std::vector<std::uint32_t> interior_valences;  // count by valence (index); boundary
+                                                   // vertices: on an edge of one face
 };
 
 MeshQuality mesh_quality(const TriangleSoup& mesh, double target_length);

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "rxmesh/io/triangle_soup.h"
 
@@ -39,5 +40,8 @@ struct HausdorffDistance
 //! Samples: every vertex used by a face, and the centroid and edge midpoints
 //! of every face.
 HausdorffDistance hausdorff(const TriangleSoup& a, const TriangleSoup& b);
+
+//! The sample points of hausdorff(), in that order.
+std::vector<Point3> hausdorff_samples(const TriangleSoup& mesh);
 
 }  // namespace rxmesh::reference
