@@ -233,3 +233,57 @@ TEST(GpuDynamicAttributes, FaceValuesStayInTheirInputFace)
     EXPECT_GT(r.applied, 0u);
     EXPECT_EQ(filled, 2 * r.applied);
 }
+
+namespace {
+
+//! Interior vertices to the mean of their neighbours; boundary ones stay.
+struct NeighbourMean
+{
+    __device__ Vec3 operator()(const VertexContext& v) const
+    {
+        if (v.boundary() || !v.manifold()) return v.position(v.vertex);
+        Vec3 sum{};
+        int  n = 0;
+        v.for_each_neighbor([&](std::uint32_t u) {
+            sum = sum + v.position(u);
+            ++n;
+        });
+        return n > 0 ? sum * (1.f / float(n)) : v.position(v.vertex);
+    }
+};
+
+}  // namespace
+
+TEST(GpuDynamicAttributes, MoveVerticesReadsTheOldPositions)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup soup = generate::noisy(generate::grid(9, 7), 0.3f, 4);
+    DynamicMesh        mesh(soup);
+    mesh.split_pass(Midpoints{3, 30});  // a changed mesh, new vertices included
+    const auto                    before = mesh.slot_positions();
+    const auto                    faces  = mesh.slot_faces();
+    std::vector<std::set<std::uint32_t>> ring(mesh.num_vertex_slots());
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    for (std::size_t f = 0; f * 3 < faces.size(); ++f)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = faces[3 * f + k], b = faces[3 * f + (k + 1) % 3];
+            ring[a].insert(b), ring[b].insert(a);
+            ++uses[{std::min(a, b), std::max(a, b)}];
+        }
+    std::vector<bool> boundary(ring.size(), false);
+    for (const auto& [e, n] : uses)
+        if (n == 1) boundary[e.first] = boundary[e.second] = true;
+    mesh.move_vertices(NeighbourMean{});
+    const auto after = mesh.slot_positions();
+    for (std::uint32_t v = 0; v < ring.size(); ++v)
+        for (int d = 0; d < 3; ++d) {
+            double expected = before[3 * v + d];
+            if (!boundary[v]) {
+                expected = 0;
+                for (std::uint32_t u : ring[v]) expected += before[3 * u + d];
+                expected /= double(ring[v].size());
+            }
+            ASSERT_NEAR(after[3 * v + d], expected, 1e-5) << "vertex " << v;
+        }
+    EXPECT_TRUE(mesh.validate().ok());
+}
