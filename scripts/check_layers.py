@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Layering check for RXMesh (run by CI before the build; standard library only).
 
-Layers, lowest first: core, io, build, patch, query, attribute, facade, dynamic, algo,
-apps.
+Layers, lowest first: core, io, build, spatial, patch, query, attribute, facade, dynamic,
+algo, apps.
 A file may include only files of its own layer or of lower layers; the library
 (include/ and src/) may not include the test oracle reference/; library files
 stay under 600 lines and their functions under 80 lines.
@@ -25,15 +25,16 @@ RANKS = {
     "core": 0,
     "io": 1,
     "build": 2,
-    "patch": 3,
-    "query": 4,
-    "attribute": 5,
-    "facade": 6,
-    "dynamic": 7,
-    "algo": 8,
-    "apps": 9,
+    "spatial": 3,
+    "patch": 4,
+    "query": 5,
+    "attribute": 6,
+    "facade": 7,
+    "dynamic": 8,
+    "algo": 9,
+    "apps": 10,
 }
-LIB_DIR_LAYERS = ("core", "io", "build", "patch", "query", "attribute", "dynamic", "algo")
+LIB_DIR_LAYERS = ("core", "io", "build", "spatial", "patch", "query", "attribute", "dynamic", "algo")
 REFERENCE = "reference"
 
 MAX_FILE_LINES = 600
