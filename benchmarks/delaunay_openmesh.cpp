@@ -160,19 +160,6 @@ Result lawson(Mesh& m, float tolerance)
     return r;
 }
 
-rxmesh::TriangleSoup to_soup(const Mesh& m, const rxmesh::TriangleSoup& input)
-{
-    rxmesh::TriangleSoup out;
-    out.positions = input.positions;  // OpenMesh keeps the vertices, in input order
-    for (const auto f : m.faces()) {
-        rxmesh::Triangle t;
-        int              k = 0;
-        for (const auto v : m.fv_range(f)) t[k++] = std::uint32_t(v.idx());
-        out.faces.push_back(t);
-    }
-    return out;
-}
-
 }  // namespace
 #endif
 
@@ -207,7 +194,7 @@ int main(int argc, char** argv)
             }
             const auto check = rejected ? rxmesh::reference::DelaunayCheck{}
                                         : rxmesh::reference::check_delaunay_flips(
-                                              soup, to_soup(kept, soup),
+                                              soup, rxmesh::bench::soup_of(kept),
                                               rxmesh::reference::delaunay_check_bound(a.tolerance));
             const bool verified = rejected == 0 && check.ok();
             all                 = all && verified;

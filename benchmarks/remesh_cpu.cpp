@@ -15,11 +15,9 @@
 // usage: bench_remesh_cpu --mesh FILE [--levels L] [--min-level M]
 //          [--iterations 3] [--scale 1] [--runs R] [--reference-max-faces N] [--json OUT]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,13 +25,19 @@
 #include <CGAL/Polygon_mesh_processing/remesh.h>
 #include <CGAL/Simple_cartesian.h>
 #include <CGAL/Surface_mesh.h>
+
+#include "common/cgal_soup.h"
 #endif
 
 #include "common/bench_cli.h"
+#include "common/bench_util.h"
+#include "common/cpu_baseline.h"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
+#include "rxmesh/reference/mcf.h"
 
 namespace {
 
@@ -73,31 +77,9 @@ int parse(int argc, char** argv, Args& a)
     return rxmesh::bench::parse(cli, argc, argv);
 }
 
-struct Outcome
-{
-    std::string  method;
-    double       ms = -1;
-    TriangleSoup output;
-};
-
-double wall_ms(const std::function<void()>& f)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-template <typename Run>
-Outcome timed(const std::string& method, int runs, Run&& remesh)
-{
-    Outcome             o;
-    std::vector<double> times;
-    o.method = method;
-    for (int r = 0; r < runs; ++r) times.push_back(remesh(o.output));
-    std::sort(times.begin(), times.end());
-    o.ms = times[times.size() / 2];
-    return o;
-}
+using rxmesh::bench::Outcome;
+using rxmesh::bench::timed;
+using rxmesh::bench::wall_ms;
 
 #ifdef RXMESH_HAVE_CGAL
 Outcome run_cgal(const TriangleSoup& in, double target, int iterations, int runs)
@@ -105,39 +87,16 @@ Outcome run_cgal(const TriangleSoup& in, double target, int iterations, int runs
     using K    = CGAL::Simple_cartesian<double>;
     using Mesh = CGAL::Surface_mesh<K::Point_3>;
     return timed("CGAL isotropic_remeshing", runs, [&](TriangleSoup& out) {
-        Mesh                            m;
-        std::vector<Mesh::Vertex_index> vh;
-        for (const auto& p : in.positions) vh.push_back(m.add_vertex(K::Point_3(p[0], p[1], p[2])));
-        for (const auto& t : in.faces) m.add_face(vh[t[0]], vh[t[1]], vh[t[2]]);
+        Mesh m = rxmesh::bench::surface_mesh_of<Mesh>(in);
         const double ms = wall_ms([&] {
             CGAL::Polygon_mesh_processing::isotropic_remeshing(
                 faces(m), target, m, CGAL::parameters::number_of_iterations(iterations));
         });
-        m.collect_garbage();
-        out = TriangleSoup{};
-        for (const auto v : m.vertices()) {
-            const auto& p = m.point(v);
-            out.positions.push_back({float(p.x()), float(p.y()), float(p.z())});
-        }
-        for (const auto f : m.faces()) {
-            rxmesh::Triangle t;
-            int              k = 0;
-            for (const auto v : m.vertices_around_face(m.halfedge(f))) t[k++] = std::uint32_t(v.idx());
-            out.faces.push_back(t);
-        }
+        out = rxmesh::bench::soup_of_surface_mesh(m);
         return ms;
     });
 }
 #endif
-
-double diagonal(const TriangleSoup& s)
-{
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (const auto& p : s.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], double(p[d])), hi[d] = std::max(hi[d], double(p[d]));
-    return std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                     (hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
 
 double valence6_share(const rxmesh::reference::MeshQuality& q)
 {
@@ -165,7 +124,7 @@ int main(int argc, char** argv)
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0) soup = rxmesh::generate::refine(soup);
             if (level < a.min_level) continue;
-            const double L = a.scale * rxmesh::reference::mean_edge_length(soup);
+            const double L = a.scale * rxmesh::reference::mean_edge_length(soup.positions, soup.faces);
             std::vector<Outcome> outcomes;
 #ifdef RXMESH_HAVE_CGAL
             outcomes.push_back(run_cgal(soup, L, a.iterations, a.runs));
@@ -176,7 +135,7 @@ int main(int argc, char** argv)
                         out = rxmesh::reference::isotropic_remesh(soup, {L, a.iterations});
                     });
                 }));
-            const double diag = diagonal(soup);
+            const double diag = rxmesh::bounding_box_diagonal(soup.positions);
             for (const Outcome& o : outcomes) {
                 const auto   q = rxmesh::reference::mesh_quality(o.output, L);
                 const double h = rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
@@ -194,12 +153,7 @@ int main(int argc, char** argv)
                 first = false;
             }
         }
-        if (!a.json.empty()) {
-            std::FILE* f = std::fopen(a.json.c_str(), "w");
-            if (!f) throw std::runtime_error("cannot write " + a.json);
-            std::fputs((json + "]}\n").c_str(), f);
-            std::fclose(f);
-        }
+        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_remesh_cpu: %s\n", e.what());

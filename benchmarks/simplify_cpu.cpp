@@ -18,11 +18,9 @@
 // usage: bench_simplify_cpu --mesh FILE [--levels L] [--min-level M]
 //          [--ratio 0.1] [--runs R] [--reference-max-faces N] [--json OUT]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,9 +40,14 @@
 #include <CGAL/Surface_mesh_simplification/Policies/Edge_collapse/Count_stop_predicate.h>
 #include <CGAL/Surface_mesh_simplification/Policies/Edge_collapse/GarlandHeckbert_plane_policies.h>
 #include <CGAL/Surface_mesh_simplification/edge_collapse.h>
+
+#include "common/cgal_soup.h"
 #endif
 
 #include "common/bench_cli.h"
+#include "common/bench_util.h"
+#include "common/cpu_baseline.h"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
@@ -86,38 +89,9 @@ int parse(int argc, char** argv, Args& a)
     return rxmesh::bench::parse(cli, argc, argv);
 }
 
-struct Outcome
-{
-    std::string  method;
-    double       ms = -1;  // median; < 0: not run
-    TriangleSoup output;
-    std::string  note;
-};
-
-double wall_ms(const std::function<void()>& f)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? -1 : v[v.size() / 2];
-}
-
-//! Runs `simplify` --runs times (each builds its input first, untimed).
-template <typename Run>
-Outcome timed(const std::string& method, int runs, Run&& simplify)
-{
-    Outcome             o;
-    std::vector<double> times;
-    o.method = method;
-    for (int r = 0; r < runs; ++r) times.push_back(simplify(o.output));
-    o.ms = median(times);
-    return o;
-}
+using rxmesh::bench::Outcome;
+using rxmesh::bench::timed;
+using rxmesh::bench::wall_ms;
 
 #ifdef RXMESH_HAVE_MESHOPTIMIZER
 Outcome run_meshoptimizer(const TriangleSoup& in, std::uint32_t target, int runs)
@@ -159,17 +133,7 @@ Outcome run_openmesh(const TriangleSoup& in, std::uint32_t target, int runs)
         dec.initialize();
         const double ms = wall_ms([&] { dec.decimate_to_faces(0, target); });
         m.garbage_collection();
-        out = TriangleSoup{};
-        for (const auto v : m.vertices()) {
-            const auto& p = m.point(v);
-            out.positions.push_back({p[0], p[1], p[2]});
-        }
-        for (const auto f : m.faces()) {
-            rxmesh::Triangle t;
-            int              k = 0;
-            for (const auto v : m.fv_range(f)) t[k++] = std::uint32_t(v.idx());
-            out.faces.push_back(t);
-        }
+        out = rxmesh::bench::soup_of(m);
         return ms;
     });
 }
@@ -182,28 +146,14 @@ Outcome run_cgal(const TriangleSoup& in, std::uint32_t target, int runs)
     using Mesh = CGAL::Surface_mesh<K::Point_3>;
     namespace SMS = CGAL::Surface_mesh_simplification;
     return timed("CGAL edge_collapse (GH)", runs, [&](TriangleSoup& out) {
-        Mesh                             m;
-        std::vector<Mesh::Vertex_index>  vh;
-        for (const auto& p : in.positions) vh.push_back(m.add_vertex(K::Point_3(p[0], p[1], p[2])));
-        for (const auto& t : in.faces) m.add_face(vh[t[0]], vh[t[1]], vh[t[2]]);
+        Mesh m = rxmesh::bench::surface_mesh_of<Mesh>(in);
         SMS::GarlandHeckbert_plane_policies<Mesh, K> policies(m);
         SMS::Count_stop_predicate<Mesh>              stop(3 * std::size_t(target) / 2);
         const double ms = wall_ms([&] {
             SMS::edge_collapse(m, stop, CGAL::parameters::get_cost(policies.get_cost())
                                             .get_placement(policies.get_placement()));
         });
-        m.collect_garbage();
-        out = TriangleSoup{};
-        for (const auto v : m.vertices()) {
-            const auto& p = m.point(v);
-            out.positions.push_back({float(p.x()), float(p.y()), float(p.z())});
-        }
-        for (const auto f : m.faces()) {
-            rxmesh::Triangle t;
-            int              k = 0;
-            for (const auto v : m.vertices_around_face(m.halfedge(f))) t[k++] = std::uint32_t(v.idx());
-            out.faces.push_back(t);
-        }
+        out = rxmesh::bench::soup_of_surface_mesh(m);
         return ms;
     });
 }
@@ -214,15 +164,6 @@ Outcome run_reference(const TriangleSoup& in, std::uint32_t target)
     return timed("reference (serial oracle)", 1, [&](TriangleSoup& out) {
         return wall_ms([&] { out = rxmesh::reference::qem_simplify(in, {target, 1000}); });
     });
-}
-
-double diagonal(const TriangleSoup& s)
-{
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (const auto& p : s.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], double(p[d])), hi[d] = std::max(hi[d], double(p[d]));
-    return std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                     (hi[2] - lo[2]) * (hi[2] - lo[2]));
 }
 
 }  // namespace
@@ -255,7 +196,7 @@ int main(int argc, char** argv)
             outcomes.push_back(run_cgal(soup, target, a.runs));
 #endif
             if (soup.faces.size() <= a.reference_max_faces) outcomes.push_back(run_reference(soup, target));
-            const double diag = diagonal(soup);
+            const double diag = rxmesh::bounding_box_diagonal(soup.positions);
             for (const Outcome& o : outcomes) {
                 const double h = o.output.faces.empty()
                                      ? INFINITY
@@ -271,12 +212,7 @@ int main(int argc, char** argv)
                 first = false;
             }
         }
-        if (!a.json.empty()) {
-            std::FILE* f = std::fopen(a.json.c_str(), "w");
-            if (!f) throw std::runtime_error("cannot write " + a.json);
-            std::fputs((json + "]}\n").c_str(), f);
-            std::fclose(f);
-        }
+        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_simplify_cpu: %s\n", e.what());

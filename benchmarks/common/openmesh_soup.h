@@ -1,6 +1,6 @@
 // What the OpenMesh CPU baselines share (host code; include after
-// OpenMesh's TriMesh header): building an OpenMesh mesh from a TriangleSoup,
-// and their medians and wall-clock timings.
+// OpenMesh's TriMesh header): an OpenMesh mesh from a TriangleSoup and back;
+// their timing helpers are cpu_baseline.h's.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu_baseline.h"
 #include "rxmesh/io/triangle_soup.h"
 
 namespace rxmesh::bench {
@@ -35,20 +36,23 @@ std::vector<Triangle> add_soup(Mesh& m, const TriangleSoup& soup, std::uint64_t&
     return kept;
 }
 
-//! The upper median (0 for none).
-inline double upper_median(std::vector<double> v)
+//! The mesh as a soup, vertices and faces in OpenMesh's order (after a
+//! garbage_collection(), dense).
+template <typename Mesh>
+TriangleSoup soup_of(const Mesh& m)
 {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-//! Wall-clock milliseconds of f().
-template <typename F>
-double wall_ms(F&& f)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    TriangleSoup out;
+    for (const auto v : m.vertices()) {
+        const auto& p = m.point(v);
+        out.positions.push_back({float(p[0]), float(p[1]), float(p[2])});
+    }
+    for (const auto f : m.faces()) {
+        Triangle t;
+        int      k = 0;
+        for (const auto v : m.fv_range(f)) t[k++] = std::uint32_t(v.idx());
+        out.faces.push_back(t);
+    }
+    return out;
 }
 
 }  // namespace rxmesh::bench

@@ -154,12 +154,9 @@ std::vector<std::uint32_t> EditableMesh::neighbors(std::uint32_t v) const
 
 std::vector<std::uint32_t> EditableMesh::link(std::uint32_t v) const
 {
-    std::set<std::uint32_t> out;
-    for (std::uint32_t f : vertex_faces(v))
-        for (std::uint32_t u : m_faces[f])
-            if (u != v) out.insert(u);
-    if (is_boundary_vertex(v)) out.insert(kBoundary);
-    return {out.begin(), out.end()};
+    std::vector<std::uint32_t> out = neighbors(v);  // sorted; kBoundary is the largest id
+    if (is_boundary_vertex(v)) out.push_back(kBoundary);
+    return out;
 }
 
 //! link(a) and link(b) share exactly the link of the edge (its faces' third

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "rxmesh/core/error.h"
+#include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/surface_distance.h"
 
 namespace rxmesh::reference {
@@ -43,18 +44,6 @@ bool movable(const EditableMesh& m, std::uint32_t v)
 }
 
 }  // namespace
-
-double mean_edge_length(const TriangleSoup& mesh)
-{
-    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
-    for (const Triangle& t : mesh.faces)
-        for (int k = 0; k < 3; ++k)
-            edges.insert({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
-    double sum = 0;
-    for (const auto& [a, b] : edges)
-        sum += dist(to_point(mesh.positions[a]), to_point(mesh.positions[b]));
-    return edges.empty() ? 0 : sum / double(edges.size());
-}
 
 std::uint32_t split_long_edges(EditableMesh& m, double target_length)
 {
@@ -154,7 +143,7 @@ TriangleSoup isotropic_remesh(const TriangleSoup& input, const RemeshOptions& op
 {
     EditableMesh m(input.positions, input.faces);
     RemeshReport r;
-    r.target_length = options.target_length == 0 ? mean_edge_length(input) : options.target_length;
+    r.target_length = options.target_length == 0 ? mean_edge_length(input.positions, input.faces) : options.target_length;
     if (!(r.target_length > 0) || !std::isfinite(r.target_length))
         throw InvalidInputError("isotropic_remesh: the target edge length " +
                                 std::to_string(r.target_length) + " is not positive");
@@ -173,7 +162,7 @@ MeshQuality mesh_quality(const TriangleSoup& mesh, double target_length)
 {
     MeshQuality q;
     q.faces = std::uint32_t(mesh.faces.size());
-    q.mean_edge = mean_edge_length(mesh);
+    q.mean_edge = mean_edge_length(mesh.positions, mesh.faces);
     std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
     q.min_angle_degrees = 180;
     for (const Triangle& t : mesh.faces)

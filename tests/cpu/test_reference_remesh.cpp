@@ -10,6 +10,7 @@
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
+#include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/qem_simplify.h"
 #include "rxmesh/reference/surface_distance.h"
 
@@ -142,7 +143,7 @@ TEST(ReferenceRemesh, TangentialSmoothingAndProjection)
 TEST(ReferenceRemesh, SphereGetsEvenEdgesAndKeepsItsTopology)
 {
     const TriangleSoup in = generate::noisy(generate::icosphere(2), 0.25f, 3);
-    const double       L  = 0.7 * mean_edge_length(in);
+    const double       L  = 0.7 * mean_edge_length(in.positions, in.faces);
     RemeshReport       r;
     const TriangleSoup out = isotropic_remesh(in, {L, 3}, &r);
     EditableMesh       m(out.positions, out.faces);
@@ -161,7 +162,7 @@ TEST(ReferenceRemesh, SphereGetsEvenEdgesAndKeepsItsTopology)
 TEST(ReferenceRemesh, OpenGridKeepsItsBoundary)
 {
     const TriangleSoup in  = generate::noisy(generate::grid(6, 5), 0.2f, 2);
-    const TriangleSoup out = isotropic_remesh(in, {0.6 * mean_edge_length(in), 2});
+    const TriangleSoup out = isotropic_remesh(in, {0.6 * mean_edge_length(in.positions, in.faces), 2});
     EditableMesh       before(in.positions, in.faces), after(out.positions, out.faces);
     EXPECT_TRUE(after.validate());
     EXPECT_EQ(after.euler_characteristic(), 1);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
@@ -19,28 +20,18 @@ namespace {
 
 using namespace rxmesh;
 
-double diagonal(const TriangleSoup& s)
-{
-    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
-    for (const auto& p : s.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], double(p[d])), hi[d] = std::max(hi[d], double(p[d]));
-    return std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                     (hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
-
 void expect_matches_oracle(const TriangleSoup& mesh, const std::string& name, int count)
 {
     SCOPED_TRACE(name);
-    const double diag = std::max(diagonal(mesh), 1e-6);
+    const double diag = std::max(bounding_box_diagonal(mesh.positions), 1e-6);
     std::vector<Vec3f> queries;
     std::uint32_t      seed = 2024;
     auto               next = [&] {
         seed = seed * 1664525u + 1013904223u;
         return float(double(seed >> 8) / double(1u << 24) * 1.6 - 0.3);  // around the box
     };
-    double lo[3] = {1e30, 1e30, 1e30};
-    for (const auto& p : mesh.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], double(p[d]));
+    float lo[3], hi[3];
+    bounding_box(mesh.positions.front().data(), mesh.positions.size(), lo, hi);
     for (int i = 0; i < count; ++i)
         queries.push_back({float(lo[0] + next() * diag), float(lo[1] + next() * diag),
                            float(lo[2] + next() * diag)});

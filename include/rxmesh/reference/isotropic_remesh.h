@@ -27,7 +27,7 @@ namespace rxmesh::reference {
 
 struct RemeshOptions
 {
-    double target_length = 0;  // 0: the input's mean edge length
+    double target_length = 0;  // 0: the input's mean edge length (reference/mcf.h)
     int    iterations    = 3;
 };
 
@@ -36,9 +36,6 @@ struct RemeshReport
     double        target_length = 0;
     std::uint64_t splits = 0, collapses = 0, flips = 0;
 };
-
-//! The mean length of the distinct edges of the faces (0 without faces).
-double mean_edge_length(const TriangleSoup& mesh);
 
 // The steps, each usable alone; each returns how many operations it applied.
 std::uint32_t split_long_edges(EditableMesh& m, double target_length);
