@@ -54,12 +54,8 @@ int parse(int argc, char** argv, Args& a)
                  "bench_delaunay_openmesh"};
     rxmesh::bench::add_mesh(cli, a.file, "required")->required();
     rxmesh::bench::add_levels(cli, a.levels);
-    cli.add_option("--min-level", a.min_level, "the first level measured")
-        ->check(CLI::Range(0, 10))
-        ->capture_default_str();
-    cli.add_option("--runs", a.runs, "timed runs per level (median)")
-        ->check(CLI::Range(1, 1000))
-        ->capture_default_str();
+    rxmesh::bench::add_min_level(cli, a.min_level);
+    rxmesh::bench::add_runs(cli, a.runs);
     cli.add_option("--tolerance", a.tolerance, "flip when cot(alpha) + cot(beta) < -tolerance")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();

@@ -73,15 +73,11 @@ int parse(int argc, char** argv, Args& a)
                  "bench_simplify_cpu"};
     rxmesh::bench::add_mesh(cli, a.file, "required")->required();
     rxmesh::bench::add_levels(cli, a.levels);
-    cli.add_option("--min-level", a.min_level, "the first level measured")
-        ->check(CLI::Range(0, 10))
-        ->capture_default_str();
+    rxmesh::bench::add_min_level(cli, a.min_level);
     cli.add_option("--ratio", a.ratio, "target faces / input faces")
         ->check(CLI::Range(0.001, 1.0))
         ->capture_default_str();
-    cli.add_option("--runs", a.runs, "timed runs per method and level (median)")
-        ->check(CLI::Range(1, 100))
-        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, a.runs);
     cli.add_option("--reference-max-faces", a.reference_max_faces,
                    "run the serial reference (quadratic time) up to this many faces")
         ->capture_default_str();
