@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# rxmesh-delaunay tried as a user would on a GPU machine: a real mesh with
+# -o out.ply --json r.json --check, then the PLY compared with the input
+# (one vertex per input vertex, in input order, same face count).
+# usage: scripts/device_app_delaunay.sh BUILD_DIR MESH.off   (logs in $OUT)
+set -uo pipefail
+BUILD="${1:?build dir}"; MESH="${2:?mesh}"
+OUT="${OUT:-$PWD/device-out}"; mkdir -p "$OUT"
+APP="$BUILD/apps/delaunay/rxmesh-delaunay"
+T=$(mktemp -d)
+"$APP" "$MESH" -o "$T/out.ply" --json "$T/r.json" --check > "$OUT/app_delaunay.txt" 2>&1
+echo "rxmesh-delaunay exit $?" | tee -a "$OUT/app_delaunay.txt"
+cp "$T/r.json" "$OUT/app_delaunay.json" 2>/dev/null
+python3 - "$MESH" "$T/out.ply" <<'PY' | tee -a "$OUT/app_delaunay.txt"
+import struct, sys
+off, ply = sys.argv[1], sys.argv[2]
+tok = open(off).read().split()
+assert tok[0] == "OFF", "not an OFF file"
+nv, nf = int(tok[1]), int(tok[2])
+vin = [tuple(float(x) for x in tok[4 + 3*i: 7 + 3*i]) for i in range(nv)]
+data = open(ply, "rb").read()
+end = data.index(b"end_header\n") + len(b"end_header\n")
+head = data[:end].decode().splitlines()
+assert "format binary_little_endian 1.0" in head, head[:3]
+elems, cur = [], None
+for line in head:
+    w = line.split()
+    if w[0] == "element": cur = [w[1], int(w[2]), []]; elems.append(cur)
+    elif w[0] == "property" and cur: cur[2].append(w[1:])
+vert = elems[0]; assert vert[0] == "vertex"
+sizes = {"float": "f", "float32": "f", "double": "d", "uchar": "B", "uint8": "B", "int": "i", "uint": "I"}
+fmt = "<" + "".join(sizes[p[0]] for p in vert[2])
+rec = struct.calcsize(fmt); names = [p[-1] for p in vert[2]]
+ix, iy, iz = names.index("x"), names.index("y"), names.index("z")
+worst = 0.0
+for v in range(vert[1]):
+    r = struct.unpack_from(fmt, data, end + v*rec)
+    p = (r[ix], r[iy], r[iz]); q = vin[v]
+    worst = max(worst, max(abs(a - b) / max(1.0, abs(b)) for a, b in zip(p, q)))
+faces = [e for e in elems if e[0] == "face"][0][1]
+print(f"PLY vertices {vert[1]} (input {nv}), faces {faces} (input {nf}), worst relative position change {worst:.2e}")
+print("PLY matches input order" if vert[1] == nv and faces == nf and worst < 1e-6 else "PLY MISMATCH")
+PY
+rm -rf "$T"
