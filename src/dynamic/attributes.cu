@@ -106,6 +106,15 @@ void DynamicMesh::attach(std::shared_ptr<DynamicAttributeBase> attribute)
     m_attributes.push_back(std::move(attribute));
 }
 
+void DynamicMesh::remove_attribute(const DynamicAttributeBase& attribute)
+{
+    for (auto it = m_attributes.begin(); it != m_attributes.end(); ++it)
+        if (it->get() == &attribute) {
+            m_attributes.erase(it);
+            return;
+        }
+}
+
 void DynamicMesh::notify_attributes(EdgeOpKind kind, const AppliedEdges& applied)
 {
     for (const auto& a : m_attributes) {

@@ -4,6 +4,7 @@
 // keys are unique), never on thread order or block size.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/execution_policy.h>
@@ -288,7 +289,7 @@ DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
             w.priority.data()};
 }
 
-PassReport DynamicMesh::finish_pass(EdgeOpKind kind)
+PassReport DynamicMesh::finish_pass(EdgeOpKind kind, const PassLimits& limits)
 {
     const ConnectivityView c     = connectivity();
     PassWorkspace&         w     = *m_workspace;
@@ -303,14 +304,16 @@ PassReport DynamicMesh::finish_pass(EdgeOpKind kind)
         w.counters.data());
     RXMESH_CHECK_LAUNCH();
     std::uint32_t       counts[4];
-    const std::uint32_t candidates = select_candidates(num_edges, counts);
-    report.asked                   = counts[2];
-    report.refused                 = counts[3];
-    const std::uint32_t winners    = candidates == 0 ? 0 : resolve_conflicts(kind, candidates,
-                                                                           &report.rounds);
+    const std::uint32_t selected = select_candidates(num_edges, counts);
+    report.asked                 = counts[2];
+    report.refused               = counts[3];
+    const std::uint32_t candidates = std::min(selected, limits.max_applied);
+    if (candidates < selected) keep_cheapest(selected, candidates);
+    const std::uint32_t winners = candidates == 0 ? 0 : resolve_conflicts(kind, candidates,
+                                                                        &report.rounds);
     if (winners > 0) apply(kind, winners);
     report.applied    = winners;
-    report.conflicted = candidates - winners;
+    report.conflicted = selected - winners;  // the ones left out by the limit too
     return report;
 }
 
@@ -329,6 +332,29 @@ std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges, std::uint3
                                       cudaMemcpyDeviceToHost, m_stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
     return counts[0];
+}
+
+//! Keeps the `keep` candidates of lowest priority key (priority, then the
+//! scrambled edge id: unique, so the choice is deterministic), in key order.
+void DynamicMesh::keep_cheapest(std::uint32_t count, std::uint32_t keep)
+{
+    PassWorkspace&      w     = *m_workspace;
+    const std::uint32_t block = m_options.block_threads;
+    ensure_size(w.priority_keys, count, m_stream);
+    ensure_size(w.state, count, m_stream);
+    ensure_size(w.winners, count, m_stream);
+    priority_keys_kernel<<<grid_for(count, block), block, 0, m_stream>>>(
+        w.candidates.data(), count, w.priority.data(), w.priority_keys.data(), w.state.data());
+    RXMESH_CHECK_LAUNCH();
+    DeviceBuffer<std::uint64_t> sorted_keys(count, m_stream);
+    detail::cub_call(m_stream, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(tmp, bytes, w.priority_keys.data(),
+                                               sorted_keys.data(), w.candidates.data(),
+                                               w.winners.data(), count, 0, 64, m_stream);
+    });
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(w.candidates.data(), w.winners.data(),
+                                      keep * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice,
+                                      m_stream));
 }
 
 std::uint32_t DynamicMesh::resolve_conflicts(EdgeOpKind kind, std::uint32_t count,

@@ -26,6 +26,10 @@ enum class AttributeRule : std::uint8_t {
     //! Everything an operation creates or rewrites gets the fill value
     //! (new and surviving vertices, split and flipped faces, new edges).
     Fill,
+    //! A collapse's surviving vertex: the sum of both values (error
+    //! quadrics); a split's new vertex: the mean, as Interpolate. Faces and
+    //! edges: as Copy.
+    Sum,
 };
 
 //! The winners of a pass, edges of `c`, in the order they were applied.

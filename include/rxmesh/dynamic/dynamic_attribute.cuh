@@ -72,7 +72,14 @@ __global__ void split_vertex_kernel(AppliedEdges ap, T* data, AttributeRule rule
         store_fill(data, m, fill);
     else
         store_mean<T, N>(data, m, ap.c.edge_first(e), ap.c.edge_second(e),
-                         rule == AttributeRule::Interpolate);
+                         rule == AttributeRule::Interpolate || rule == AttributeRule::Sum);
+}
+
+//! to += from.
+template <typename T, int N>
+__device__ void store_sum(T* data, std::uint64_t to, std::uint64_t from)
+{
+    for (int k = 0; k < N; ++k) data[to * N + k] = data[to * N + k] + data[from * N + k];
 }
 
 template <typename T, int N>
@@ -86,6 +93,8 @@ __global__ void collapse_vertex_kernel(AppliedEdges ap, T* data, AttributeRule r
         store_fill(data, a, fill);
     else if (rule == AttributeRule::Interpolate)
         store_mean<T, N>(data, a, a, ap.c.edge_second(e), true);
+    else if (rule == AttributeRule::Sum)
+        store_sum<T, N>(data, a, ap.c.edge_second(e));
 }
 
 template <typename T, int N>
@@ -151,8 +160,9 @@ class DynamicAttribute final : public DynamicAttributeBase
     ElementKind        kind() const override { return KindOf<Id>::value; }
     std::uint32_t      num_elements() const { return std::uint32_t(m_count); }
     //! Valid until the next pass or growth of the mesh.
-    AttributeView<T, N, Id> view() const { return {m_data.data(), std::uint32_t(m_count)}; }
-    operator AttributeView<T, N, Id>() const { return view(); }
+    AttributeView<T, N, Id> view() { return {m_data.data(), std::uint32_t(m_count)}; }
+    AttributeView<const T, N, Id> view() const { return {m_data.data(), std::uint32_t(m_count)}; }
+    operator AttributeView<T, N, Id>() { return view(); }
     operator AttributeView<const T, N, Id>() const { return view(); }
 
     std::vector<T> to_host() const

@@ -141,13 +141,22 @@ class DynamicMesh
     std::shared_ptr<DynamicAttribute<T, N, FaceId>> add_face_attribute(
         const std::string& name, AttributeRule rule, AttributeValue<T, N> fill = {});
 
+    //! Stops updating an attribute (its handle keeps the values); the mesh
+    //! no longer holds it. Unknown attributes are ignored.
+    void remove_attribute(const DynamicAttributeBase& attribute);
+
     // ---- passes (templates in dynamic_pass.cuh) ----
+    //! limits: edge_op.h (by default every candidate competes).
     template <typename Decide>
-    PassReport flip_pass(Decide decide);
+    PassReport flip_pass(Decide decide, const PassLimits& limits = {});
     template <typename Decide>
-    PassReport split_pass(Decide decide);
+    PassReport split_pass(Decide decide, const PassLimits& limits = {});
     template <typename Decide>
-    PassReport collapse_pass(Decide decide);
+    PassReport collapse_pass(Decide decide, const PassLimits& limits = {});
+    //! visit(VertexContext) for every alive vertex (reads only: to fill an
+    //! attribute from the one-rings, say).
+    template <typename Visit>
+    void for_each_vertex(Visit visit);
     //! new_position(VertexContext) for every alive vertex, all reading the
     //! positions from before the call.
     template <typename NewPosition>
@@ -182,7 +191,7 @@ class DynamicMesh
         float*        priority;
     };
     DecisionArrays begin_pass(EdgeOpKind kind);
-    PassReport     finish_pass(EdgeOpKind kind);
+    PassReport     finish_pass(EdgeOpKind kind, const PassLimits& limits = {});
     float*         scratch_positions();  // 3 per vertex slot, for move_vertices
     void           commit_moved_positions();
 
@@ -200,6 +209,7 @@ class DynamicMesh
     void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
     void remap_edge_attributes(EdgeOpKind kind, std::uint32_t count, std::uint32_t vertex_base);
     std::uint32_t select_candidates(std::uint32_t num_edges, std::uint32_t counts[4]);
+    void          keep_cheapest(std::uint32_t count, std::uint32_t keep);
     std::uint32_t resolve_conflicts(EdgeOpKind kind, std::uint32_t count, std::uint32_t* rounds);
     std::uint32_t winner_face_offsets(std::uint32_t count);
     void          apply(EdgeOpKind kind, std::uint32_t count);

@@ -28,6 +28,8 @@ struct VertexContext
     __device__ bool boundary() const { return mesh.vertex_boundary(vertex); }
     __device__ bool manifold() const { return mesh.vertex_manifold(vertex); }
     __device__ std::uint32_t degree() const { return mesh.vertex_degree[vertex]; }
+    //! Neighbours of a manifold vertex: its faces, one more on the boundary.
+    __device__ std::uint32_t valence() const { return degree() + (boundary() ? 1u : 0u); }
     //! visit(u) for each neighbour u, once each; manifold vertices only (a
     //! non-manifold vertex visits nothing).
     template <typename Visit>
@@ -35,7 +37,25 @@ struct VertexContext
     {
         if (manifold()) dynamic_detail::for_each_neighbor(mesh, vertex, visit);
     }
+    //! visit(f, x, y) for each face (vertex, x, y) of a manifold vertex's
+    //! fan, in order (the next face holds the edge (vertex, x)).
+    template <typename Visit>
+    __device__ void for_each_face(Visit&& visit) const
+    {
+        if (manifold())
+            dynamic_detail::for_each_fan_face(mesh, vertex, [&](std::uint32_t f, std::uint32_t x,
+                                                                std::uint32_t y) {
+                visit(f, x, y);
+                return true;
+            });
+    }
 };
+
+//! Vertex v as seen from an edge callback (its one-ring, valence, boundary).
+__device__ inline VertexContext vertex_context(const EdgeContext& e, std::uint32_t v)
+{
+    return VertexContext{v, e.mesh};
+}
 
 namespace dynamic_detail {
 
@@ -55,10 +75,19 @@ __global__ void decide_kernel(ConnectivityView c, Decide decide, std::uint8_t* a
     ctx.num_faces = q.num_faces;
     ctx.manifold  = c.edge_manifold(e);
     ctx.positions = c.positions;
+    ctx.mesh      = c;
     const EdgeDecision d = decide(static_cast<const EdgeContext&>(ctx));
     asked[e]             = d.apply;
     if (position != nullptr) store3(position, e, d.position);
     priority[e] = d.priority;
+}
+
+template <typename Visit>
+__global__ void vertex_kernel(ConnectivityView c, Visit visit)
+{
+    const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= c.num_vertex_slots || !c.vertex_alive[v]) return;
+    visit(VertexContext{v, c});
 }
 
 template <typename NewPosition>
@@ -71,7 +100,7 @@ __global__ void move_kernel(ConnectivityView c, NewPosition new_position, float*
 }
 
 template <typename Decide>
-PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide)
+PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide, const PassLimits& limits)
 {
     GpuTimer timer(mesh.stream());
     timer.start();
@@ -83,7 +112,7 @@ PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide)
             c, decide, d.asked, d.position, d.priority);
         RXMESH_CHECK_LAUNCH();
     }
-    PassReport report = mesh.finish_pass(kind);
+    PassReport report = mesh.finish_pass(kind, limits);
     report.ms         = timer.stop_ms();
     return report;
 }
@@ -91,21 +120,33 @@ PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide)
 }  // namespace dynamic_detail
 
 template <typename Decide>
-PassReport DynamicMesh::flip_pass(Decide decide)
+PassReport DynamicMesh::flip_pass(Decide decide, const PassLimits& limits)
 {
-    return dynamic_detail::edge_pass(*this, EdgeOpKind::Flip, decide);
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Flip, decide, limits);
 }
 
 template <typename Decide>
-PassReport DynamicMesh::split_pass(Decide decide)
+PassReport DynamicMesh::split_pass(Decide decide, const PassLimits& limits)
 {
-    return dynamic_detail::edge_pass(*this, EdgeOpKind::Split, decide);
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Split, decide, limits);
 }
 
 template <typename Decide>
-PassReport DynamicMesh::collapse_pass(Decide decide)
+PassReport DynamicMesh::collapse_pass(Decide decide, const PassLimits& limits)
 {
-    return dynamic_detail::edge_pass(*this, EdgeOpKind::Collapse, decide);
+    return dynamic_detail::edge_pass(*this, EdgeOpKind::Collapse, decide, limits);
+}
+
+template <typename Visit>
+void DynamicMesh::for_each_vertex(Visit visit)
+{
+    const ConnectivityView c     = connectivity();
+    const std::uint32_t    block = m_options.block_threads;
+    if (c.num_vertex_slots > 0) {
+        dynamic_detail::vertex_kernel<<<(c.num_vertex_slots + block - 1) / block, block, 0,
+                                        m_stream>>>(c, visit);
+        RXMESH_CHECK_LAUNCH();
+    }
 }
 
 template <typename NewPosition>

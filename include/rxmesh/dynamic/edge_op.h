@@ -39,6 +39,9 @@ struct EdgeContext
     std::uint32_t num_faces = 0;
     bool          manifold  = false;  // the edge; its vertices may still not be
     const float*  positions = nullptr;
+    //! The pass's whole connectivity, for callbacks that look past the two
+    //! faces (dynamic_pass.cuh: vertex_context(e, v) walks v's one-ring).
+    ConnectivityView mesh;
 
     RXMESH_HD bool boundary() const { return num_faces == 1; }
     RXMESH_HD Vec3 position(std::uint32_t v) const { return load3(positions, v); }
@@ -52,6 +55,15 @@ struct EdgeDecision
     bool  apply    = false;
     Vec3  position = {};
     float priority = 0.f;
+};
+
+//! What a pass may apply at most: the candidates (asked and not refused)
+//! with the lowest priorities, up to max_applied, compete for it; the rest
+//! are reported as conflicted (ask again). Simplification to an exact face
+//! count, or cheapest-first batches, use it.
+struct PassLimits
+{
+    std::uint32_t max_applied = ~0u;
 };
 
 struct PassReport

@@ -1,0 +1,64 @@
+// Isotropic remeshing on the GPU (Botsch and Kobbelt, "A remeshing approach
+// to multiresolution modeling", 2004) over the changing-topology engine.
+//
+//   DynamicMesh mesh(soup);
+//   RemeshReport r = isotropic_remesh(mesh);          // L: the mean edge length
+//   TriangleSoup out = mesh.to_host();
+//
+// Each iteration, with target edge length L:
+//   1. split edges longer than 4/3 L at their midpoints (longest first),
+//      pass after pass until none is left;
+//   2. collapse edges shorter than 4/5 L to their midpoints (shortest
+//      first) unless a neighbour of either end would end up farther than
+//      4/3 L from the new vertex; interior edges only;
+//   3. flip interior edges when that brings the valences of their four
+//      vertices closer to 6 (4 on the boundary), biggest gain first;
+//   4. move every interior vertex to its neighbours' centroid within its
+//      tangent plane (area-weighted normal), then
+//   5. onto its closest point of the input surface (a GPU BVH over a copy of
+//      the input made before the first step).
+// Boundary vertices never move or collapse: the boundary stays where it
+// was, its edges split at midpoints. Non-manifold edges and vertices are
+// left as they are (the engine refuses every operation that touches them).
+// The rules are the serial oracle's (reference/isotropic_remesh.h); the
+// GPU applies them in parallel passes of non-overlapping operations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rxmesh/dynamic/dynamic_mesh.h"
+
+namespace rxmesh {
+
+struct RemeshOptions
+{
+    //! L; 0: the input's mean edge length (as CGAL and PMP).
+    double        target_length = 0;
+    std::uint32_t iterations    = 3;
+    //! Step 5 (off: smoothing alone, the surface drifts).
+    bool          project       = true;
+    //! A bound on the passes of one step (every step ends by itself: splits
+    //! halve lengths, collapses remove vertices, flips lower the valence
+    //! excess); reaching it is reported, never silent.
+    std::uint32_t max_passes_per_step = 200;
+};
+
+struct RemeshReport
+{
+    double        target_length = 0;
+    std::uint32_t iterations    = 0;
+    std::uint64_t splits = 0, collapses = 0, flips = 0;
+    std::uint32_t split_passes = 0, collapse_passes = 0, flip_passes = 0;
+    //! A step stopped at max_passes_per_step with work left.
+    bool          hit_pass_bound = false;
+    float         ms = 0;  // device time, the BVH build and every step included
+
+    std::string to_json() const;
+};
+
+//! \throw InvalidInputError when the target length is not positive and
+//! finite (after defaulting: a mesh without edges has no mean).
+RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options = {});
+
+}  // namespace rxmesh

@@ -1,0 +1,160 @@
+#include "rxmesh/algo/remesh.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "rxmesh/algo/mesh_quality.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/dynamic/dynamic_pass.cuh"
+#include "rxmesh/spatial/bvh.cuh"
+
+namespace rxmesh {
+namespace {
+
+struct SplitLong
+{
+    float high2;  // (4/3 L)^2
+    __device__ EdgeDecision operator()(const EdgeContext& e) const
+    {
+        if (!e.manifold || e.num_faces == 0) return {};
+        const Vec3  p = e.position(e.a), q = e.position(e.b);
+        const float l2 = squared_norm(q - p);
+        return EdgeDecision{l2 > high2, (p + q) * 0.5f, -l2};
+    }
+};
+
+struct CollapseShort
+{
+    float low2, high2;  // (4/5 L)^2, (4/3 L)^2
+    __device__ EdgeDecision operator()(const EdgeContext& e) const
+    {
+        if (!e.manifold || e.num_faces == 0) return {};
+        const Vec3  p = e.position(e.a), q = e.position(e.b);
+        const float l2 = squared_norm(q - p);
+        if (!(l2 < low2)) return {};
+        const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
+        if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
+        const Vec3 m    = (p + q) * 0.5f;
+        bool       keep = true;  // no neighbour farther than 4/3 L from m
+        auto       near = [&](std::uint32_t u) {
+            if (u != e.a && u != e.b && squared_norm(e.position(u) - m) > high2) keep = false;
+        };
+        a.for_each_neighbor(near);
+        b.for_each_neighbor(near);
+        return EdgeDecision{keep, m, l2};
+    }
+};
+
+struct EqualizeValence
+{
+    __device__ static int excess(const VertexContext& v, int change)
+    {
+        const int target = v.boundary() ? 4 : 6;
+        return abs(int(v.valence()) + change - target);
+    }
+    __device__ EdgeDecision operator()(const EdgeContext& e) const
+    {
+        if (!e.manifold || e.num_faces != 2) return {};
+        const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b),
+                            c = vertex_context(e, e.c), d = vertex_context(e, e.d);
+        const int before = excess(a, 0) + excess(b, 0) + excess(c, 0) + excess(d, 0);
+        const int after  = excess(a, -1) + excess(b, -1) + excess(c, 1) + excess(d, 1);
+        return EdgeDecision{after < before, {}, float(after - before)};
+    }
+};
+
+//! Steps 4 and 5 for one vertex: the tangential move to the centroid of its
+//! neighbours, then the closest point of the input.
+struct SmoothAndProject
+{
+    TriangleBvhView surface;
+    bool            project;
+    __device__ Vec3 operator()(const VertexContext& v) const
+    {
+        const Vec3 p = v.position(v.vertex);
+        if (!v.manifold() || v.boundary() || v.degree() == 0) return p;
+        Vec3          centroid{0.f, 0.f, 0.f}, normal{0.f, 0.f, 0.f};
+        std::uint32_t n = 0;
+        v.for_each_neighbor([&](std::uint32_t u) {
+            centroid = centroid + v.position(u);
+            ++n;
+        });
+        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+            normal = normal + cross(v.position(x) - p, v.position(y) - p);
+        });
+        Vec3        u  = centroid * (1.f / float(n)) - p;
+        const float n2 = squared_norm(normal);
+        if (n2 > 0.f) u = u - normal * (dot(u, normal) / n2);
+        const Vec3 q = p + u;
+        return project ? bvh_closest(surface, q).point : q;
+    }
+};
+
+//! Passes of one step until one applies nothing (or the bound).
+template <typename Pass>
+std::uint64_t repeat_passes(Pass pass, std::uint32_t bound, std::uint32_t* passes,
+                            bool* hit_bound)
+{
+    std::uint64_t applied = 0;
+    for (std::uint32_t i = 0;; ++i) {
+        if (i == bound) {
+            *hit_bound = true;
+            break;
+        }
+        const PassReport r = pass();
+        ++*passes;
+        applied += r.applied;
+        if (!r.progress()) break;
+    }
+    return applied;
+}
+
+}  // namespace
+
+std::string RemeshReport::to_json() const
+{
+    char s[512];
+    std::snprintf(s, sizeof(s),
+                  "{\"target_length\":%.9g,\"iterations\":%u,\"splits\":%llu,\"collapses\":%llu,"
+                  "\"flips\":%llu,\"split_passes\":%u,\"collapse_passes\":%u,\"flip_passes\":%u,"
+                  "\"hit_pass_bound\":%s,\"ms\":%.6f}",
+                  target_length, iterations, (unsigned long long)splits,
+                  (unsigned long long)collapses, (unsigned long long)flips, split_passes,
+                  collapse_passes, flip_passes, hit_pass_bound ? "true" : "false", ms);
+    return s;
+}
+
+RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
+{
+    RemeshReport r;
+    r.target_length = options.target_length == 0 ? mean_edge_length(mesh) : options.target_length;
+    if (!(r.target_length > 0) || !std::isfinite(r.target_length))
+        throw InvalidInputError("isotropic_remesh: the target edge length " +
+                                std::to_string(r.target_length) +
+                                " is not positive (a mesh without edges has no default)");
+    GpuTimer timer(mesh.stream());
+    timer.start();
+    // the input surface, kept apart from the mesh that changes
+    const CompactMesh input = mesh.compact();
+    std::unique_ptr<TriangleBvh> bvh;
+    if (options.project && input.num_faces > 0)
+        bvh = std::make_unique<TriangleBvh>(input.positions.data(), input.num_vertices,
+                                            input.faces.data(), input.num_faces, mesh.stream());
+    const double L = r.target_length;
+    const float  high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
+    const std::uint32_t bound = options.max_passes_per_step;
+    for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
+        r.splits += repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, bound,
+                                  &r.split_passes, &r.hit_pass_bound);
+        r.collapses += repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2}); },
+                                     bound, &r.collapse_passes, &r.hit_pass_bound);
+        r.flips += repeat_passes([&] { return mesh.flip_pass(EqualizeValence{}); }, bound,
+                                 &r.flip_passes, &r.hit_pass_bound);
+        mesh.move_vertices(SmoothAndProject{bvh ? bvh->view() : TriangleBvhView{}, bvh != nullptr});
+    }
+    r.ms = timer.stop_ms();
+    return r;
+}
+
+}  // namespace rxmesh
