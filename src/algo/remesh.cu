@@ -93,21 +93,36 @@ struct SmoothAndProject
 
 //! Passes of one step until one applies nothing (or the bound).
 template <typename Pass>
-std::uint64_t repeat_passes(Pass pass, std::uint32_t bound, std::uint32_t* passes,
-                            bool* hit_bound)
+RemeshStep repeat_passes(Pass pass, std::uint32_t bound)
 {
-    std::uint64_t applied = 0;
-    for (std::uint32_t i = 0;; ++i) {
-        if (i == bound) {
-            *hit_bound = true;
+    RemeshStep step;
+    for (;; ++step.passes) {
+        if (step.passes == bound) {
+            step.hit_bound = true;
             break;
         }
         const PassReport r = pass();
-        ++*passes;
-        applied += r.applied;
-        if (!r.progress()) break;
+        step.applied += r.applied;
+        if (!r.progress()) {
+            ++step.passes;
+            break;
+        }
     }
-    return applied;
+    return step;
+}
+
+void require_length(double L, const char* step)
+{
+    if (!(L > 0) || !std::isfinite(L))
+        throw InvalidInputError(std::string(step) + ": the target edge length " +
+                                std::to_string(L) + " is not positive");
+}
+
+void add_step(const RemeshStep& s, std::uint64_t* applied, std::uint32_t* passes, bool* bound)
+{
+    *applied += s.applied;
+    *passes += s.passes;
+    *bound = *bound || s.hit_bound;
 }
 
 }  // namespace
@@ -125,6 +140,32 @@ std::string RemeshReport::to_json() const
     return s;
 }
 
+RemeshStep split_long_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes)
+{
+    require_length(L, "split_long_edges");
+    const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L));
+    return repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, max_passes);
+}
+
+RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes)
+{
+    require_length(L, "collapse_short_edges");
+    const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
+    return repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2}); },
+                         max_passes);
+}
+
+RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes)
+{
+    return repeat_passes([&] { return mesh.flip_pass(EqualizeValence{}); }, max_passes);
+}
+
+void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface)
+{
+    mesh.move_vertices(SmoothAndProject{surface ? surface->view() : TriangleBvhView{},
+                                        surface != nullptr});
+}
+
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
 {
     RemeshReport r;
@@ -136,22 +177,19 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     GpuTimer timer(mesh.stream());
     timer.start();
     // the input surface, kept apart from the mesh that changes
-    const CompactMesh input = mesh.compact();
+    const CompactMesh            input = mesh.compact();
     std::unique_ptr<TriangleBvh> bvh;
     if (options.project && input.num_faces > 0)
         bvh = std::make_unique<TriangleBvh>(input.positions.data(), input.num_vertices,
                                             input.faces.data(), input.num_faces, mesh.stream());
-    const double L = r.target_length;
-    const float  high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
     const std::uint32_t bound = options.max_passes_per_step;
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
-        r.splits += repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, bound,
-                                  &r.split_passes, &r.hit_pass_bound);
-        r.collapses += repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2}); },
-                                     bound, &r.collapse_passes, &r.hit_pass_bound);
-        r.flips += repeat_passes([&] { return mesh.flip_pass(EqualizeValence{}); }, bound,
-                                 &r.flip_passes, &r.hit_pass_bound);
-        mesh.move_vertices(SmoothAndProject{bvh ? bvh->view() : TriangleBvhView{}, bvh != nullptr});
+        add_step(split_long_edges(mesh, r.target_length, bound), &r.splits, &r.split_passes,
+                 &r.hit_pass_bound);
+        add_step(collapse_short_edges(mesh, r.target_length, bound), &r.collapses,
+                 &r.collapse_passes, &r.hit_pass_bound);
+        add_step(equalize_valences(mesh, bound), &r.flips, &r.flip_passes, &r.hit_pass_bound);
+        smooth_tangentially(mesh, bvh.get());
     }
     r.ms = timer.stop_ms();
     return r;

@@ -61,4 +61,25 @@ struct RemeshReport
 //! finite (after defaulting: a mesh without edges has no mean).
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options = {});
 
+class TriangleBvh;
+
+// ---- the steps, each usable alone (target_length > 0) ----
+struct RemeshStep
+{
+    std::uint64_t applied   = 0;
+    std::uint32_t passes    = 0;
+    bool          hit_bound = false;  // stopped at max_passes with work left
+};
+//! Step 1: passes until no edge longer than 4/3 L is left (or the bound).
+RemeshStep split_long_edges(DynamicMesh& mesh, double target_length,
+                            std::uint32_t max_passes = 200);
+//! Step 2: passes until no short interior edge can go.
+RemeshStep collapse_short_edges(DynamicMesh& mesh, double target_length,
+                                std::uint32_t max_passes = 200);
+//! Step 3: passes until no flip lowers the valence excess.
+RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes = 200);
+//! Steps 4 and 5 (5 only with a surface, whose arrays must not be the
+//! mesh's own: the mesh moves).
+void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface);
+
 }  // namespace rxmesh

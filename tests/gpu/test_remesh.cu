@@ -1,0 +1,436 @@
+// The GPU isotropic remesher (algo/remesh.h) and its quality figures
+// (algo/mesh_quality.h, spatial/hausdorff.h) against the serial oracles
+// (reference/isotropic_remesh.h, reference/closest_point_tree.h): each step
+// alone with its postcondition checked by the serial EditableMesh, the
+// whole remesher against the serial remesher's quality, and every real mesh
+// remeshed, validated and measured.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../common/test_data.h"
+#include "gpu_test.h"
+#include "rxmesh/algo/mesh_quality.h"
+#include "rxmesh/algo/remesh.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/reference/closest_point_tree.h"
+#include "rxmesh/reference/editable_mesh.h"
+#include "rxmesh/reference/isotropic_remesh.h"
+#include "rxmesh/reference/mcf.h"
+#include "rxmesh/spatial/bvh.h"
+#include "rxmesh/spatial/hausdorff.h"
+
+namespace {
+
+using namespace rxmesh;
+
+double length(const TriangleSoup& m, std::uint32_t a, std::uint32_t b)
+{
+    const Vec3f &p = m.positions[a], &q = m.positions[b];
+    return std::sqrt(double(p[0] - q[0]) * (p[0] - q[0]) + double(p[1] - q[1]) * (p[1] - q[1]) +
+                     double(p[2] - q[2]) * (p[2] - q[2]));
+}
+
+std::set<std::pair<std::uint32_t, std::uint32_t>> edge_set(const TriangleSoup& m)
+{
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (const Triangle& t : m.faces)
+        for (int k = 0; k < 3; ++k)
+            edges.insert({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
+    return edges;
+}
+
+double longest_edge(const TriangleSoup& m)
+{
+    double longest = 0;
+    for (const auto& [a, b] : edge_set(m)) longest = std::max(longest, length(m, a, b));
+    return longest;
+}
+
+//! Input vertices on the boundary, by the edges used once.
+std::vector<std::uint32_t> boundary_vertices(const TriangleSoup& m)
+{
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    for (const Triangle& t : m.faces)
+        for (int k = 0; k < 3; ++k)
+            ++uses[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}];
+    std::set<std::uint32_t> b;
+    for (const auto& [e, n] : uses)
+        if (n == 1) b.insert(e.first), b.insert(e.second);
+    return {b.begin(), b.end()};
+}
+
+struct Remeshed
+{
+    TriangleSoup               mesh;
+    std::vector<std::uint32_t> input_vertex;
+};
+
+Remeshed download(const DynamicMesh& mesh)
+{
+    Remeshed r;
+    r.mesh = mesh.to_host(&r.input_vertex);
+    return r;
+}
+
+//! Every input boundary vertex is still there, where it was.
+void expect_boundary_kept(const TriangleSoup& in, const Remeshed& out)
+{
+    std::map<std::uint32_t, std::uint32_t> where;  // input vertex -> output vertex
+    for (std::uint32_t v = 0; v < out.input_vertex.size(); ++v)
+        if (out.input_vertex[v] != kNoElement) where[out.input_vertex[v]] = v;
+    for (std::uint32_t v : boundary_vertices(in)) {
+        ASSERT_TRUE(where.count(v)) << "boundary vertex " << v << " is gone";
+        EXPECT_EQ(out.mesh.positions[where[v]], in.positions[v]) << "boundary vertex " << v;
+    }
+}
+
+double diagonal(const TriangleSoup& m)
+{
+    Vec3f lo = m.positions[0], hi = m.positions[0];
+    for (const Vec3f& p : m.positions)
+        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
+    return std::sqrt(double(hi[0] - lo[0]) * (hi[0] - lo[0]) +
+                     double(hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                     double(hi[2] - lo[2]) * (hi[2] - lo[2]));
+}
+
+TEST(GpuRemesh, SplitStepSplitsEveryDiagonalOfAGridOnce)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup grid = generate::grid(12, 9);  // unit cells: sides 1, diagonals sqrt 2
+    const double       side = length(grid, grid.faces[0][0], grid.faces[0][1]);
+    DynamicMesh        mesh(grid);
+    // L = side: 4/3 L lies between the sides and the diagonals
+    const RemeshStep s = split_long_edges(mesh, side);
+    std::uint32_t    diagonals = 0;
+    for (const auto& [a, b] : edge_set(grid)) diagonals += length(grid, a, b) > 4.0 / 3.0 * side;
+    EXPECT_EQ(s.applied, diagonals);
+    EXPECT_FALSE(s.hit_bound);
+    ASSERT_TRUE(mesh.validate().ok());
+    const TriangleSoup out = mesh.to_host();
+    EXPECT_LE(longest_edge(out), 4.0 / 3.0 * side);
+    EXPECT_EQ(out.faces.size(), grid.faces.size() + 2 * diagonals);
+}
+
+TEST(GpuRemesh, SplitStepLeavesNoLongEdgeOnNoisyMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& soup : {generate::noisy(generate::icosphere(3), 0.4f, 3),
+                             generate::noisy(generate::grid(20, 14), 0.4f, 5)}) {
+        DynamicMesh      mesh(soup);
+        const double     L = 0.5 * reference::mean_edge_length(soup.positions, soup.faces);
+        const RemeshStep s = split_long_edges(mesh, L);
+        EXPECT_GT(s.applied, 0u);
+        ASSERT_TRUE(mesh.validate().ok());
+        EXPECT_TRUE(mesh.is_manifold());
+        EXPECT_LE(longest_edge(mesh.to_host()), 4.0 / 3.0 * L * (1 + 1e-6));
+    }
+}
+
+//! After the GPU's collapse step, every short interior edge left must be
+//! one the serial rules keep: its collapse would put a neighbour beyond
+//! 4/3 L, or the serial mesh refuses it.
+TEST(GpuRemesh, CollapseStepLeavesOnlyEdgesTheRulesKeep)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& soup : {generate::noisy(generate::icosphere(3), 0.4f, 7),
+                             generate::noisy(generate::grid(16, 12), 0.4f, 8),
+                             generate::noisy(generate::torus(24, 12), 0.3f, 9)}) {
+        const double L = 1.6 * reference::mean_edge_length(soup.positions, soup.faces);
+        DynamicMesh  mesh(soup);
+        const double longest_before = longest_edge(soup);
+        const RemeshStep s = collapse_short_edges(mesh, L);
+        EXPECT_GT(s.applied, 0u);
+        ASSERT_TRUE(mesh.validate().ok());
+        EXPECT_TRUE(mesh.is_manifold());
+        const TriangleSoup out = mesh.to_host();
+        // collapses never make an edge longer than 4/3 L (nor than the longest already there)
+        EXPECT_LE(longest_edge(out), std::max(4.0 / 3.0 * L, longest_before) * (1 + 1e-5));
+        reference::EditableMesh m(out.positions, out.faces);
+        std::uint32_t           left = 0;
+        for (const auto& [a, b] : m.edges()) {
+            if (length(out, a, b) >= 0.8 * L * (1 - 1e-6)) continue;
+            if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) continue;
+            const Vec3f& p = m.position(a);
+            const Vec3f& q = m.position(b);
+            const Vec3f  mid = {(p[0] + q[0]) * 0.5f, (p[1] + q[1]) * 0.5f, (p[2] + q[2]) * 0.5f};
+            bool         keeps_short = true;
+            for (std::uint32_t v : {a, b})
+                for (std::uint32_t x : m.neighbors(v)) {
+                    if (x == a || x == b) continue;
+                    const Vec3f& r = m.position(x);
+                    const double d = std::sqrt(double(r[0] - mid[0]) * (r[0] - mid[0]) +
+                                               double(r[1] - mid[1]) * (r[1] - mid[1]) +
+                                               double(r[2] - mid[2]) * (r[2] - mid[2]));
+                    if (d > 4.0 / 3.0 * L * (1 - 1e-5)) keeps_short = false;
+                }
+            if (!keeps_short) continue;
+            reference::EditableMesh trial = m;
+            EXPECT_FALSE(trial.collapse(a, b, mid)) << "edge " << a << "-" << b << " of length "
+                                                    << length(out, a, b) << " could still go";
+            ++left;
+        }
+        RecordProperty("short_edges_left", int(left));
+    }
+}
+
+int valence_excess(const reference::EditableMesh& m, std::uint32_t v, int change)
+{
+    return std::abs(int(m.neighbors(v).size()) + change - (m.is_boundary_vertex(v) ? 4 : 6));
+}
+
+TEST(GpuRemesh, ValenceStepLeavesNoImprovingFlipTheRulesAllow)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& soup : {generate::noisy(generate::icosphere(2), 0.3f, 2),
+                             generate::grid(10, 7), generate::fan(12)}) {
+        DynamicMesh      mesh(soup);
+        const RemeshStep s = equalize_valences(mesh);
+        EXPECT_FALSE(s.hit_bound);
+        ASSERT_TRUE(mesh.validate().ok());
+        EXPECT_EQ(mesh.euler_characteristic(),
+                  reference::EditableMesh(soup.positions, soup.faces).euler_characteristic());
+        const TriangleSoup      out = mesh.to_host();
+        reference::EditableMesh m(out.positions, out.faces);
+        for (const auto& [a, b] : m.edges()) {
+            const auto fs = m.edge_faces(a, b);
+            if (fs.size() != 2) continue;
+            std::uint32_t c = 0, d = 0;
+            for (std::uint32_t v : m.face(fs[0])) c = (v != a && v != b) ? v : c;
+            for (std::uint32_t v : m.face(fs[1])) d = (v != a && v != b) ? v : d;
+            const int before = valence_excess(m, a, 0) + valence_excess(m, b, 0) +
+                               valence_excess(m, c, 0) + valence_excess(m, d, 0);
+            const int after = valence_excess(m, a, -1) + valence_excess(m, b, -1) +
+                              valence_excess(m, c, 1) + valence_excess(m, d, 1);
+            if (after >= before) continue;
+            reference::EditableMesh trial = m;
+            EXPECT_FALSE(trial.flip(a, b)) << "flip " << a << "-" << b << " still helps";
+        }
+    }
+    // a fan of 12 around one vertex: valence flips must lower the centre's valence
+    DynamicMesh fan(generate::fan(12));
+    EXPECT_GT(equalize_valences(fan).applied, 0u);
+}
+
+//! Tangential smoothing alone equals the serial step (same neighbours, same
+//! normals, float against double); with the surface, every moved vertex
+//! lands on it.
+TEST(GpuRemesh, SmoothingMatchesTheSerialStep)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup soup = generate::noisy(generate::icosphere(3), 0.3f, 4);
+    DynamicMesh        mesh(soup);
+    smooth_tangentially(mesh, nullptr);
+    const TriangleSoup      gpu = mesh.to_host();
+    reference::EditableMesh m(soup.positions, soup.faces);
+    reference::tangential_smoothing(m);
+    const double scale = diagonal(soup);
+    for (std::uint32_t v = 0; v < soup.positions.size(); ++v)
+        for (int d = 0; d < 3; ++d)
+            ASSERT_NEAR(gpu.positions[v][d], m.position(v)[d], 2e-5 * scale) << "vertex " << v;
+    // projection: onto the input sphere's triangles
+    const auto positions = DeviceBuffer<float>::from_host(
+        std::vector<float>(&soup.positions[0][0], &soup.positions[0][0] + 3 * soup.positions.size()));
+    std::vector<std::uint32_t> f;
+    for (const Triangle& t : soup.faces) f.insert(f.end(), t.begin(), t.end());
+    const auto        faces = DeviceBuffer<std::uint32_t>::from_host(f);
+    const TriangleBvh surface(positions.data(), std::uint32_t(soup.positions.size()), faces.data(),
+                              std::uint32_t(soup.faces.size()));
+    DynamicMesh projected(soup);
+    smooth_tangentially(projected, &surface);
+    const TriangleSoup out = projected.to_host();
+    for (std::uint32_t v = 0; v < out.positions.size(); v += 7) {
+        const reference::Point3 p = {out.positions[v][0], out.positions[v][1], out.positions[v][2]};
+        EXPECT_LT(reference::closest_point_on_mesh(p, soup).distance, 1e-5 * scale) << v;
+    }
+}
+
+TEST(GpuRemesh, QualityFiguresMatchTheSerialOnes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& soup : {generate::noisy(generate::icosphere(3), 0.4f, 5),
+                             generate::noisy(generate::grid(15, 11), 0.3f, 6)}) {
+        DynamicMesh                    mesh(soup);
+        const double                   L   = reference::mean_edge_length(soup.positions, soup.faces);
+        const SurfaceQuality           gpu = surface_quality(mesh, L);
+        const reference::MeshQuality   cpu = reference::mesh_quality(soup, L);
+        EXPECT_EQ(gpu.faces, cpu.faces);
+        EXPECT_NEAR(gpu.mean_edge, cpu.mean_edge, 1e-5 * L);
+        EXPECT_NEAR(gpu.mean_edge, mean_edge_length(mesh), 1e-9 * L);
+        EXPECT_NEAR(gpu.share_in_band, cpu.share_in_band, 2.0 / gpu.edges);
+        EXPECT_NEAR(gpu.min_angle_degrees, cpu.min_angle_degrees, 1e-3);
+        std::vector<std::uint32_t> cpu_valences = cpu.interior_valences;
+        while (!cpu_valences.empty() && cpu_valences.back() == 0) cpu_valences.pop_back();
+        EXPECT_EQ(gpu.interior_valences, cpu_valences);
+        std::uint64_t binned = 0;
+        for (std::uint32_t n : gpu.length_histogram) binned += n;
+        EXPECT_EQ(binned, gpu.edges);
+    }
+}
+
+TEST(GpuRemesh, HausdorffMatchesTheSerialOne)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup a = generate::noisy(generate::icosphere(3), 0.3f, 1);
+    const TriangleSoup b = generate::icosphere(2);
+    auto upload = [](const TriangleSoup& s, DeviceBuffer<float>& p, DeviceBuffer<std::uint32_t>& f) {
+        std::vector<float>         ps;
+        std::vector<std::uint32_t> fs;
+        for (const Vec3f& x : s.positions) ps.insert(ps.end(), x.begin(), x.end());
+        for (const Triangle& t : s.faces) fs.insert(fs.end(), t.begin(), t.end());
+        p = DeviceBuffer<float>::from_host(ps);
+        f = DeviceBuffer<std::uint32_t>::from_host(fs);
+    };
+    DeviceBuffer<float>         pa, pb;
+    DeviceBuffer<std::uint32_t> fa, fb;
+    upload(a, pa, fa);
+    upload(b, pb, fb);
+    const TriangleBvh ba(pa.data(), std::uint32_t(a.positions.size()), fa.data(),
+                         std::uint32_t(a.faces.size()));
+    const TriangleBvh bb(pb.data(), std::uint32_t(b.positions.size()), fb.data(),
+                         std::uint32_t(b.faces.size()));
+    const SampledHausdorff             gpu = sampled_hausdorff(ba, bb);
+    const reference::HausdorffDistance cpu = reference::hausdorff_fast(a, b);
+    EXPECT_GT(cpu.from_a, 0);
+    EXPECT_NEAR(gpu.from_a, cpu.from_a, 1e-4 * cpu.from_a);
+    EXPECT_NEAR(gpu.from_b, cpu.from_b, 1e-4 * cpu.from_b);
+    EXPECT_LE(gpu.mean_from_a, gpu.from_a);
+    EXPECT_GT(gpu.mean_from_a, 0);
+}
+
+struct RemeshCase
+{
+    std::string  name;
+    TriangleSoup soup;
+    bool         manifold;
+};
+
+//! The whole remesher against the serial one: valid, manifold and topology
+//! kept, boundary kept, quality within tolerance of the oracle's.
+TEST(GpuRemesh, MatchesTheSerialRemesherOnGeneratedMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const std::vector<RemeshCase> cases = {
+        {"noisy sphere", generate::noisy(generate::icosphere(3), 0.3f, 3), true},
+        {"open grid", generate::noisy(generate::grid(24, 16), 0.3f, 4), true},
+        {"torus", generate::noisy(generate::torus(32, 16), 0.3f, 5), true},
+        {"cylinder", generate::noisy(generate::cylinder(24, 10), 0.3f, 6), true},
+        {"40 components", generate::components(40, 1), true},
+        {"high valence", generate::fan(300), true},
+        {"fins (non-manifold edges)", generate::fin(5), false},
+        {"bowtie (non-manifold vertex)", generate::bowtie(), false},
+        {"isolated faces", generate::isolated_faces(50), true},
+    };
+    for (const RemeshCase& c : cases) {
+        SCOPED_TRACE(c.name);
+        reference::RemeshReport ref_report;
+        const TriangleSoup      ref = reference::isotropic_remesh(c.soup, {}, &ref_report);
+        DynamicMesh             mesh(c.soup);
+        const std::int64_t      euler = mesh.euler_characteristic();
+        const RemeshReport      r     = isotropic_remesh(mesh);
+        EXPECT_FALSE(r.hit_pass_bound) << r.to_json();
+        EXPECT_NEAR(r.target_length, ref_report.target_length, 1e-5 * ref_report.target_length);
+        const DynamicValidation v = mesh.validate();
+        ASSERT_TRUE(v.ok()) << v.first;
+        if (c.manifold) EXPECT_TRUE(mesh.is_manifold());
+        EXPECT_EQ(mesh.euler_characteristic(), euler);
+        const Remeshed out = download(mesh);
+        expect_boundary_kept(c.soup, out);
+        const double               L   = r.target_length;
+        const SurfaceQuality       gpu = surface_quality(mesh, L);
+        const reference::MeshQuality cpu = reference::mesh_quality(ref, L);
+        EXPECT_GE(gpu.share_in_band, cpu.share_in_band - 0.1) << gpu.to_json();
+        const double d     = diagonal(c.soup);
+        const double h_gpu = reference::hausdorff_fast(out.mesh, c.soup).symmetric();
+        const double h_ref = reference::hausdorff_fast(ref, c.soup).symmetric();
+        EXPECT_LE(h_gpu, 1.5 * h_ref + 1e-4 * d) << "GPU " << h_gpu << ", serial " << h_ref;
+        RecordProperty(c.name + " share_in_band gpu/ref",
+                       std::to_string(gpu.share_in_band) + "/" + std::to_string(cpu.share_in_band));
+    }
+}
+
+TEST(GpuRemesh, SameResultForEveryBlockSize)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup soup = generate::noisy(generate::torus(30, 14), 0.3f, 8);
+    TriangleSoup       first;
+    for (std::uint32_t block : {128u, 256u, 1024u}) {
+        DynamicOptions o;
+        o.block_threads = block;
+        DynamicMesh mesh(soup, o);
+        isotropic_remesh(mesh);
+        const TriangleSoup out = mesh.to_host();
+        if (block == 128u)
+            first = out;
+        else {
+            EXPECT_EQ(out.faces, first.faces) << block;
+            EXPECT_EQ(out.positions, first.positions) << block;
+        }
+    }
+}
+
+TEST(GpuRemesh, BadTargetLengthIsRefused)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    DynamicMesh   mesh(generate::icosphere(1));
+    RemeshOptions o;
+    o.target_length = -1;
+    EXPECT_THROW(isotropic_remesh(mesh, o), InvalidInputError);
+    o.target_length = std::nan("");
+    EXPECT_THROW(isotropic_remesh(mesh, o), InvalidInputError);
+    TriangleSoup empty;
+    empty.positions = {{0, 0, 0}};
+    DynamicMesh nothing(empty);
+    EXPECT_THROW(isotropic_remesh(nothing), InvalidInputError);  // no edge: no default length
+}
+
+TEST(GpuRemesh, EveryRealMeshFinishesValid)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
+    if (files.empty()) GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
+    int checked = 0;
+    for (const auto& file : files) {
+        TriangleSoup soup;
+        try {
+            soup = rxmesh::io::read(file);
+        } catch (const rxmesh::Error&) {
+            continue;
+        }
+        if (soup.faces.empty() || soup.faces.size() > 300'000) continue;
+        SCOPED_TRACE(file);
+        DynamicMesh  mesh(soup);
+        const bool   valid_in    = mesh.validate().ok();  // some repeat a face
+        const bool   manifold_in = mesh.is_manifold();
+        const auto   euler       = mesh.euler_characteristic();
+        RemeshReport r;
+        try {
+            r = isotropic_remesh(mesh);
+        } catch (const InvalidInputError&) {
+            continue;  // all edges of zero length: no default target
+        }
+        EXPECT_FALSE(r.hit_pass_bound) << r.to_json();
+        const DynamicValidation v = mesh.validate();
+        EXPECT_EQ(v.bad_faces, 0u) << v.first;
+        if (valid_in) {
+            ASSERT_TRUE(v.ok()) << v.first;
+            EXPECT_EQ(mesh.euler_characteristic(), euler);
+        }
+        if (manifold_in) EXPECT_TRUE(mesh.is_manifold());
+        const SurfaceQuality q = surface_quality(mesh, r.target_length);
+        EXPECT_EQ(q.faces, mesh.num_faces());
+        EXPECT_GE(q.min_angle_degrees, 0);
+        if (HasFatalFailure()) return;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+}  // namespace
