@@ -12,6 +12,41 @@
 namespace rxmesh {
 namespace {
 
+//! Feature edges by dihedral angle: an edge is sharp when its faces'
+//! normals differ by more than the feature angle (off: nothing is sharp).
+struct Features
+{
+    float cos_limit = -2.f;  // below -1: off
+
+    static Features from_degrees(double degrees)
+    {
+        return degrees > 0 ? Features{float(std::cos(degrees * 3.14159265358979323846 / 180))}
+                           : Features{};
+    }
+    __device__ bool on() const { return cos_limit >= -1.f; }
+    __device__ bool sharp(const Vec3& n0, const Vec3& n1) const
+    {
+        const float l = norm(n0) * norm(n1);
+        return on() && l > 0.f && dot(n0, n1) < cos_limit * l;
+    }
+    //! Whether a manifold vertex has a sharp edge: consecutive faces of its
+    //! fan (and the last and first of a closed one) compared.
+    __device__ bool at(const VertexContext& v) const
+    {
+        if (!on()) return false;
+        const Vec3 p = v.position(v.vertex);
+        Vec3       first{}, previous{};
+        bool       any = false, found = false;
+        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+            const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
+            if (any) found = found || sharp(previous, n);
+            else first = n;
+            previous = n, any = true;
+        });
+        return found || (any && !v.boundary() && sharp(previous, first));
+    }
+};
+
 struct SplitLong
 {
     float high2;  // (4/3 L)^2
@@ -26,7 +61,8 @@ struct SplitLong
 
 struct CollapseShort
 {
-    float low2, high2;  // (4/5 L)^2, (4/3 L)^2
+    float    low2, high2;  // (4/5 L)^2, (4/3 L)^2
+    Features features;
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
         if (!e.manifold || e.num_faces == 0) return {};
@@ -35,6 +71,7 @@ struct CollapseShort
         if (!(l2 < low2)) return {};
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
         if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
+        if (features.at(a) || features.at(b)) return {};  // features stay, as the boundary
         const Vec3 m    = (p + q) * 0.5f;
         bool       keep = true;  // no neighbour farther than 4/3 L from m
         auto       near = [&](std::uint32_t u) {
@@ -48,6 +85,7 @@ struct CollapseShort
 
 struct EqualizeValence
 {
+    Features features;
     __device__ static int excess(const VertexContext& v, int change)
     {
         const int target = v.boundary() ? 4 : 6;
@@ -56,6 +94,9 @@ struct EqualizeValence
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
         if (!e.manifold || e.num_faces != 2) return {};
+        const Vec3 pa = e.position(e.a), pb = e.position(e.b);
+        if (features.sharp(cross(pb - pa, e.position(e.c) - pa), cross(pa - pb, e.position(e.d) - pb)))
+            return {};
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b),
                             c = vertex_context(e, e.c), d = vertex_context(e, e.d);
         const int before = excess(a, 0) + excess(b, 0) + excess(c, 0) + excess(d, 0);
@@ -70,10 +111,11 @@ struct SmoothAndProject
 {
     TriangleBvhView surface;
     bool            project;
+    Features        features;
     __device__ Vec3 operator()(const VertexContext& v) const
     {
         const Vec3 p = v.position(v.vertex);
-        if (!v.manifold() || v.boundary() || v.degree() == 0) return p;
+        if (!v.manifold() || v.boundary() || v.degree() == 0 || features.at(v)) return p;
         Vec3          centroid{0.f, 0.f, 0.f}, normal{0.f, 0.f, 0.f};
         std::uint32_t n = 0;
         v.for_each_neighbor([&](std::uint32_t u) {
@@ -147,27 +189,37 @@ RemeshStep split_long_edges(DynamicMesh& mesh, double L, std::uint32_t max_passe
     return repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, max_passes);
 }
 
-RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes)
+RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes,
+                                double feature_angle_degrees)
 {
     require_length(L, "collapse_short_edges");
-    const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
-    return repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2}); },
+    const float    high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
+    const Features f     = Features::from_degrees(feature_angle_degrees);
+    return repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2, f}); },
                          max_passes);
 }
 
-RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes)
+RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes,
+                             double feature_angle_degrees)
 {
-    return repeat_passes([&] { return mesh.flip_pass(EqualizeValence{}); }, max_passes);
+    const Features f = Features::from_degrees(feature_angle_degrees);
+    return repeat_passes([&] { return mesh.flip_pass(EqualizeValence{f}); }, max_passes);
 }
 
-void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface)
+void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface,
+                         double feature_angle_degrees)
 {
     mesh.move_vertices(SmoothAndProject{surface ? surface->view() : TriangleBvhView{},
-                                        surface != nullptr});
+                                        surface != nullptr,
+                                        Features::from_degrees(feature_angle_degrees)});
 }
 
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
 {
+    if (!(options.feature_angle_degrees >= 0 && options.feature_angle_degrees <= 180))
+        throw InvalidInputError("isotropic_remesh: the feature angle " +
+                                std::to_string(options.feature_angle_degrees) +
+                                " is not in [0, 180] degrees");
     RemeshReport r;
     r.target_length = options.target_length == 0 ? mean_edge_length(mesh) : options.target_length;
     if (!(r.target_length > 0) || !std::isfinite(r.target_length))
@@ -186,10 +238,12 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
         add_step(split_long_edges(mesh, r.target_length, bound), &r.splits, &r.split_passes,
                  &r.hit_pass_bound);
-        add_step(collapse_short_edges(mesh, r.target_length, bound), &r.collapses,
+        const double angle = options.feature_angle_degrees;
+        add_step(collapse_short_edges(mesh, r.target_length, bound, angle), &r.collapses,
                  &r.collapse_passes, &r.hit_pass_bound);
-        add_step(equalize_valences(mesh, bound), &r.flips, &r.flip_passes, &r.hit_pass_bound);
-        smooth_tangentially(mesh, bvh.get());
+        add_step(equalize_valences(mesh, bound, angle), &r.flips, &r.flip_passes,
+                 &r.hit_pass_bound);
+        smooth_tangentially(mesh, bvh.get(), angle);
     }
     r.ms = timer.stop_ms();
     return r;

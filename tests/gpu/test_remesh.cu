@@ -356,6 +356,46 @@ TEST(GpuRemesh, MatchesTheSerialRemesherOnGeneratedMeshes)
     }
 }
 
+//! A grid folded by 60 degrees along x = 1/2: with feature edges at 30
+//! degrees, the crease stays, so every face stays within one of the two
+//! planes and every vertex on them; without, smoothing cuts the crease.
+TEST(GpuRemesh, FeatureEdgesKeepACrease)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    TriangleSoup folded = generate::grid(40, 24);
+    const float  slope  = std::sqrt(3.f);
+    for (Vec3f& p : folded.positions) p[2] = p[0] > 0.5f ? (p[0] - 0.5f) * slope : 0.f;
+    auto crossing_faces = [&](double feature_angle) {
+        DynamicMesh   mesh(folded);
+        RemeshOptions o;
+        o.target_length         = 1.5 / 40;
+        o.feature_angle_degrees = feature_angle;
+        const RemeshReport r    = isotropic_remesh(mesh, o);
+        EXPECT_GT(r.collapses + r.flips, 0u);
+        EXPECT_TRUE(mesh.validate().ok());
+        const TriangleSoup out      = mesh.to_host();
+        std::uint32_t      crossing = 0;
+        for (const Triangle& t : out.faces) {
+            bool left = false, right = false;
+            for (std::uint32_t v : t) {
+                left  = left || out.positions[v][0] < 0.5f - 1e-5f;
+                right = right || out.positions[v][0] > 0.5f + 1e-5f;
+            }
+            crossing += left && right;
+        }
+        if (feature_angle > 0)
+            for (const Vec3f& p : out.positions)
+                EXPECT_NEAR(p[2], p[0] > 0.5f ? (p[0] - 0.5f) * slope : 0.f, 1e-5f);
+        return crossing;
+    };
+    EXPECT_EQ(crossing_faces(30), 0u);
+    EXPECT_GT(crossing_faces(0), 0u);  // the test can tell
+    DynamicMesh   mesh(folded);
+    RemeshOptions bad;
+    bad.feature_angle_degrees = 200;
+    EXPECT_THROW(isotropic_remesh(mesh, bad), InvalidInputError);
+}
+
 TEST(GpuRemesh, SameResultForEveryBlockSize)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -18,7 +18,10 @@
 //   5. onto its closest point of the input surface (a GPU BVH over a copy of
 //      the input made before the first step).
 // Boundary vertices never move or collapse: the boundary stays where it
-// was, its edges split at midpoints. Non-manifold edges and vertices are
+// was, its edges split at midpoints. Optional feature edges (those whose
+// faces' normals differ by more than feature_angle_degrees) are kept the
+// same way: never flipped, their vertices never move or collapse, split at
+// midpoints (so they stay on the feature line). Non-manifold edges and vertices are
 // left as they are (the engine refuses every operation that touches them).
 // The rules are the serial oracle's (reference/isotropic_remesh.h); the
 // GPU applies them in parallel passes of non-overlapping operations.
@@ -38,6 +41,8 @@ struct RemeshOptions
     std::uint32_t iterations    = 3;
     //! Step 5 (off: smoothing alone, the surface drifts).
     bool          project       = true;
+    //! Feature edges by dihedral angle, in degrees; 0: none.
+    double        feature_angle_degrees = 0;
     //! A bound on the passes of one step (every step ends by itself: splits
     //! halve lengths, collapses remove vertices, flips lower the valence
     //! excess); reaching it is reported, never silent.
@@ -58,7 +63,8 @@ struct RemeshReport
 };
 
 //! \throw InvalidInputError when the target length is not positive and
-//! finite (after defaulting: a mesh without edges has no mean).
+//! finite (after defaulting: a mesh without edges has no mean), or the
+//! feature angle is not in [0, 180].
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options = {});
 
 class TriangleBvh;
@@ -75,11 +81,14 @@ RemeshStep split_long_edges(DynamicMesh& mesh, double target_length,
                             std::uint32_t max_passes = 200);
 //! Step 2: passes until no short interior edge can go.
 RemeshStep collapse_short_edges(DynamicMesh& mesh, double target_length,
-                                std::uint32_t max_passes = 200);
+                                std::uint32_t max_passes = 200,
+                                double feature_angle_degrees = 0);
 //! Step 3: passes until no flip lowers the valence excess.
-RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes = 200);
+RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes = 200,
+                             double feature_angle_degrees = 0);
 //! Steps 4 and 5 (5 only with a surface, whose arrays must not be the
 //! mesh's own: the mesh moves).
-void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface);
+void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface,
+                         double feature_angle_degrees = 0);
 
 }  // namespace rxmesh
