@@ -2,14 +2,20 @@
 # One batch for the changing-topology work (issues 29 and 30) on a GPU
 # machine: build with device checks, run the dynamic engine's and the BVH's
 # tests and sanitizer entries, then, in the same run, the GPU benchmarks
-# (bench_delaunay, bench_dynamic) and the carried CPU baselines
-# (.bench-bin from the bench_cpu_baselines_bundle target: OpenMesh Delaunay
-# flips, CPU simplification and remeshing) on the armadillo. Logs in $OUT.
+# (bench_delaunay, bench_dynamic, bench_remesh, bench_simplify) and the
+# carried CPU baselines (.bench-bin from the bench_cpu_baselines_bundle
+# target: OpenMesh Delaunay flips, CPU simplification and remeshing) on the
+# armadillo, so that the GPU and CPU rows come from one machine and one run.
+# Logs in $OUT (all of them also in $OUT/logs.tgz).
 #
 # usage: scripts/device_dynamic.sh [LEVELS]     (carry .deps and .bench-bin)
+#   LEVELS: the armadillo's 1-to-4 refinements measured (default 3: up to
+#   3.3M faces); BENCH_TIMEOUT (seconds, default 240) bounds bench_remesh and
+#   bench_simplify each, so that a slow size cannot take the run's time.
 set -uo pipefail
 OUT="${OUT:-$PWD/device-out}"
 LEVELS="${1:-3}"
+BENCH_TIMEOUT="${BENCH_TIMEOUT:-240}"
 mkdir -p "$OUT"
 DEPS=/tmp/rxmesh-deps
 mkdir -p "$DEPS"
@@ -22,7 +28,8 @@ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
   -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
   || { tail -30 "$OUT/build.log"; exit 1; }
-ninja -C build-device rxmesh_gpu_tests bench_delaunay bench_dynamic rxmesh-delaunay \
+ninja -C build-device rxmesh_gpu_tests bench_delaunay bench_dynamic bench_remesh bench_simplify \
+  rxmesh-delaunay \
   >> "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
 echo "build ok"
 RXMESH_REQUIRE_GPU=1 build-device/tests/rxmesh_gpu_tests \
@@ -36,6 +43,16 @@ build-device/benchmarks/bench_delaunay --mesh "$MESH" --levels "$LEVELS" --runs 
   --json "$OUT/bench_delaunay.json" > "$OUT/bench_delaunay.txt" 2>&1
 build-device/benchmarks/bench_dynamic --mesh "$MESH" --levels "$LEVELS" \
   --json "$OUT/bench_dynamic.json" > "$OUT/bench_dynamic.txt" 2>&1
+# the GPU remesher and simplifier on the same mesh and levels, before the CPU
+# baselines (bench_remesh_cpu, bench_simplify_cpu) whose rows they compare
+# with; an exit status (124: the time limit) is appended to the log
+timeout "$BENCH_TIMEOUT" build-device/benchmarks/bench_remesh --mesh "$MESH" --levels "$LEVELS" \
+  --runs 5 --json "$OUT/bench_remesh.json" > "$OUT/bench_remesh.txt" 2>&1 \
+  || echo "bench_remesh: exit status $? (124: killed after ${BENCH_TIMEOUT} s)" >> "$OUT/bench_remesh.txt"
+timeout "$BENCH_TIMEOUT" build-device/benchmarks/bench_simplify --mesh "$MESH" --levels "$LEVELS" \
+  --runs 5 --batch-share 0.02,0.05,0.1,0.2 --json "$OUT/bench_simplify.json" \
+  > "$OUT/bench_simplify.txt" 2>&1 \
+  || echo "bench_simplify: exit status $? (124: killed after ${BENCH_TIMEOUT} s)" >> "$OUT/bench_simplify.txt"
 if [ -x .bench-bin/run_delaunay.sh ]; then
   .bench-bin/run_delaunay.sh --mesh "$MESH" --levels "$LEVELS" > "$OUT/delaunay_openmesh.txt" 2>&1
   .bench-bin/run_simplify.sh --mesh "$MESH" --levels "$LEVELS" --runs 1 > "$OUT/simplify_cpu.txt" 2>&1
@@ -43,6 +60,7 @@ if [ -x .bench-bin/run_delaunay.sh ]; then
 else
   echo "no .bench-bin: build the bench_cpu_baselines_bundle target here and carry it"
 fi
-tail -8 "$OUT"/bench_delaunay.txt "$OUT"/bench_dynamic.txt 2>/dev/null | cut -c1-240
+tail -8 "$OUT"/bench_delaunay.txt "$OUT"/bench_dynamic.txt "$OUT"/bench_remesh.txt \
+  "$OUT"/bench_simplify.txt 2>/dev/null | cut -c1-240
 tar -C "$OUT" -czf "$OUT/logs.tgz" --exclude logs.tgz . 2>/dev/null
 exit 0

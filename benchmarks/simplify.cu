@@ -1,0 +1,276 @@
+// bench_simplify: quadric-error simplification on the GPU (algo/simplify.h
+// over the changing-topology engine DynamicMesh) with the quality of its
+// output, on each --mesh and its 1-to-4 refinements (levels --min-level ..
+// --levels; the armadillo's 52K faces give 208K, 832K, 3.3M). Its CPU
+// baselines are bench_simplify_cpu (meshoptimizer, OpenMesh Decimater, CGAL
+// edge_collapse, carried to the GPU machine as .bench-bin/run_simplify.sh):
+// the same target face count and the same quality figures, so that the
+// rows of both compare.
+//
+// Work. qem_simplify to --ratio (0.1) of the input's faces (target =
+// round(ratio x faces), bench_simplify_cpu's), once per --batch-share value
+// (SimplifyOptions::batch_share: the most faces one pass may remove, as a
+// share of the faces; smaller follows the cheapest-first order more
+// closely, larger needs fewer passes): one row per value and size, so one
+// device run shows that trade-off.
+//
+// Timing. One warm-up on its own DynamicMesh, then --runs runs, each on a
+// fresh DynamicMesh built from the host soup: device ms =
+// SimplifyReport::ms (CUDA events around the whole call, the quadrics
+// included), wall ms = host time around the call (synchronised); end-to-end
+// ms = the host arrays to the compact output (DynamicMesh from the
+// TriangleSoup + qem_simplify + compact() + cudaDeviceSynchronize), the
+// figure to set beside the CPU's wall time plus its mesh build. Medians
+// over the runs.
+//
+// Quality of the last run's output (the runs agree; see Verification): the
+// symmetric sampled Hausdorff distance to the input / the input's
+// bounding-box diagonal (spatial/hausdorff.h through one TriangleBvh over
+// the input's device arrays and one over compact()'s; bench_simplify_cpu's
+// sample set, see common/dynamic_output.h), and the smallest angle
+// (surface_quality on the GPU, bench_simplify_cpu's reference::mesh_quality
+// figure).
+//
+// Verification of every run's output, outside the timing: validate().ok();
+// where the input is manifold, is_manifold() and the Euler characteristic
+// kept (the engine's link condition keeps both); the same faces and
+// vertices out, collapses and passes in every run, and every run's compact
+// output the same bit for bit (the simplifier is deterministic). Exit
+// status 1 when any row fails.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_cli.h"
+#include "bench_util.h"
+#include "dynamic_output.h"
+#include "rxmesh/algo/mesh_quality.h"
+#include "rxmesh/algo/simplify.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/io/io.h"
+
+namespace {
+
+using namespace rxmesh;
+using bench::json_number;
+using bench::median;
+using bench::mib;
+
+struct Args
+{
+    std::vector<std::string> meshes;
+    int                      levels = 3, min_level = 0, runs = 5;
+    double                   ratio           = 0.1;
+    std::vector<double>      batch_shares    = {SimplifyOptions{}.batch_share};
+    double                   boundary_weight = SimplifyOptions{}.boundary_weight;
+    std::uint32_t            max_passes      = SimplifyOptions{}.max_passes;
+    std::string              json;
+};
+
+struct Row
+{
+    std::string     name;
+    int             level = 0;
+    std::size_t     V = 0, F = 0;
+    SimplifyOptions options;
+    SimplifyReport  report;  // of the last run
+    double        ms = 0, wall_ms = 0, end_to_end_ms = 0, build_ms = 0, compact_ms = 0;  // medians
+    DynamicMemory memory;
+    double        min_angle = 0;
+    bench::Distance distance;
+    bench::Verdict  verdict;
+};
+
+bool same_counts(const SimplifyReport& a, const SimplifyReport& b)
+{
+    return a.faces == b.faces && a.vertices == b.vertices && a.collapses == b.collapses &&
+           a.passes == b.passes && a.reached_target == b.reached_target &&
+           a.hit_pass_bound == b.hit_pass_bound;
+}
+
+Row measure_one(const std::string& name, int level, const TriangleSoup& soup,
+                const bench::InputSurface& input, const SimplifyOptions& o, const Args& a)
+{
+    Row r;
+    r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
+    r.options = o;
+    r.verdict = bench::Verdict(input);
+    {
+        DynamicMesh warm(soup);
+        qem_simplify(warm, o);
+    }
+    std::vector<double> ms, wall, end_to_end, build, compact;
+    SimplifyReport      first;
+    for (int i = 0; i < a.runs; ++i) {
+        bench::timed_run(
+            soup, [&](DynamicMesh& mesh) { return qem_simplify(mesh, o); },
+            [&](DynamicMesh& mesh, const CompactMesh& out, const SimplifyReport& rep,
+                const bench::RunTimes& t) {
+                ms.push_back(rep.ms), wall.push_back(t.wall_ms);
+                end_to_end.push_back(t.end_to_end_ms), build.push_back(t.build_ms);
+                compact.push_back(t.compact_ms);
+                if (i == 0) first = rep;
+                r.verdict.add(i, bench::check_output(mesh, out), same_counts(rep, first));
+                r.report = rep;
+                if (i == a.runs - 1) {  // quality and memory, outside the timing
+                    r.memory = mesh.memory();
+                    // the length only scales the band figures, unused here
+                    // (bench_simplify_cpu passes 1 as well)
+                    r.min_angle = out.num_faces ? surface_quality(mesh, 1.0).min_angle_degrees : 0;
+                    r.distance  = bench::distance_to_input(input, out);
+                }
+            });
+    }
+    r.ms = median(ms), r.wall_ms = median(wall), r.end_to_end_ms = median(end_to_end);
+    r.build_ms = median(build), r.compact_ms = median(compact);
+    return r;
+}
+
+void print_header()
+{
+    std::printf(
+        "| mesh | level | faces in | batch share | target | faces out | device ms | wall ms "
+        "| end-to-end ms (host arrays to compact output) | passes | collapses | stop "
+        "| Hausdorff | min angle | DynamicMesh MiB (peak) | verified |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+void print_row(const Row& r)
+{
+    const SimplifyReport& g = r.report;
+    std::printf(
+        "| %s | %d | %zu | %g | %u | %u | %.3f | %.3f | %.3f | %u | %llu | %s | %.3e | %.2f | %s "
+        "(%s) | %s |\n",
+        r.name.c_str(), r.level, r.F, r.options.batch_share, r.options.target_faces,
+        r.verdict.last.faces, r.ms, r.wall_ms, r.end_to_end_ms, g.passes,
+        (unsigned long long)g.collapses, g.stop_reason().c_str(), r.distance.relative, r.min_angle,
+        mib(double(r.memory.total())).c_str(), mib(double(r.memory.peak)).c_str(),
+        r.verdict.ok() ? "yes" : "**NO**");
+    if (!r.verdict.ok()) std::printf("  failed: %s\n", r.verdict.failure.c_str());
+    std::fflush(stdout);
+}
+
+std::string row_json(const Row& r)
+{
+    const DynamicMemory& m = r.memory;
+    return "{\"mesh\":\"" + r.name + "\",\"level\":" + std::to_string(r.level) +
+           ",\"vertices\":" + std::to_string(r.V) + ",\"faces\":" + std::to_string(r.F) +
+           ",\"target_faces\":" + std::to_string(r.options.target_faces) +
+           ",\"batch_share\":" + json_number(r.options.batch_share) +
+           ",\"boundary_weight\":" + json_number(r.options.boundary_weight) +
+           ",\"vertices_out\":" + std::to_string(r.verdict.last.vertices) +
+           ",\"faces_out\":" + std::to_string(r.verdict.last.faces) +
+           ",\"ms\":" + json_number(r.ms) + ",\"wall_ms\":" + json_number(r.wall_ms) +
+           ",\"end_to_end_ms\":" + json_number(r.end_to_end_ms) +
+           ",\"build_ms\":" + json_number(r.build_ms) +
+           ",\"compact_ms\":" + json_number(r.compact_ms) + ",\"report\":" + r.report.to_json() +
+           ",\"stop_reason\":\"" + r.report.stop_reason() + "\"" +
+           ",\"min_angle\":" + json_number(r.min_angle) +
+           ",\"hausdorff\":{\"from_output\":" + json_number(r.distance.h.from_a) +
+           ",\"from_input\":" + json_number(r.distance.h.from_b) +
+           ",\"mean_from_output\":" + json_number(r.distance.h.mean_from_a) +
+           ",\"relative\":" + json_number(r.distance.relative) +
+           ",\"mean_relative\":" + json_number(r.distance.mean_relative) + "}" +
+           ",\"memory\":{\"mesh\":" + std::to_string(m.mesh) +
+           ",\"connectivity\":" + std::to_string(m.connectivity) +
+           ",\"workspace\":" + std::to_string(m.workspace) +
+           ",\"attributes\":" + std::to_string(m.attributes) +
+           ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
+           "},\"check\":" + r.verdict.to_json() +
+           ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + "}";
+}
+
+void add_options(CLI::App& cli, Args& a)
+{
+    cli.add_option("--mesh", a.meshes,
+                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
+                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
+        ->allow_extra_args(false);
+    bench::add_levels(cli, a.levels);
+    bench::add_min_level(cli, a.min_level);
+    bench::add_runs(cli, a.runs);
+    cli.add_option("--ratio", a.ratio, "target faces / input faces (as bench_simplify_cpu)")
+        ->check(CLI::Range(0.001, 1.0))
+        ->capture_default_str();
+    // SimplifyOptions::batch_share's range, (0, 1]: CLI::Range includes 0
+    const CLI::Validator share(
+        [](std::string& s) -> std::string {
+            double v = 0;
+            return CLI::detail::lexical_cast(s, v) && v > 0 && v <= 1 ? "" : "not in (0, 1]";
+        },
+        "in (0, 1]");
+    cli.add_option("--batch-share", a.batch_shares,
+                   "comma-separated values of SimplifyOptions::batch_share (the most faces one "
+                   "pass may remove, as a share of the faces), one row each")
+        ->delimiter(',')
+        ->check(share)
+        ->capture_default_str();
+    cli.add_option("--boundary-weight", a.boundary_weight,
+                   "SimplifyOptions::boundary_weight (the boundary planes' weight)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cli.add_option("--max-passes", a.max_passes, "the bound on passes")
+        ->check(CLI::Range(1u, 1000000000u))
+        ->capture_default_str();
+    bench::add_json(cli, a.json);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Args     a;
+    CLI::App cli{
+        "bench_simplify: quadric-error simplification on RXMesh's changing-topology "
+        "GPU engine, with the quality of its output",
+        "bench_simplify"};
+    add_options(cli, a);
+    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
+    try {
+        bench::keep_pool_memory();
+        std::printf(
+            "GPU: %s; qem_simplify to %.3g of the faces (as bench_simplify_cpu), one row per "
+            "batch share; median of %d runs after a warm-up, each on a fresh DynamicMesh. device "
+            "ms: SimplifyReport::ms (CUDA events; the quadrics included); wall ms: host time "
+            "around the call; end-to-end ms: host arrays to compact output (DynamicMesh from the "
+            "soup + qem_simplify + compact() + sync). Hausdorff: symmetric, sampled, / the "
+            "input's bounding-box diagonal, bench_simplify_cpu's samples (every vertex used by a "
+            "face, face centroids, edge midpoints; float on the GPU, double on the CPU). min "
+            "angle in degrees.\n\n",
+            bench::gpu_name().c_str(), a.ratio, a.runs);
+        print_header();
+        std::vector<Row> rows;
+        bench::for_each_mesh_level(
+            a.meshes, a.min_level, a.levels,
+            [&](const std::string& name, int level, const TriangleSoup& soup) {
+                const bench::InputSurface input(soup);
+                SimplifyOptions           o;
+                o.target_faces    = std::uint32_t(std::lround(a.ratio * double(soup.faces.size())));
+                o.boundary_weight = a.boundary_weight;
+                o.max_passes      = a.max_passes;
+                for (const double share : a.batch_shares) {
+                    o.batch_share = share;
+                    rows.push_back(measure_one(name, level, soup, input, o, a));
+                    print_row(rows.back());
+                }
+            });
+        bool        all  = true;
+        std::string json = "{\"gpu\":\"" + bench::gpu_name() +
+                           "\",\"ratio\":" + json_number(a.ratio) +
+                           ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            json += (i ? "," : "") + row_json(rows[i]);
+            all = all && rows[i].verdict.ok();
+        }
+        if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
+        std::printf(
+            "\nverified: %s (every run: valid, manifold and Euler characteristic kept where the "
+            "input is manifold; the same counts in every run)\n",
+            all ? "every size" : "FAILED");
+        return all ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_simplify: %s\n", e.what());
+        return 1;
+    }
+}
