@@ -17,6 +17,36 @@ function(rxmesh_write_app_inputs dir)
   file(WRITE ${dir}/tet_extra.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 5 5 5\nv 1 0 0\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 6 3 4\n")
 endfunction()
 
+# Writes PATH: an open dome, an N x N grid of quads (2 N^2 faces, one
+# boundary loop) lifted onto a paraboloid (height (i (N - i) + j (N - j)) / 10
+# over spacing 10: curved everywhere), its vertices jittered by up to 2 in x
+# and y in a fixed pattern so that edge lengths vary; for the apps whose
+# --check keeps the boundary (remesh, simplify).
+function(rxmesh_write_dome path n)
+  set(_obj "# ${n} x ${n} quads on a paraboloid, jittered\n")
+  foreach(_j RANGE ${n})
+    foreach(_i RANGE ${n})
+      math(EXPR _x "10 * ${_i} + (7 * ${_i} + 3 * ${_j}) % 5 - 2")
+      math(EXPR _y "10 * ${_j} + (3 * ${_i} + 7 * ${_j}) % 5 - 2")
+      math(EXPR _h "${_i} * (${n} - ${_i}) + ${_j} * (${n} - ${_j})")
+      math(EXPR _units "${_h} / 10")
+      math(EXPR _tenths "${_h} % 10")
+      string(APPEND _obj "v ${_x} ${_y} ${_units}.${_tenths}\n")
+    endforeach()
+  endforeach()
+  math(EXPR _last "${n} - 1")
+  foreach(_j RANGE ${_last})
+    foreach(_i RANGE ${_last})
+      math(EXPR _a "${_j} * (${n} + 1) + ${_i} + 1")  # OBJ counts from 1
+      math(EXPR _b "${_a} + 1")
+      math(EXPR _c "${_b} + ${n} + 1")
+      math(EXPR _d "${_a} + ${n} + 1")
+      string(APPEND _obj "f ${_a} ${_b} ${_c}\nf ${_a} ${_c} ${_d}\n")
+    endforeach()
+  endforeach()
+  file(WRITE ${path} "${_obj}")
+endfunction()
+
 # Adds the test rxmesh_APP.bad_NAME for each case "NAME|ARG,ARG,...": the
 # app run with those arguments (and -o) must exit with status 1, print one
 # line on stderr and leave no output file (expect_bad_input.cmake).

@@ -10,8 +10,8 @@
 
 namespace rxmesh::app {
 
-//! A JSON object (values: numbers, strings, booleans, or nested objects),
-//! written in insertion order.
+//! A JSON object (values: numbers, strings, booleans, nested objects, or
+//! JSON text from elsewhere), written in insertion order.
 class Json
 {
    public:
@@ -23,6 +23,12 @@ class Json
     Json&       flag(const std::string& key, bool v) { return raw(key, v ? "true" : "false"); }
     Json&       obj(const std::string& key, const Json& v) { return raw(key, v.text()); }
     std::string text() const { return "{" + m_body + "}"; }
+
+    //! A value that is JSON text already: a library report's to_json().
+    Json& embed(const std::string& key, const std::string& json_text)
+    {
+        return raw(key, json_text);
+    }
 
     //! Writes the object to `path` (through Outputs::stage for atomicity).
     void write(const std::string& path) const

@@ -1,0 +1,190 @@
+// What the apps that change the topology through DynamicMesh and write a new
+// mesh share (rxmesh-remesh, rxmesh-simplify): the -o format, writing the
+// compact result, the input on the device with its BVH, the sampled
+// Hausdorff distance of the result to the input, and the --check steps every
+// such app takes (valid and manifold as the input was, the distance against
+// the serial oracle's).
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "json.h"
+#include "policy.h"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/dynamic/dynamic_mesh.h"
+#include "rxmesh/io/bounding_box.h"
+#include "rxmesh/io/io.h"
+#include "rxmesh/spatial/bvh.h"
+#include "rxmesh/spatial/hausdorff.h"
+
+namespace rxmesh::app {
+
+inline double ms_since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+//! The output format is known before any work, so that a bad name fails
+//! early (the library writes PLY and OBJ). \throw InvalidInputError.
+inline void require_mesh_output_format(const std::string& path)
+{
+    if (path.empty()) return;
+    const io::Format f = io::format_from_path(path);
+    if (f != io::Format::Ply && f != io::Format::Obj)
+        throw InvalidInputError(path + ": -o writes .ply or .obj");
+}
+
+//! Writes `mesh` to `tmp` in the format of `path`'s extension (tmp is the
+//! temporary that Outputs renames to path).
+inline void write_mesh_as(const std::string& tmp, const std::string& path, const TriangleSoup& mesh)
+{
+    if (io::format_from_path(path) == io::Format::Obj)
+        io::write_obj(tmp, mesh);
+    else
+        io::write_ply(tmp, mesh);
+}
+
+//! The input surface on the device (its own copy: the DynamicMesh changes)
+//! with a BVH over it: the other side of every distance.
+class InputSurface
+{
+   public:
+    //! \pre the soup has a face (validate_input).
+    explicit InputSurface(const TriangleSoup& soup)
+        : m_positions(3 * soup.positions.size()), m_faces(3 * soup.faces.size())
+    {
+        static_assert(
+            sizeof(Vec3f) == 3 * sizeof(float) && sizeof(Triangle) == 3 * sizeof(std::uint32_t),
+            "TriangleSoup holds packed triples");
+        m_positions.upload(soup.positions.front().data(), m_positions.size());
+        m_faces.upload(soup.faces.front().data(), m_faces.size());
+        m_bvh =
+            std::make_unique<TriangleBvh>(m_positions.data(), std::uint32_t(soup.positions.size()),
+                                          m_faces.data(), std::uint32_t(soup.faces.size()));
+    }
+
+    const TriangleBvh& bvh() const { return *m_bvh; }
+
+   private:
+    DeviceBuffer<float>          m_positions;
+    DeviceBuffer<std::uint32_t>  m_faces;
+    std::unique_ptr<TriangleBvh> m_bvh;  // reads the two buffers above
+};
+
+//! The sampled Hausdorff distance between a result and its input, in the
+//! input's units and relative to the input's bounding-box diagonal.
+struct DistanceToInput
+{
+    //! from_a: the result's samples to the input; from_b: the input's to the
+    //! result. NaN when the result has no face (nothing to measure).
+    SampledHausdorff h{std::nan(""), std::nan(""), std::nan(""), std::nan("")};
+    double           diagonal = 0;
+
+    double relative(double d) const { return diagonal > 0 ? d / diagonal : std::nan(""); }
+
+    Json to_json() const
+    {
+        Json j;
+        j.num("output_to_input", h.from_a)
+            .num("input_to_output", h.from_b)
+            .num("symmetric", h.symmetric())
+            .num("mean_output_to_input", h.mean_from_a)
+            .num("mean_input_to_output", h.mean_from_b)
+            .num("bounding_box_diagonal", diagonal)
+            .num("output_to_input_relative", relative(h.from_a))
+            .num("input_to_output_relative", relative(h.from_b))
+            .num("symmetric_relative", relative(h.symmetric()));
+        return j;
+    }
+
+    void print() const
+    {
+        std::printf(
+            "  Hausdorff distance to the input (sampled): output->input %.4g, "
+            "input->output %.4g, symmetric %.4g (%.3g x the bounding-box diagonal)\n",
+            h.from_a, h.from_b, h.symmetric(), relative(h.symmetric()));
+    }
+};
+
+inline DistanceToInput distance_to_input(const CompactMesh& result, const InputSurface& input,
+                                         double input_diagonal)
+{
+    DistanceToInput d;
+    d.diagonal = input_diagonal;
+    if (result.num_faces == 0) return d;
+    const TriangleBvh output(result.positions.data(), result.num_vertices, result.faces.data(),
+                             result.num_faces);
+    d.h = sampled_hausdorff(output, input.bvh());  // a: the result, b: the input
+    return d;
+}
+
+//! What --check requires of a result given what the input was.
+struct MeshState
+{
+    bool        valid    = false;
+    bool        manifold = false;
+    std::string first_violation;
+};
+
+inline MeshState state_of(DynamicMesh& mesh)
+{
+    const DynamicValidation v = mesh.validate();
+    return {v.ok(), mesh.is_manifold(), v.first};
+}
+
+//! The result valid and manifold where the input was (an input that already
+//! breaks either is not the algorithm's fault). \throw CheckFailed.
+inline void require_state_kept(const MeshState& input, const MeshState& result)
+{
+    if (input.valid && !result.valid)
+        throw CheckFailed("the result is not a valid mesh: " + result.first_violation);
+    if (input.manifold && !result.manifold)
+        throw CheckFailed("the input is manifold, the result is not");
+}
+
+//! The GPU result's symmetric distance to the input at most `factor` x the
+//! serial oracle's + 1e-6 x the diagonal (float against double). Returns
+//! the bound. \throw CheckFailed.
+inline double require_distance_near_oracle(const DistanceToInput& gpu, double oracle, double factor)
+{
+    const double bound = factor * oracle + 1e-6 * gpu.diagonal;
+    if (!(gpu.h.symmetric() <= bound)) {
+        char why[256];
+        std::snprintf(why, sizeof why,
+                      "the symmetric Hausdorff distance to the input is %.6g, above %.3g x the "
+                      "serial reference's %.6g + 1e-6 x the diagonal (%.6g)",
+                      gpu.h.symmetric(), factor, oracle, bound);
+        throw CheckFailed(why);
+    }
+    return bound;
+}
+
+inline void print_memory(const DynamicMemory& m)
+{
+    std::printf(
+        "  device memory: mesh %.2f MiB, connectivity %.2f MiB, workspace %.2f MiB, "
+        "peak %.2f MiB\n",
+        m.mesh / 1048576.0, m.connectivity / 1048576.0, m.workspace / 1048576.0,
+        m.peak / 1048576.0);
+}
+
+inline Json memory_json(const DynamicMemory& m)
+{
+    Json j;
+    j.num("mesh", double(m.mesh))
+        .num("connectivity", double(m.connectivity))
+        .num("workspace", double(m.workspace))
+        .num("peak", double(m.peak));
+    return j;
+}
+
+}  // namespace rxmesh::app

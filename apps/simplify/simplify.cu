@@ -1,0 +1,337 @@
+// rxmesh-simplify: quadric-error simplification on the GPU (algo/simplify.h
+// over the changing-topology engine, dynamic/dynamic_mesh.h), a thin front
+// end over the apps' skeleton (apps/common/app.h). Run with --help for the
+// options; without FILE it simplifies an embedded torus.
+//
+// Collapses remove vertices: the output is the simplified mesh, compact
+// (vertices in slot order), not one vertex per input vertex. No RXMesh is
+// built: no --weld, no --capacity.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "../common/app.h"
+#include "../common/dynamic_app.h"
+#include "rxmesh/algo/mesh_quality.h"
+#include "rxmesh/algo/simplify.h"
+#include "rxmesh/io/bounding_box.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/reference/closest_point_tree.h"
+#include "rxmesh/reference/qem_simplify.h"
+
+namespace {
+
+using namespace rxmesh;
+
+//! --check runs the serial oracle up to this many input faces (to a tenth
+//! of them: 0.2 s at 2,304 faces, 3.3 s at 9,216 and 10 s at 16,384 on a
+//! 2-core host).
+constexpr std::size_t kMaxReferenceFaces = 20000;
+//! --check: the GPU's Hausdorff distance to the input at most this factor x
+//! the oracle's (the GPU collapses in parallel batches, the oracle strictly
+//! one at a time, cheapest first).
+constexpr double kDistanceFactor = 2.0;
+
+app::Info info_without_mesh()
+{
+    app::Info i{
+        "rxmesh-simplify",
+        "quadric-error simplification on the GPU (Garland and Heckbert 1997): collapse the "
+        "cheapest edges, in parallel batches, down to a target face count or until no valid "
+        "collapse is left (exit 3 when the pass bound stopped it)",
+        "an embedded torus (96 x 48 quads, radii 1 and 0.3)",
+        "write the simplified mesh (.ply binary, or .obj), compact: vertices in slot order, not "
+        "one vertex per input vertex",
+        "check on the CPU: a valid mesh, manifold if the input was, the target reached or the "
+        "reason why not; up to 20000 input faces also the serial reference to the same target: "
+        "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
+        "bounding-box diagonal (exit 2 otherwise)"};
+    i.weld_help = nullptr;
+    return i;
+}
+
+const app::Info kInfo = info_without_mesh();
+
+//! What the options ask for: a face count, else a share of the input's.
+struct TargetRequest
+{
+    std::uint32_t faces = 0;  // 0: not given
+    double        ratio = 0.1;
+};
+
+std::uint32_t target_faces(std::size_t input_faces, const TargetRequest& request)
+{
+    if (request.faces > 0) return request.faces;
+    return std::uint32_t(std::max(1.0, std::round(request.ratio * double(input_faces))));
+}
+
+//! \throw InvalidInputError for --faces above the input's face count.
+void require_reachable_target(const app::Input& in, const TargetRequest& request)
+{
+    if (request.faces > in.soup.faces.size())
+        throw InvalidInputError(in.name + ": --faces " + std::to_string(request.faces) +
+                                " is more than the input's " +
+                                std::to_string(in.soup.faces.size()) + " faces");
+}
+
+struct Simplified
+{
+    SimplifyReport       report;
+    double               upload_ms = 0, wall_ms = 0;
+    DynamicMemory        memory;
+    SurfaceQuality       quality;  // L: the result's mean edge length (min angle, edge lengths)
+    app::DistanceToInput distance;
+    app::MeshState       input_state, state;  // with --check only
+    TriangleSoup         result;              // compact, slot order
+};
+
+//! A run on a copy of the input first, so that the times leave out kernel
+//! loading; with --check the copy also tells what the input was.
+app::MeshState warm_up(const TriangleSoup& in, const SimplifyOptions& options, bool check)
+{
+    DynamicMesh    mesh(in);
+    app::MeshState input;
+    if (check) input = app::state_of(mesh);
+    qem_simplify(mesh, options);
+    return input;
+}
+
+//! The result's figures; the angles need an L only for the edge-length
+//! bins, so the result's own mean edge length serves.
+SurfaceQuality quality_of(DynamicMesh& mesh)
+{
+    const double mean = mean_edge_length(mesh);
+    return mean > 0 ? surface_quality(mesh, mean) : SurfaceQuality{};
+}
+
+//! The algorithm, then its quality and distance to the input, and the mesh
+//! downloaded.
+Simplified simplify(const TriangleSoup& in, const SimplifyOptions& options, bool check)
+{
+    Simplified run;
+    run.input_state   = warm_up(in, options, check);
+    auto        start = std::chrono::steady_clock::now();
+    DynamicMesh mesh(in);
+    run.upload_ms = app::ms_since(start);
+    start         = std::chrono::steady_clock::now();
+    run.report    = qem_simplify(mesh, options);
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    run.wall_ms = app::ms_since(start);
+    run.memory  = mesh.memory();
+    run.quality = quality_of(mesh);
+    if (check) run.state = app::state_of(mesh);
+    const CompactMesh out = mesh.compact();
+    run.distance =
+        app::distance_to_input(out, app::InputSurface(in), bounding_box_diagonal(in.positions));
+    run.result = out.to_host();
+    return run;
+}
+
+// ---- --check ----
+
+struct SimplifyCheck
+{
+    bool                      reference_ran = false;
+    reference::SimplifyReport reference;
+    double                    reference_distance = 0, distance_bound = 0;
+};
+
+//! The report agrees with the mesh: its counts are the result's, and it
+//! says the target was reached exactly when it was (otherwise its
+//! stop_reason() says why not). \throw app::CheckFailed.
+void require_report_consistent(const Simplified& run, std::uint32_t target)
+{
+    const SimplifyReport& r = run.report;
+    if (r.faces != run.result.faces.size() || r.vertices != run.result.positions.size())
+        throw app::CheckFailed("the report says " + std::to_string(r.faces) + " faces and " +
+                               std::to_string(r.vertices) + " vertices, the result has " +
+                               std::to_string(run.result.faces.size()) + " and " +
+                               std::to_string(run.result.positions.size()));
+    if (r.reached_target != (r.faces <= target))
+        throw app::CheckFailed("the report says the target of " + std::to_string(target) +
+                               " faces was " + (r.reached_target ? "" : "not ") + "reached, with " +
+                               std::to_string(r.faces) + " faces");
+}
+
+//! The oracle's part of --check. \throw app::CheckFailed.
+void compare_with_reference(const TriangleSoup& in, const Simplified& run,
+                            const SimplifyOptions& options, SimplifyCheck* c)
+{
+    reference::SimplifyOptions o;
+    o.target_faces         = options.target_faces;
+    o.boundary_weight      = options.boundary_weight;
+    const TriangleSoup ref = reference::qem_simplify(in, o, &c->reference);
+    c->reference_ran       = true;
+    c->reference_distance  = reference::hausdorff_fast(ref, in).symmetric();
+    c->distance_bound =
+        app::require_distance_near_oracle(run.distance, c->reference_distance, kDistanceFactor);
+}
+
+//! --check. \throw app::CheckFailed.
+SimplifyCheck check_result(const TriangleSoup& in, const Simplified& run,
+                           const SimplifyOptions& options)
+{
+    SimplifyCheck c;
+    app::require_state_kept(run.input_state, run.state);
+    require_report_consistent(run, options.target_faces);
+    if (in.faces.size() <= kMaxReferenceFaces) compare_with_reference(in, run, options, &c);
+    return c;
+}
+
+// ---- what it prints ----
+
+void print_summary(const app::Session& s, const Simplified& run, const SimplifyOptions& options)
+{
+    const SimplifyReport& r = run.report;
+    s.print_header();
+    std::printf("  %zu vertices, %zu faces -> %u vertices, %u faces (target %u faces)\n",
+                s.input().soup.positions.size(), s.input().soup.faces.size(), r.vertices, r.faces,
+                options.target_faces);
+    std::printf("  collapses %llu in %u pass%s: %s\n", (unsigned long long)r.collapses, r.passes,
+                r.passes == 1 ? "" : "es", r.stop_reason().c_str());
+    std::printf("  min angle %.2f degrees, mean edge length %.4g\n", run.quality.min_angle_degrees,
+                run.quality.mean_edge);
+    run.distance.print();
+    std::printf("  import %.1f ms, upload %.1f ms, simplify %.3f ms (device), %.3f ms (wall)\n",
+                s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
+    app::print_memory(run.memory);
+}
+
+void print_check(const SimplifyCheck& c, const Simplified& run, std::size_t input_faces)
+{
+    std::printf("  check passed: %s, %s, the report agrees with the mesh\n",
+                run.state.valid ? "valid" : "not valid, as the input",
+                run.state.manifold ? "manifold" : "not manifold, as the input");
+    if (!c.reference_ran) {
+        std::printf(
+            "  serial reference skipped: %zu input faces, more than %zu (the serial "
+            "oracle is too slow)\n",
+            input_faces, kMaxReferenceFaces);
+        return;
+    }
+    std::printf(
+        "  serial reference: %u faces (%s), symmetric Hausdorff %.4g (the GPU's %.4g <= "
+        "%.4g)\n",
+        c.reference.faces, c.reference.stop_reason().c_str(), c.reference_distance,
+        run.distance.h.symmetric(), c.distance_bound);
+}
+
+class Simplify final : public app::App
+{
+   public:
+    const app::Info& info() const override { return kInfo; }
+
+    void add_options(CLI::App& cli) override
+    {
+        CLI::Option* faces =
+            cli.add_option("--faces", m_request.faces, "target face count N, 1 to the input's")
+                ->check(CLI::Range(1u, std::numeric_limits<std::uint32_t>::max()));
+        CLI::Option* ratio =
+            cli.add_option("--ratio", m_request.ratio,
+                           "target face count as a share r of the input's, in (0, 1]")
+                ->check(app::number_where<double>("(0, 1]", "a number in (0, 1]",
+                                                  [](double v) { return v > 0 && v <= 1; }))
+                ->capture_default_str();
+        faces->excludes(ratio);
+        cli.add_option("--boundary-weight", m_options.boundary_weight,
+                       "weight of the boundary edges' planes in the quadrics (x their squared "
+                       "length), so that the boundary keeps its shape")
+            ->check(app::number_where<double>("NON-NEGATIVE", "a non-negative finite number",
+                                              [](double v) { return std::isfinite(v) && v >= 0; }))
+            ->capture_default_str();
+    }
+
+    app::Input default_input() const override
+    {
+        return {generate::torus(96, 48), "embedded torus (96 x 48 quads, radii 1 and 0.3)"};
+    }
+
+    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    {
+        app::require_mesh_output_format(o.output);
+        require_reachable_target(in, m_request);
+    }
+
+    int run(app::Session& s) override
+    {
+        const TriangleSoup& in      = s.input().soup;
+        SimplifyOptions     options = m_options;
+        options.target_faces        = target_faces(in.faces.size(), m_request);
+        const Simplified run        = simplify(in, options, s.check());
+        SimplifyCheck    c;
+        if (s.check()) c = check_result(in, run, options);
+        const std::string& output = s.options().output;
+        s.stage(output,
+                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        print_summary(s, run, options);
+        if (s.check()) print_check(c, run, in.faces.size());
+        s.write_report(report(s, run, options, c));
+        return run.report.hit_pass_bound ? 3 : 0;
+    }
+
+   private:
+    app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
+                     const SimplifyCheck& c) const
+    {
+        app::Json mesh, params, times;
+        mesh.num("input_vertices", double(s.input().soup.positions.size()))
+            .num("input_faces", double(s.input().soup.faces.size()))
+            .num("vertices", run.report.vertices)
+            .num("faces", run.report.faces);
+        params.num("target_faces", options.target_faces)
+            .str("target_from", m_request.faces > 0 ? "--faces" : "--ratio");
+        if (m_request.faces == 0) params.num("ratio", m_request.ratio);
+        params.num("boundary_weight", options.boundary_weight)
+            .num("batch_share", options.batch_share)
+            .num("max_passes", options.max_passes);
+        times.num("import", s.import_ms())
+            .num("upload", run.upload_ms)
+            .num("simplify", run.report.ms)
+            .num("simplify_wall", run.wall_ms);
+        app::Json j = s.report();
+        j.obj("mesh", mesh)
+            .obj("parameters", params)
+            .embed("simplify", run.report.to_json())
+            .embed("quality", run.quality.to_json())
+            .obj("hausdorff", run.distance.to_json())
+            .obj("times_ms", times)
+            .obj("device_memory_bytes", app::memory_json(run.memory))
+            .flag("checked", s.check());
+        if (s.check()) j.obj("check", check_report(run, c));
+        return j;
+    }
+
+    static app::Json check_report(const Simplified& run, const SimplifyCheck& c)
+    {
+        app::Json check;
+        check.flag("input_valid", run.input_state.valid)
+            .flag("valid", run.state.valid)
+            .flag("input_manifold", run.input_state.manifold)
+            .flag("manifold", run.state.manifold)
+            .str("stop_reason", run.report.stop_reason())
+            .flag("reference_ran", c.reference_ran)
+            .num("reference_max_faces", double(kMaxReferenceFaces));
+        if (c.reference_ran)
+            check.num("reference_faces", c.reference.faces)
+                .str("reference_stop_reason", c.reference.stop_reason())
+                .num("reference_hausdorff_symmetric", c.reference_distance)
+                .num("hausdorff_bound", c.distance_bound);
+        check.flag("passed", true);  // a failed check exits 2 and writes nothing
+        return check;
+    }
+
+    TargetRequest   m_request;
+    SimplifyOptions m_options;
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Simplify program;
+    return app::run_app(program, argc, argv);
+}
