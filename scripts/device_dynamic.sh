@@ -29,13 +29,13 @@ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
   || { tail -30 "$OUT/build.log"; exit 1; }
 ninja -C build-device rxmesh_gpu_tests bench_delaunay bench_dynamic bench_remesh bench_simplify \
-  rxmesh-delaunay \
+  rxmesh-delaunay rxmesh-remesh rxmesh-simplify \
   >> "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
 echo "build ok"
 RXMESH_REQUIRE_GPU=1 build-device/tests/rxmesh_gpu_tests \
-  --gtest_filter='GpuDynamic*:GpuBvh*' > "$OUT/tests.log" 2>&1
+  --gtest_filter='GpuDynamic*:GpuBvh*:GpuRemesh*:GpuSimplify*' > "$OUT/tests.log" 2>&1
 grep -E "PASSED|FAILED|Failure" "$OUT/tests.log" | head -20
-RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device -R "sanitize.*(dynamic|bvh|app_delaunay)" -j4 \
+RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device -R "sanitize.*(dynamic|bvh|remesh|simplify|app_delaunay)" -j4 \
   > "$OUT/sanitize.log" 2>&1
 grep -E "tests passed|Failed" "$OUT/sanitize.log"
 MESH=build-device/tests/cgal-data/data/meshes/armadillo.off
