@@ -120,24 +120,41 @@ __device__ inline bool collapse_allowed(const ConnectivityView& c, std::uint32_t
     return true;
 }
 
-//! Calls claim(v) for every vertex operation `kind` on edge e reads or
-//! changes; operations with disjoint claims commute.
-template <typename Claim>
+//! The slots an operation on edge e claims against concurrent ones: it
+//! calls exclusive(x) for what it changes and shared(x) for what it only
+//! reads; two operations conflict when one's exclusive claims meet the
+//! other's claims of either kind (read-read overlap is allowed). Slot ids
+//! are vertices, except for splits, which claim faces.
+//! - flip: a, b, c, d exclusive (the table is updated in place: their
+//!   degrees and fans change);
+//! - split: the edge's faces exclusive (it rewrites only them and appends;
+//!   the table is rebuilt after the pass), so splits around one vertex of
+//!   high valence go together;
+//! - collapse: a and b exclusive, their other neighbours shared: another
+//!   collapse may read them (its checks see the same neighbourhoods, since
+//!   only a moves and only faces at a and b change) but not move or remove
+//!   them.
+template <typename Exclusive, typename Shared>
 __device__ void for_each_claim(const ConnectivityView& c, EdgeOpKind kind, std::uint32_t e,
-                               Claim&& claim)
+                               Exclusive&& exclusive, Shared&& shared)
 {
     const EdgeQuad q = edge_quad(c, e);
-    if (kind != EdgeOpKind::Collapse) {
-        claim(q.a);
-        claim(q.b);
-        for (std::uint32_t i = 0; i < q.num_faces; ++i)
-            claim(third_vertex(c, c.edge_face(e, i), q.a, q.b));
+    if (kind == EdgeOpKind::Split) {
+        for (std::uint32_t i = 0; i < q.num_faces; ++i) exclusive(c.edge_face(e, i));
         return;
     }
-    claim(q.a);
-    claim(q.b);
-    for_each_neighbor(c, q.a, claim);
-    for_each_neighbor(c, q.b, claim);
+    exclusive(q.a);
+    exclusive(q.b);
+    if (kind == EdgeOpKind::Flip) {
+        for (std::uint32_t i = 0; i < q.num_faces; ++i)
+            exclusive(third_vertex(c, c.edge_face(e, i), q.a, q.b));
+        return;
+    }
+    const auto other = [&](std::uint32_t u) {
+        if (u != q.a && u != q.b) shared(u);
+    };
+    for_each_neighbor(c, q.a, other);
+    for_each_neighbor(c, q.b, other);
 }
 
 }  // namespace rxmesh::dynamic_detail

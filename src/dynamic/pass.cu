@@ -85,35 +85,57 @@ __global__ void priority_keys_kernel(const std::uint32_t* candidates, std::uint3
     state[i] = kOpen;
 }
 
+//! taken[x]: kTakenExclusive or kTakenShared by a winner of an earlier round.
+constexpr std::uint8_t kTakenExclusive = 1, kTakenShared = 2;
+
+struct ClaimLocks
+{
+    unsigned long long* exclusive;  // per slot: the lowest key claiming it exclusively
+    unsigned long long* shared;     // per slot: the lowest key reading it
+    std::uint8_t*       taken;
+};
+
 __global__ void claim_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint32_t* candidates,
                              std::uint32_t count, const std::uint64_t* keys, std::uint8_t* state,
-                             const std::uint8_t* taken, unsigned long long* lock,
-                             std::uint32_t* open)
+                             ClaimLocks locks, std::uint32_t* open)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count || state[i] != kOpen) return;
     bool blocked = false;
-    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { blocked = blocked || taken[v]; });
+    for_each_claim(
+        c, kind, candidates[i], [&](std::uint32_t x) { blocked = blocked || locks.taken[x] != 0; },
+        [&](std::uint32_t x) { blocked = blocked || locks.taken[x] == kTakenExclusive; });
     if (blocked) {
         state[i] = kLost;
         return;
     }
-    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { atomicMin(lock + v, keys[i]); });
+    for_each_claim(
+        c, kind, candidates[i], [&](std::uint32_t x) { atomicMin(locks.exclusive + x, keys[i]); },
+        [&](std::uint32_t x) { atomicMin(locks.shared + x, keys[i]); });
     atomicAdd(open, 1u);
 }
 
+//! A candidate wins when no open candidate of lower key conflicts with it:
+//! none claims its exclusive slots in either way, none claims its shared
+//! slots exclusively (keys are unique, so "lower" is strict).
 __global__ void resolve_kernel(ConnectivityView c, EdgeOpKind kind,
                                const std::uint32_t* candidates, std::uint32_t count,
-                               const std::uint64_t* keys, std::uint8_t* state,
-                               std::uint8_t* taken, const unsigned long long* lock)
+                               const std::uint64_t* keys, std::uint8_t* state, ClaimLocks locks)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count || state[i] != kOpen) return;
-    bool won = true;
-    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { won = won && lock[v] == keys[i]; });
+    const unsigned long long key = keys[i];
+    bool                     won = true;
+    for_each_claim(
+        c, kind, candidates[i],
+        [&](std::uint32_t x) { won = won && locks.exclusive[x] == key && locks.shared[x] > key; },
+        [&](std::uint32_t x) { won = won && locks.exclusive[x] > key; });
     if (!won) return;
     state[i] = kWon;
-    for_each_claim(c, kind, candidates[i], [&](std::uint32_t v) { taken[v] = 1; });
+    // winners of one round never share an exclusive slot, so plain stores
+    for_each_claim(
+        c, kind, candidates[i], [&](std::uint32_t x) { locks.taken[x] = kTakenExclusive; },
+        [&](std::uint32_t x) { locks.taken[x] = kTakenShared; });
 }
 
 __global__ void won_flags_kernel(const std::uint8_t* state, std::uint32_t count,
@@ -366,27 +388,30 @@ std::uint32_t DynamicMesh::resolve_conflicts(EdgeOpKind kind, std::uint32_t coun
     ensure_size(w.priority_keys, count, m_stream);
     ensure_size(w.state, count, m_stream);
     ensure_size(w.winners, count, m_stream);
-    ensure_size(w.lock, m_vertex_slots, m_stream);
-    ensure_size(w.taken, m_vertex_slots, m_stream);
+    // claimed slots are vertices, or faces for splits
+    const std::uint64_t slots = std::max(m_vertex_slots, m_face_slots);
+    ensure_size(w.lock, 2 * slots, m_stream);  // exclusive, then shared
+    ensure_size(w.taken, slots, m_stream);
     priority_keys_kernel<<<grid, block, 0, m_stream>>>(w.candidates.data(), count,
                                                        w.priority.data(), w.priority_keys.data(),
                                                        w.state.data());
     RXMESH_CHECK_LAUNCH();
-    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.taken.data(), 0, m_vertex_slots, m_stream));
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.taken.data(), 0, slots, m_stream));
     auto* lock = reinterpret_cast<unsigned long long*>(w.lock.data());
+    const ClaimLocks locks{lock, lock + slots, w.taken.data()};
     // Each round the open candidate with the lowest key wins, so every round
     // that has open candidates makes progress; the cap only bounds the host loop.
     for (*rounds = 0; *rounds < kMaxRounds; ++*rounds) {
-        RXMESH_CHECK_CUDA(cudaMemsetAsync(lock, 0xFF, 8ull * m_vertex_slots, m_stream));
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(lock, 0xFF, 16ull * slots, m_stream));
         RXMESH_CHECK_CUDA(cudaMemsetAsync(w.counters.data() + 1, 0, 4, m_stream));
         claim_kernel<<<grid, block, 0, m_stream>>>(c, kind, w.candidates.data(), count,
                                                    w.priority_keys.data(), w.state.data(),
-                                                   w.taken.data(), lock, w.counters.data() + 1);
+                                                   locks, w.counters.data() + 1);
         RXMESH_CHECK_LAUNCH();
         if (read_count(w.counters.data() + 1, m_stream) == 0) break;
         resolve_kernel<<<grid, block, 0, m_stream>>>(c, kind, w.candidates.data(), count,
                                                      w.priority_keys.data(), w.state.data(),
-                                                     w.taken.data(), lock);
+                                                     locks);
         RXMESH_CHECK_LAUNCH();
     }
     won_flags_kernel<<<grid, block, 0, m_stream>>>(w.state.data(), count,

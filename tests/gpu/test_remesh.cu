@@ -104,7 +104,7 @@ double diagonal(const TriangleSoup& m)
 TEST(GpuRemesh, SplitStepSplitsEveryDiagonalOfAGridOnce)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const TriangleSoup grid = generate::grid(12, 9);  // unit cells: sides 1, diagonals sqrt 2
+    const TriangleSoup grid = generate::grid(12, 12);  // square cells: sides s, diagonals s sqrt 2
     const double       side = length(grid, grid.faces[0][0], grid.faces[0][1]);
     DynamicMesh        mesh(grid);
     // L = side: 4/3 L lies between the sides and the diagonals
