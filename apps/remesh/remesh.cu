@@ -57,7 +57,8 @@ app::Info info_without_mesh()
         "input's surviving vertices first, in input order, then the new ones), not one vertex "
         "per input vertex",
         "check on the CPU: a valid mesh, manifold if the input was, every input boundary vertex "
-        "still at its input position; up to 5000 input faces also the serial reference with the "
+        "still at its input position; up to 5000 input faces and without --feature-angle also the "
+        "serial reference with the "
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise)"};
@@ -272,7 +273,9 @@ RemeshCheck check_result(const TriangleSoup& in, const Remeshed& run, const Reme
     RemeshCheck c;
     app::require_state_kept(run.input_state, run.state);
     c.boundary_vertices = require_boundary_kept(in, run);
-    if (in.faces.size() <= kMaxReferenceFaces) compare_with_reference(in, run, options, &c);
+    // the serial oracle has no feature edges: with them, validity and the boundary only
+    if (in.faces.size() <= kMaxReferenceFaces && options.feature_angle_degrees == 0)
+        compare_with_reference(in, run, options, &c);
     return c;
 }
 
@@ -323,10 +326,13 @@ void print_check(const RemeshCheck& c, const Remeshed& run, std::size_t input_fa
                 run.state.manifold ? "manifold" : "not manifold, as the input",
                 c.boundary_vertices);
     if (!c.reference_ran) {
-        std::printf(
-            "  serial reference skipped: %zu input faces, more than %zu (the serial "
-            "oracle is too slow)\n",
-            input_faces, kMaxReferenceFaces);
+        if (input_faces > kMaxReferenceFaces)
+            std::printf(
+                "  serial reference skipped: %zu input faces, more than %zu (the serial "
+                "oracle is too slow)\n",
+                input_faces, kMaxReferenceFaces);
+        else
+            std::printf("  serial reference skipped: it has no feature edges\n");
         return;
     }
     std::printf(
@@ -362,6 +368,13 @@ class Remesh final : public app::App
             ->capture_default_str();
         cli.add_flag("--no-project", m_no_project,
                      "smooth without projecting onto the input (the surface drifts)");
+        cli.add_option("--feature-angle", m_options.feature_angle_degrees,
+                       "keep feature edges: those whose faces' normals differ by more than this "
+                       "many degrees are never flipped, their vertices never move or collapse "
+                       "(0, the default: none; with feature edges --check skips the serial reference, "
+                       "which has none)")
+            ->check(CLI::Range(0.0, 180.0))
+            ->capture_default_str();
     }
 
     app::Input default_input() const override
@@ -406,7 +419,8 @@ class Remesh final : public app::App
             .str("target_length_from", m_target.source)
             .num("input_mean_edge_length", m_target.input_mean_edge)
             .num("iterations", m_options.iterations)
-            .flag("project", !m_no_project);
+            .flag("project", !m_no_project)
+            .num("feature_angle_degrees", m_options.feature_angle_degrees);
         times.num("import", s.import_ms())
             .num("upload", run.upload_ms)
             .num("remesh", run.report.ms)
