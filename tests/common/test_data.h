@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "rxmesh/io/io.h"
+
 namespace rxmesh::test {
 
 //! Root of libcgal-demo's extracted data folder ("" when not installed).
@@ -48,6 +50,28 @@ inline std::vector<std::string> real_mesh_files()
     const auto               assimp = list_files(assimp_models_dir(), mesh_extensions());
     files.insert(files.end(), assimp.begin(), assimp.end());
     return files;
+}
+
+//! Calls visit(file, soup) for each real mesh that reads and has 1 to
+//! max_faces faces (unreadable files are the I/O tests' business), in
+//! real_mesh_files() order, until visit returns false; returns how many
+//! it visited.
+template <typename Visit>
+int for_each_real_mesh(std::size_t max_faces, Visit&& visit)
+{
+    int visited = 0;
+    for (const auto& file : real_mesh_files()) {
+        TriangleSoup soup;
+        try {
+            soup = rxmesh::io::read(file);
+        } catch (const rxmesh::Error&) {
+            continue;
+        }
+        if (soup.faces.empty() || soup.faces.size() > max_faces) continue;
+        ++visited;
+        if (!visit(file, soup)) break;
+    }
+    return visited;
 }
 
 }  // namespace rxmesh::test
