@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rxmesh/core/error.h"
 #include "rxmesh/io/io.h"
 
 namespace rxmesh::test {
@@ -63,8 +64,8 @@ int for_each_real_mesh(std::size_t max_faces, Visit&& visit)
     for (const auto& file : real_mesh_files()) {
         TriangleSoup soup;
         try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
+            soup = ::rxmesh::io::read(file);
+        } catch (const ::rxmesh::Error&) {
             continue;
         }
         if (soup.faces.empty() || soup.faces.size() > max_faces) continue;
