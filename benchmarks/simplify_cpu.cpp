@@ -64,6 +64,7 @@ struct Args
     int           levels = 3, min_level = 0, runs = 3;
     double        ratio               = 0.1;
     std::uint64_t reference_max_faces = 20'000;
+    std::uint64_t slow_max_faces      = ~std::uint64_t(0);
 };
 
 int parse(int argc, char** argv, Args& a)
@@ -81,6 +82,9 @@ int parse(int argc, char** argv, Args& a)
     cli.add_option("--reference-max-faces", a.reference_max_faces,
                    "run the serial reference (quadratic time) up to this many faces")
         ->capture_default_str();
+    cli.add_option("--slow-max-faces", a.slow_max_faces,
+                   "run OpenMesh and CGAL (minutes at millions of faces) up to this many faces; "
+                   "meshoptimizer runs at every size");
     rxmesh::bench::add_json(cli, a.json);
     return rxmesh::bench::parse(cli, argc, argv);
 }
@@ -185,11 +189,12 @@ int main(int argc, char** argv)
 #ifdef RXMESH_HAVE_MESHOPTIMIZER
             outcomes.push_back(run_meshoptimizer(soup, target, a.runs));
 #endif
+            const bool slow_ones = soup.faces.size() <= a.slow_max_faces;
 #ifdef RXMESH_HAVE_OPENMESH
-            outcomes.push_back(run_openmesh(soup, target, a.runs));
+            if (slow_ones) outcomes.push_back(run_openmesh(soup, target, a.runs));
 #endif
 #ifdef RXMESH_HAVE_CGAL
-            outcomes.push_back(run_cgal(soup, target, a.runs));
+            if (slow_ones) outcomes.push_back(run_cgal(soup, target, a.runs));
 #endif
             if (soup.faces.size() <= a.reference_max_faces) outcomes.push_back(run_reference(soup, target));
             const double diag = rxmesh::bounding_box_diagonal(soup.positions);

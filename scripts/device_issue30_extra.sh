@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 30's measurements beyond device_issue30.sh, in one GPU-machine run:
+# the armadillo's fourth refinement (13.3M faces; meshoptimizer alone as
+# the CPU side there: OpenMesh and CGAL take many minutes) and real meshes
+# of libcgal-demo at their own size with every CPU baseline. Builds only
+# the benchmarks. Logs in $OUT/logs.tgz.
+# usage: scripts/device_issue30_extra.sh   (carry .deps and .bench-bin)
+set -uo pipefail
+OUT="${OUT:-$PWD/device-out}"
+mkdir -p "$OUT/real"
+DEPS=/tmp/rxmesh-deps
+mkdir -p "$DEPS"
+for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
+export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DRXMESH_DEVICE_CHECKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+  -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
+  -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
+  -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
+  || { tail -30 "$OUT/build.log"; exit 1; }
+ninja -C build-device bench_remesh bench_simplify >> "$OUT/build.log" 2>&1 \
+  || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
+echo "build ok"
+DATA=build-device/tests/cgal-data/data/meshes
+MESHES="${MESHES:-elephant homer bull camel ChineseDragon-10kv fandisk_large bunny00}"
+(for m in $MESHES; do
+   timeout 120 .bench-bin/run_remesh.sh --mesh "$DATA/$m.off" --levels 0 > "$OUT/real/${m}_remesh_cpu.txt" 2>&1
+   timeout 120 .bench-bin/run_simplify.sh --mesh "$DATA/$m.off" --levels 0 --runs 1 > "$OUT/real/${m}_simplify_cpu.txt" 2>&1
+ done) &
+timeout 300 .bench-bin/run_simplify.sh --mesh "$DATA/armadillo.off" --min-level 4 --levels 4 --runs 1 \
+  --slow-max-faces 4000000 > "$OUT/simplify_cpu_l4.txt" 2>&1 &
+for m in $MESHES; do
+  build-device/benchmarks/bench_remesh --mesh "$DATA/$m.off" --levels 0 --runs 5 > "$OUT/real/${m}_remesh.txt" 2>&1
+  build-device/benchmarks/bench_simplify --mesh "$DATA/$m.off" --levels 0 --runs 5 > "$OUT/real/${m}_simplify.txt" 2>&1
+done
+timeout 150 build-device/benchmarks/bench_remesh --mesh "$DATA/armadillo.off" --min-level 4 --levels 4 \
+  --runs 3 > "$OUT/remesh_l4.txt" 2>&1; echo "remesh l4 exit $?"
+timeout 150 build-device/benchmarks/bench_simplify --mesh "$DATA/armadillo.off" --min-level 4 --levels 4 \
+  --runs 3 > "$OUT/simplify_l4.txt" 2>&1; echo "simplify l4 exit $?"
+wait
+grep -h "^| armadillo\|^| [0-9]" "$OUT"/*_l4.txt | cut -c1-300
+tar -C "$OUT" -czf "$OUT/logs.tgz" --exclude logs.tgz . 2>/dev/null
+exit 0
