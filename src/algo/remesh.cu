@@ -72,18 +72,14 @@ struct CollapseShort
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
         if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
         if (features.at(a) || features.at(b)) return {};  // features stay, as the boundary
-        // to an end point (b's first), one that keeps every new edge within 4/3 L
-        auto keeps_short = [&](const Vec3& m) {
-            bool keep = true;
-            auto near = [&](std::uint32_t u) {
-                if (u != e.a && u != e.b && squared_norm(e.position(u) - m) > high2) keep = false;
-            };
-            a.for_each_neighbor(near);
-            b.for_each_neighbor(near);
-            return keep;
+        const Vec3 m    = (p + q) * 0.5f;
+        bool       keep = true;  // no neighbour farther than 4/3 L from m
+        auto       near = [&](std::uint32_t u) {
+            if (u != e.a && u != e.b && squared_norm(e.position(u) - m) > high2) keep = false;
         };
-        if (keeps_short(q)) return EdgeDecision{true, q, l2};
-        return EdgeDecision{keeps_short(p), p, l2};
+        a.for_each_neighbor(near);
+        b.for_each_neighbor(near);
+        return EdgeDecision{keep, m, l2};
     }
 };
 

@@ -70,16 +70,12 @@ std::uint32_t collapse_short_edges(EditableMesh& m, double target_length)
         if (!m.vertex_alive(a) || !m.vertex_alive(b) || m.edge_faces(a, b).empty()) continue;
         if (dist(at(m, a), at(m, b)) >= low) continue;
         if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) continue;  // the boundary stays
-        // to an end point (b's first), one that keeps every new edge within 4/3 L
-        auto keeps_short = [&](const Vec3f& p) {
-            for (std::uint32_t v : {a, b})
-                for (std::uint32_t x : m.neighbors(v))
-                    if (x != a && x != b && dist(to_point(p), at(m, x)) > high) return false;
-            return true;
-        };
-        const Vec3f at_b = m.position(b), at_a = m.position(a);
-        const Vec3f* p   = keeps_short(at_b) ? &at_b : (keeps_short(at_a) ? &at_a : nullptr);
-        if (p != nullptr && m.collapse(a, b, *p)) ++collapses;
+        const Vec3f p = midpoint(m, a, b);
+        bool        keeps_short = true;
+        for (std::uint32_t v : {a, b})
+            for (std::uint32_t x : m.neighbors(v))
+                if (x != a && x != b && dist(to_point(p), at(m, x)) > high) keeps_short = false;
+        if (keeps_short && m.collapse(a, b, p)) ++collapses;
     }
     return collapses;
 }

@@ -8,9 +8,9 @@
 // Each iteration, with target edge length L:
 //   1. split edges longer than 4/3 L at their midpoints (longest first),
 //      pass after pass until none is left;
-//   2. collapse edges shorter than 4/5 L (shortest first) to one of their
-//      end points (b's, else a's), one that leaves no neighbour of either
-//      end farther than 4/3 L from it; interior edges only;
+//   2. collapse edges shorter than 4/5 L to their midpoints (shortest
+//      first) unless a neighbour of either end would end up farther than
+//      4/3 L from the new vertex; interior edges only;
 //   3. flip interior edges when that brings the valences of their four
 //      vertices closer to 6 (4 on the boundary), biggest gain first;
 //   4. move every interior vertex to its neighbours' centroid within its

@@ -6,9 +6,8 @@
 //
 // Each iteration, with target edge length L:
 //   1. split every edge longer than 4/3 L at its midpoint, until none is;
-//   2. collapse edges shorter than 4/5 L (shortest first) to one of their
-//      end points (b's, else a's), one that puts no neighbour farther than
-//      4/3 L from it (as CGAL and PMP: the vertex kept stays on the input);
+//   2. collapse edges shorter than 4/5 L (shortest first) to their
+//      midpoint, unless that puts a neighbour farther than 4/3 L from it;
 //   3. flip interior edges when that brings the valences of the four
 //      vertices closer to 6 (4 on the boundary);
 //   4. move every interior vertex to the centroid of its neighbours within
