@@ -83,14 +83,6 @@ struct CollapseShort
     }
 };
 
-__device__ inline float cosine(const Vec3& n0, const Vec3& n1)
-{
-    const float l = sqrtf(squared_norm(n0) * squared_norm(n1));
-    return l > 0.f ? dot(n0, n1) / l : -1.f;
-}
-
-constexpr float kFoldCosine = 0.5f;  // 60 degrees, as reference::kFlipFoldCosine
-
 struct EqualizeValence
 {
     Features features;
@@ -109,14 +101,7 @@ struct EqualizeValence
                             c = vertex_context(e, e.c), d = vertex_context(e, e.d);
         const int before = excess(a, 0) + excess(b, 0) + excess(c, 0) + excess(d, 0);
         const int after  = excess(a, -1) + excess(b, -1) + excess(c, 1) + excess(d, 1);
-        if (!(after < before)) return {};
-        // no new fold beyond 60 degrees sharper than the old one: thin parts
-        // are not folded in (the serial oracle's flip_keeps_shape)
-        const Vec3 pc = e.position(e.c), pd = e.position(e.d);
-        const float cos_before = cosine(cross(pb - pa, pc - pa), cross(pa - pb, pd - pb));
-        const float cos_after  = cosine(cross(pa - pc, pd - pc), cross(pb - pd, pc - pd));
-        if (!(cos_after >= fminf(cos_before, kFoldCosine))) return {};
-        return EdgeDecision{true, {}, float(after - before)};
+        return EdgeDecision{after < before, {}, float(after - before)};
     }
 };
 

@@ -80,29 +80,6 @@ std::uint32_t collapse_short_edges(EditableMesh& m, double target_length)
     return collapses;
 }
 
-namespace {
-
-Point3 normal_of(const EditableMesh& m, std::uint32_t a, std::uint32_t b, std::uint32_t c)
-{
-    const Point3 p = at(m, a), q = at(m, b), r = at(m, c);
-    const Point3 u = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, w = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
-    return {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-}
-
-double cosine(const Point3& n0, const Point3& n1)
-{
-    const double l = std::sqrt((n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]) *
-                               (n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]));
-    return l > 0 ? (n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2]) / l : -1;
-}
-
-}  // namespace
-
-bool flip_keeps_shape(double cos_before, double cos_after)
-{
-    return cos_after >= std::min(cos_before, kFlipFoldCosine);
-}
-
 std::uint32_t equalize_valences(EditableMesh& m)
 {
     auto deviation = [&](std::uint32_t v, int change) {
@@ -113,16 +90,10 @@ std::uint32_t equalize_valences(EditableMesh& m)
     for (const auto& [a, b] : m.edges()) {
         const auto fs = m.edge_faces(a, b);
         if (fs.size() != 2) continue;
-        std::uint32_t c = third(m.face(fs[0]), a, b), d = third(m.face(fs[1]), a, b);
+        const std::uint32_t c = third(m.face(fs[0]), a, b), d = third(m.face(fs[1]), a, b);
         const int before = deviation(a, 0) + deviation(b, 0) + deviation(c, 0) + deviation(d, 0);
         const int after = deviation(a, -1) + deviation(b, -1) + deviation(c, 1) + deviation(d, 1);
-        if (!(after < before)) continue;
-        const Triangle& t = m.face(fs[0]);  // c: the third vertex of the face walking a -> b
-        if (!((t[0] == a && t[1] == b) || (t[1] == a && t[2] == b) || (t[2] == a && t[0] == b)))
-            std::swap(c, d);
-        const double cos_before = cosine(normal_of(m, a, b, c), normal_of(m, b, a, d));
-        const double cos_after  = cosine(normal_of(m, c, a, d), normal_of(m, d, b, c));
-        if (flip_keeps_shape(cos_before, cos_after) && m.flip(a, b)) ++flips;
+        if (after < before && m.flip(a, b)) ++flips;
     }
     return flips;
 }

@@ -9,9 +9,7 @@
 //   2. collapse edges shorter than 4/5 L (shortest first) to their
 //      midpoint, unless that puts a neighbour farther than 4/3 L from it;
 //   3. flip interior edges when that brings the valences of the four
-//      vertices closer to 6 (4 on the boundary), unless the two new faces
-//      fold more than 60 degrees and more than the old two (so thin parts
-//      are not folded in: flip_keeps_shape);
+//      vertices closer to 6 (4 on the boundary);
 //   4. move every interior vertex to the centroid of its neighbours within
 //      its tangent plane (area-weighted normal);
 //   5. project every interior vertex to its closest point on the input.
@@ -38,12 +36,6 @@ struct RemeshReport
     double        target_length = 0;
     std::uint64_t splits = 0, collapses = 0, flips = 0;
 };
-
-//! The cosine of the angle between the normals of a flip's two faces,
-//! before and after: a valence flip is made only when the result folds no
-//! more than 60 degrees, or no more than before.
-inline constexpr double kFlipFoldCosine = 0.5;
-bool flip_keeps_shape(double cos_before, double cos_after);
 
 // The steps, each usable alone; each returns how many operations it applied.
 std::uint32_t split_long_edges(EditableMesh& m, double target_length);
