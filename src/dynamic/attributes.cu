@@ -8,6 +8,7 @@
 #include "connectivity_build.h"
 #include "pass_workspace.h"
 #include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/search.cuh"
 #include "rxmesh/dynamic/dynamic_mesh.h"
 
 namespace rxmesh {
@@ -49,14 +50,7 @@ __global__ void edge_sources_kernel(ConnectivityView c, OldEdges old, const std:
     std::uint32_t       s = kNoElement;
     if (v < old.vertex_slots) {
         const std::uint64_t key = (std::uint64_t(u) << old.key_bits) | v;
-        std::uint32_t       lo = 0, hi = old.count;
-        while (lo < hi) {
-            const std::uint32_t mid = lo + (hi - lo) / 2;
-            if (old.sorted_keys[mid] < key)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        const std::uint32_t lo  = detail::lower_bound_in(old.sorted_keys, 0u, old.count, key);
         if (lo < old.count && old.sorted_keys[lo] == key)
             s = old.sorted_ids ? old.sorted_ids[lo] : lo;
     } else if (winners != nullptr && u < old.vertex_slots) {  // v made by a split

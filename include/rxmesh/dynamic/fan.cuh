@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "rxmesh/core/search.cuh"
 #include "rxmesh/dynamic/connectivity.h"
 
 namespace rxmesh::dynamic_detail {
@@ -14,15 +15,8 @@ __device__ inline std::uint32_t find_edge(const ConnectivityView& c, std::uint32
                                           std::uint32_t v)
 {
     const std::uint64_t key = c.edge_key(u, v);
-    std::uint32_t       lo = 0, hi = c.num_edges;
-    while (lo < hi) {
-        const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (c.edge_keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c.num_edges && c.edge_keys[lo] == key ? lo : kNoElement;
+    const std::uint32_t at  = detail::lower_bound_in(c.edge_keys, 0u, c.num_edges, key);
+    return at < c.num_edges && c.edge_keys[at] == key ? at : kNoElement;
 }
 
 //! The corner (0, 1, 2) of v in face f; 3 when f does not hold v.
