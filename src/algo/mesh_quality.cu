@@ -1,12 +1,12 @@
 #include "rxmesh/algo/mesh_quality.h"
 
 #include <cub/device/device_histogram.cuh>
-#include <cub/device/device_reduce.cuh>
 
 #include <cmath>
 #include <cstdio>
 
 #include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -64,38 +64,10 @@ __global__ void valence_kernel(ConnectivityView c, int* valence)
     valence[v] = counted ? min(int(c.vertex_degree[v]), kValenceBins - 1) : -1;
 }
 
+//! Counts of n samples in `bins` even bins over [lo, hi) (others ignored).
 template <typename T>
-T read_one(const T* device)
-{
-    T host{};
-    RXMESH_CHECK_CUDA(cudaMemcpy(&host, device, sizeof(T), cudaMemcpyDeviceToHost));
-    return host;
-}
-
-double sum_of(const float* values, std::uint32_t n, cudaStream_t stream)
-{
-    DeviceBuffer<double> sum(1, stream);
-    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::TransformReduce(
-            tmp, bytes, values, sum.data(), n, cuda::std::plus<double>{},
-            [] __device__(float x) -> double { return double(x); }, 0.0, stream);
-    });
-    return read_one(sum.data());
-}
-
-template <typename Reduce>
-float reduce_float(const float* values, std::uint32_t n, float init, Reduce reduce,
-                   cudaStream_t stream)
-{
-    DeviceBuffer<float> out(1, stream);
-    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Reduce(tmp, bytes, values, out.data(), n, reduce, init, stream);
-    });
-    return read_one(out.data());
-}
-
-std::vector<std::uint32_t> histogram(const float* values, std::uint32_t n, int bins, float lo,
-                                     float hi, cudaStream_t stream)
+std::vector<std::uint32_t> histogram(const T* values, std::uint32_t n, int bins, T lo, T hi,
+                                     cudaStream_t stream)
 {
     DeviceBuffer<int> counts(bins, stream);
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
@@ -103,8 +75,9 @@ std::vector<std::uint32_t> histogram(const float* values, std::uint32_t n, int b
                                                    lo, hi, int(n), stream);
     });
     std::vector<int> host(bins);
-    RXMESH_CHECK_CUDA(cudaMemcpy(host.data(), counts.data(), bins * sizeof(int),
-                                 cudaMemcpyDeviceToHost));
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(host.data(), counts.data(), bins * sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
     return std::vector<std::uint32_t>(host.begin(), host.end());
 }
 
@@ -142,7 +115,7 @@ double mean_edge_length(DynamicMesh& mesh)
     DeviceBuffer<float> length(c.num_edges, mesh.stream());
     edge_length_kernel<<<grid(c.num_edges), kBlock, 0, mesh.stream()>>>(c, length.data());
     RXMESH_CHECK_LAUNCH();
-    return sum_of(length.data(), c.num_edges, mesh.stream()) / c.num_edges;
+    return detail::sum_as_double(length.data(), c.num_edges, mesh.stream()) / c.num_edges;
 }
 
 SurfaceQuality surface_quality(DynamicMesh& mesh, double target_length)
@@ -161,9 +134,9 @@ SurfaceQuality surface_quality(DynamicMesh& mesh, double target_length)
         DeviceBuffer<float> length(c.num_edges, stream);
         edge_length_kernel<<<grid(c.num_edges), kBlock, 0, stream>>>(c, length.data());
         RXMESH_CHECK_LAUNCH();
-        q.mean_edge = sum_of(length.data(), c.num_edges, stream) / c.num_edges;
-        q.min_edge  = reduce_float(length.data(), c.num_edges, INFINITY, cuda::minimum<float>{}, stream);
-        q.max_edge  = reduce_float(length.data(), c.num_edges, 0.f, cuda::maximum<float>{}, stream);
+        q.mean_edge = detail::sum_as_double(length.data(), c.num_edges, stream) / c.num_edges;
+        q.min_edge  = detail::reduce_floats(length.data(), c.num_edges, INFINITY, cuda::minimum<float>{}, stream);
+        q.max_edge  = detail::reduce_floats(length.data(), c.num_edges, 0.f, cuda::maximum<float>{}, stream);
         // band counts from a two-bin histogram over [4/5 L, 4/3 L] (inclusive
         // upper end: one ulp past it)
         const float lo = float(0.8 * target_length), hi = float(4.0 / 3.0 * target_length);
@@ -179,23 +152,15 @@ SurfaceQuality surface_quality(DynamicMesh& mesh, double target_length)
         DeviceBuffer<float> angle(c.num_face_slots, stream);
         min_angle_kernel<<<grid(c.num_face_slots), kBlock, 0, stream>>>(c, angle.data());
         RXMESH_CHECK_LAUNCH();
-        q.min_angle_degrees = reduce_float(angle.data(), c.num_face_slots, 180.f,
+        q.min_angle_degrees = detail::reduce_floats(angle.data(), c.num_face_slots, 180.f,
                                            cuda::minimum<float>{}, stream);
     }
     if (c.num_vertex_slots > 0) {
         DeviceBuffer<int> valence(c.num_vertex_slots, stream);
         valence_kernel<<<grid(c.num_vertex_slots), kBlock, 0, stream>>>(c, valence.data());
         RXMESH_CHECK_LAUNCH();
-        DeviceBuffer<int> counts(kValenceBins, stream);
-        detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-            return cub::DeviceHistogram::HistogramEven(tmp, bytes, valence.data(), counts.data(),
-                                                       kValenceBins + 1, 0, kValenceBins,
-                                                       int(c.num_vertex_slots), stream);
-        });
-        std::vector<int> host(kValenceBins);
-        RXMESH_CHECK_CUDA(cudaMemcpy(host.data(), counts.data(), kValenceBins * sizeof(int),
-                                     cudaMemcpyDeviceToHost));
-        q.interior_valences.assign(host.begin(), host.end());
+        q.interior_valences =
+            histogram(valence.data(), c.num_vertex_slots, kValenceBins, 0, kValenceBins, stream);
         while (!q.interior_valences.empty() && q.interior_valences.back() == 0)
             q.interior_valences.pop_back();
     }

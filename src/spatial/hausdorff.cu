@@ -1,8 +1,6 @@
 #include "rxmesh/spatial/hausdorff.h"
 
-#include <cub/device/device_reduce.cuh>
-
-#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/spatial/bvh.cuh"
@@ -34,25 +32,11 @@ void one_sided_distance(const TriangleBvh& a, const TriangleBvh& b, double* max,
 {
     const std::uint32_t n = a.num_faces();
     DeviceBuffer<float> farthest(n, stream);
-    DeviceBuffer<float> reduced(2, stream);
     farthest_sample_kernel<<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(a.view(), b.view(),
                                                                              farthest.data());
     RXMESH_CHECK_LAUNCH();
-    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(tmp, bytes, farthest.data(), reduced.data(), n, stream);
-    });
-    // the mean in double: float sums over millions of faces lose digits
-    DeviceBuffer<double> sum(1, stream);
-    detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::TransformReduce(
-            tmp, bytes, farthest.data(), sum.data(), n, cuda::std::plus<double>{},
-            [] __device__(float x) -> double { return double(x); }, 0.0, stream);
-    });
-    float  m = 0;
-    double s = 0;
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&m, reduced.data(), sizeof(m), cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&s, sum.data(), sizeof(s), cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const float  m = detail::reduce_floats(farthest.data(), n, 0.f, cuda::maximum<float>{}, stream);
+    const double s = detail::sum_as_double(farthest.data(), n, stream);
     if (max) *max = m;
     if (mean) *mean = n ? s / n : 0;
 }
