@@ -13,25 +13,12 @@
 #   3.3M faces); BENCH_TIMEOUT (seconds, default 240) bounds bench_remesh and
 #   bench_simplify each, so that a slow size cannot take the run's time.
 set -uo pipefail
-OUT="${OUT:-$PWD/device-out}"
 LEVELS="${1:-3}"
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-240}"
-mkdir -p "$OUT"
-DEPS=/tmp/rxmesh-deps
-mkdir -p "$DEPS"
-for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRXMESH_DEVICE_CHECKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
-  -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
-  -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
-  -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
-  || { tail -30 "$OUT/build.log"; exit 1; }
-ninja -C build-device rxmesh_gpu_tests bench_delaunay bench_dynamic bench_remesh bench_simplify \
-  rxmesh-delaunay rxmesh-remesh rxmesh-simplify \
-  >> "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
-echo "build ok"
+source scripts/device_env.sh
+configure_build_device || exit 1
+build_device rxmesh_gpu_tests bench_delaunay bench_dynamic bench_remesh bench_simplify \
+  rxmesh-delaunay rxmesh-remesh rxmesh-simplify || exit 1
 RXMESH_REQUIRE_GPU=1 build-device/tests/rxmesh_gpu_tests \
   --gtest_filter='GpuDynamic*:GpuBvh*:GpuRemesh*:GpuSimplify*' > "$OUT/tests.log" 2>&1
 grep -E "PASSED|FAILED|Failure" "$OUT/tests.log" | head -20

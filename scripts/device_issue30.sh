@@ -4,20 +4,13 @@
 # baselines (.bench-bin: CGAL isotropic_remeshing; meshoptimizer, OpenMesh
 # Decimater, CGAL edge_collapse) run on the same machine's CPU cores beside
 # them (single-threaded each, 16 cores), then the remesh and simplify
-# sanitizer entries. Expects build-device from scripts/device_check.sh or
-# device_tests.sh (same configuration). Logs in $OUT/logs.tgz.
+# sanitizer entries. Logs in $OUT/logs.tgz.
 # usage: scripts/device_issue30.sh [LEVELS]   (carry .deps and .bench-bin)
 set -uo pipefail
-OUT="${OUT:-$PWD/device-out}"
 LEVELS="${1:-3}"
-mkdir -p "$OUT"
-DEPS=/tmp/rxmesh-deps
-mkdir -p "$DEPS"
-for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-ninja -C build-device bench_remesh bench_simplify rxmesh-remesh rxmesh-simplify > "$OUT/build.log" 2>&1 \
-  || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
+source scripts/device_env.sh
+configure_build_device || exit 1
+build_device bench_remesh bench_simplify rxmesh-remesh rxmesh-simplify || exit 1
 MESH=build-device/tests/cgal-data/data/meshes/armadillo.off
 if [ -x .bench-bin/run_simplify.sh ]; then
   timeout 500 .bench-bin/run_simplify.sh --mesh "$MESH" --levels "$LEVELS" --runs 1 \

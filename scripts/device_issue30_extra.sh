@@ -6,22 +6,10 @@
 # the benchmarks. Logs in $OUT/logs.tgz.
 # usage: scripts/device_issue30_extra.sh   (carry .deps and .bench-bin)
 set -uo pipefail
-OUT="${OUT:-$PWD/device-out}"
+source scripts/device_env.sh
 mkdir -p "$OUT/real"
-DEPS=/tmp/rxmesh-deps
-mkdir -p "$DEPS"
-for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRXMESH_DEVICE_CHECKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
-  -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
-  -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
-  -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
-  || { tail -30 "$OUT/build.log"; exit 1; }
-ninja -C build-device bench_remesh bench_simplify >> "$OUT/build.log" 2>&1 \
-  || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; exit 1; }
-echo "build ok"
+configure_build_device || exit 1
+build_device bench_remesh bench_simplify || exit 1
 DATA=build-device/tests/cgal-data/data/meshes
 MESHES="${MESHES:-elephant homer bull camel ChineseDragon-10kv fandisk_large bunny00}"
 (for m in $MESHES; do

@@ -1,0 +1,30 @@
+# Sourced by the scripts/device_*.sh batches: unpacks the carried Debian
+# packages (.deps: GoogleTest, CGAL's data, assimp's models) and configures
+# build-device the same way for all of them (Release, sm_90, device checks
+# on), so that one batch's build is reused by the next on a warm machine.
+#   source scripts/device_env.sh; configure_build_device || exit 1
+OUT="${OUT:-$PWD/device-out}"
+mkdir -p "$OUT"
+DEPS=/tmp/rxmesh-deps
+mkdir -p "$DEPS"
+for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
+export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+
+configure_build_device()
+{
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DRXMESH_DEVICE_CHECKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+    -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
+    -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
+    -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
+    || { tail -30 "$OUT/build.log"; return 1; }
+}
+
+#! ninja TARGET... in build-device, appending to build.log; prints the errors.
+build_device()
+{
+  ninja -C build-device "$@" >> "$OUT/build.log" 2>&1 \
+    || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; return 1; }
+  echo "build ok"
+}
