@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/dynamic_app.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/delaunay_check.h"
@@ -37,16 +38,6 @@ app::Info info_without_mesh()
 
 const app::Info kInfo = info_without_mesh();
 
-//! The output format is known before any work, so that a bad name fails
-//! early (the library writes PLY and OBJ). \throw InvalidInputError.
-void require_output_format(const std::string& path)
-{
-    if (path.empty()) return;
-    const io::Format f = io::format_from_path(path);
-    if (f != io::Format::Ply && f != io::Format::Obj)
-        throw InvalidInputError(path + ": -o writes .ply or .obj");
-}
-
 struct Run
 {
     DelaunayReport report;
@@ -55,11 +46,6 @@ struct Run
     TriangleSoup   result;  // the input's vertices in input order, the flipped faces
 };
 
-double ms_since(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 //! The algorithm (after a warm-up run on a copy of the input, so that the
 //! times leave out kernel loading), then the mesh downloaded.
@@ -74,11 +60,11 @@ Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check)
     Run         run;
     auto        start = std::chrono::steady_clock::now();
     DynamicMesh mesh(in);
-    run.upload_ms = ms_since(start);
+    run.upload_ms = app::ms_since(start);
     start         = std::chrono::steady_clock::now();
     run.report    = delaunay_flips(mesh, options);
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    run.wall_ms = ms_since(start);
+    run.wall_ms = app::ms_since(start);
     run.memory  = mesh.memory();
     std::vector<std::uint32_t> input_vertex;
     run.result = mesh.to_host(&input_vertex);
@@ -115,9 +101,7 @@ void print_summary(const app::Session& s, const Run& run)
                 r.refused == 1 ? "" : "s");
     std::printf("  import %.1f ms, upload %.1f ms, flips %.3f ms (device), %.3f ms (wall)\n",
                 s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
-    std::printf("  device memory: mesh %.2f MiB, connectivity %.2f MiB, workspace %.2f MiB\n",
-                run.memory.mesh / 1048576.0, run.memory.connectivity / 1048576.0,
-                run.memory.workspace / 1048576.0);
+    app::print_memory(run.memory);
 }
 
 void print_check(const reference::DelaunayCheck& c)
@@ -157,7 +141,7 @@ class Delaunay final : public app::App
 
     void prepare(app::Input&, const app::CommonOptions& o) const override
     {
-        require_output_format(o.output);
+        app::require_mesh_output_format(o.output);
     }
 
     int run(app::Session& s) override
@@ -167,12 +151,8 @@ class Delaunay final : public app::App
         reference::DelaunayCheck c;
         if (s.check()) c = check_result(in, run.result, m_options.tolerance);
         const std::string& output = s.options().output;
-        s.stage(output, [&](const std::string& tmp) {
-            if (io::format_from_path(output) == io::Format::Obj)
-                io::write_obj(tmp, run.result);
-            else
-                io::write_ply(tmp, run.result);
-        });
+        s.stage(output,
+                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
         print_summary(s, run);
         if (s.check()) print_check(c);
         s.write_report(report(s, run, c));
@@ -183,7 +163,7 @@ class Delaunay final : public app::App
     app::Json report(const app::Session& s, const Run& run, const reference::DelaunayCheck& c) const
     {
         const DelaunayReport& r = run.report;
-        app::Json             mesh, params, result, times, memory;
+        app::Json             mesh, params, result, times;
         mesh.num("vertices", double(s.input().soup.positions.size()))
             .num("faces", double(s.input().soup.faces.size()));
         params.num("tolerance", m_options.tolerance).num("max_passes", m_options.max_passes);
@@ -195,15 +175,12 @@ class Delaunay final : public app::App
             .num("upload", run.upload_ms)
             .num("flips", r.ms)
             .num("flips_wall", run.wall_ms);
-        memory.num("mesh", double(run.memory.mesh))
-            .num("connectivity", double(run.memory.connectivity))
-            .num("workspace", double(run.memory.workspace));
         app::Json j = s.report();
         j.obj("mesh", mesh)
             .obj("parameters", params)
             .obj("delaunay", result)
             .obj("times_ms", times)
-            .obj("device_memory_bytes", memory)
+            .obj("device_memory_bytes", app::memory_json(run.memory))
             .flag("checked", s.check());
         if (s.check()) {
             app::Json check;
