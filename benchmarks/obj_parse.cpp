@@ -1,5 +1,7 @@
-// OBJ parsing throughput: rxmesh::io::read against tinyobjloader (when it was
-// found at configure time) on a generated grid of a few million triangles.
+// OBJ parsing throughput: rxmesh::io::read (every hardware thread, and one)
+// against tinyobjloader (when it was found at configure time) on a generated
+// grid of a few million triangles. Our outputs are verified bit for bit
+// against the generated grid (the OBJ writer's floats read back exactly).
 //
 // usage: bench_obj_parse [grid_n = 1200] [runs = 5] [dir = system temp dir]
 // The grid has grid_n^2 quads (2 * grid_n^2 triangles); 1200 gives ~115 MB.
@@ -11,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/bench_cli.h"
@@ -74,8 +77,9 @@ int main(int argc, char** argv)
     cli.add_option("dir", dir, "where to write the grid")->capture_default_str();
     if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
     const std::string path = dir + "/rxmesh_bench_grid_" + std::to_string(n) + ".obj";
+    const rxmesh::TriangleSoup grid = wavy_grid(n);
     try {
-        rxmesh::io::write_obj(path, wavy_grid(n));
+        rxmesh::io::write_obj(path, grid);
     } catch (const rxmesh::Error& e) {
         std::fprintf(stderr, "cannot write the input: %s\n", e.what());
         return 1;
@@ -87,11 +91,27 @@ int main(int argc, char** argv)
     // Warm the page cache so that both parsers see the same conditions.
     rxmesh::io::read(path);
 
-    std::size_t  ours_faces = 0;
-    const double ours = median_seconds(runs, [&] { return rxmesh::io::read(path).faces.size(); }, ours_faces);
+    bool       verified = true;
+    const auto timed    = [&](const rxmesh::io::ReadOptions& options) {
+        return [&, options] {
+            const rxmesh::TriangleSoup s = rxmesh::io::read(path, options);
+            verified = verified && s.positions == grid.positions && s.faces == grid.faces;
+            return s.faces.size();
+        };
+    };
+    std::size_t  ours_faces = 0, serial_faces = 0;
+    const double ours   = median_seconds(runs, timed({}), ours_faces);
+    const double serial = median_seconds(runs, timed(rxmesh::io::ReadOptions{1}), serial_faces);
 
-    std::printf("%-16s %10s %10s %8s\n", "parser", "median s", "MB/s", "vs ours");
-    std::printf("%-16s %10.3f %10.1f %8s\n", "rxmesh::io", ours, mb / ours, "1.00");
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::printf("%-22s %10s %10s %8s\n", "parser", "median s", "MB/s", "vs ours");
+    std::printf("%-22s %10.3f %10.1f %8s\n",
+                ("rxmesh::io, " + std::to_string(threads) + " threads").c_str(), ours, mb / ours,
+                "1.00");
+    std::printf("%-22s %10.3f %10.1f %8.2f\n", "rxmesh::io, 1 thread", serial, mb / serial,
+                ours / serial);
+    std::printf("rxmesh::io output equal to the generated grid, bit for bit: %s\n",
+                verified ? "yes" : "NO");
 #ifdef RXMESH_HAVE_TINYOBJLOADER
     std::size_t  tiny_faces = 0;
     const double tiny = median_seconds(
@@ -111,7 +131,7 @@ int main(int argc, char** argv)
         tiny_faces);
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%.2f", ours / tiny);
-    std::printf("%-16s %10.3f %10.1f %8s\n", "tinyobjloader", tiny, mb / tiny, ratio);
+    std::printf("%-22s %10.3f %10.1f %8s\n", "tinyobjloader", tiny, mb / tiny, ratio);
     std::printf("\nrxmesh::io is %.2fx the throughput of tinyobjloader", tiny / ours);
     std::printf(" (faces: %zu vs %zu)\n", ours_faces, tiny_faces);
     if (ours_faces != tiny_faces)
@@ -121,5 +141,5 @@ int main(int argc, char** argv)
     (void)ours_faces;
 #endif
     std::filesystem::remove(path);
-    return 0;
+    return verified ? 0 : 1;
 }

@@ -1,7 +1,10 @@
 // Format dispatch, whole-file reading and the OBJ / PLY writers.
 #include "rxmesh/io/io.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -51,28 +54,65 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 
 std::string errno_text() { return std::strerror(errno); }
 
-// The parsers want the whole file as one buffer: a single read, then pure
-// in-memory scanning with no I/O in the inner loops.
-std::string read_whole_file(const std::string& path)
+// The parsers want the whole file as one buffer: the file mapped into memory
+// (no copy, and the parsing threads fault their own pages in), or, where it
+// cannot be mapped, read whole.
+class FileImage
 {
-    struct stat st
+   public:
+    explicit FileImage(const std::string& path)
     {
-    };
-    if (::stat(path.c_str(), &st) != 0)
-        throw IOError(path + ": cannot open: " + errno_text());
-    if (!S_ISREG(st.st_mode))
-        throw IOError(path + ": not a regular file");
-    File f(std::fopen(path.c_str(), "rb"));
-    if (!f)
-        throw IOError(path + ": cannot open: " + errno_text());
-    std::string bytes;
-    bytes.resize(static_cast<std::size_t>(st.st_size));
-    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), f.get());
-    if (got != bytes.size() || std::ferror(f.get()))
-        throw IOError(path + ": read error after " + std::to_string(got) + " of " +
-                      std::to_string(bytes.size()) + " bytes");
-    return bytes;
-}
+        struct stat st
+        {
+        };
+        if (::stat(path.c_str(), &st) != 0)
+            throw IOError(path + ": cannot open: " + errno_text());
+        if (!S_ISREG(st.st_mode))
+            throw IOError(path + ": not a regular file");
+        m_size = static_cast<std::size_t>(st.st_size);
+        if (m_size > 0 && map(path))
+            return;
+        File f(std::fopen(path.c_str(), "rb"));
+        if (!f)
+            throw IOError(path + ": cannot open: " + errno_text());
+        m_copy.resize(m_size);
+        const std::size_t got = std::fread(m_copy.data(), 1, m_copy.size(), f.get());
+        if (got != m_copy.size() || std::ferror(f.get()))
+            throw IOError(path + ": read error after " + std::to_string(got) + " of " +
+                          std::to_string(m_copy.size()) + " bytes");
+    }
+    FileImage(const FileImage&)            = delete;
+    FileImage& operator=(const FileImage&) = delete;
+    ~FileImage()
+    {
+        if (m_map != nullptr)
+            ::munmap(m_map, m_size);
+    }
+
+    std::string_view bytes() const
+    {
+        return m_map != nullptr ? std::string_view(static_cast<const char*>(m_map), m_size)
+                                : std::string_view(m_copy);
+    }
+
+   private:
+    bool map(const std::string& path)
+    {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        if (fd < 0)
+            return false;
+        void* m = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        ::close(fd);
+        if (m == MAP_FAILED)
+            return false;
+        m_map = m;
+        return true;
+    }
+
+    std::size_t m_size = 0;
+    void*       m_map  = nullptr;
+    std::string m_copy;
+};
 
 // Buffered writer that turns every failure into IOError.
 class Writer
@@ -110,17 +150,19 @@ class Writer
         auto res = std::to_chars(buf, buf + sizeof buf, v);
         put(std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
     }
-    // Little-endian regardless of the host.
-    void put_le(std::uint32_t v, int bytes)
+    // Little-endian regardless of the host, into a record being assembled
+    // (records are written whole: one append per vertex or face).
+    static char* le32(char* out, std::uint32_t v)
     {
-        for (int i = 0; i < bytes; ++i)
-            put(static_cast<char>((v >> (8 * i)) & 0xFF));
+        for (int i = 0; i < 4; ++i)
+            out[i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+        return out + 4;
     }
-    void put_f32_le(float v)
+    static char* f32_le(char* out, float v)
     {
         std::uint32_t u;
         std::memcpy(&u, &v, sizeof u);
-        put_le(u, 4);
+        return le32(out, u);
     }
 
     void close()
@@ -167,22 +209,25 @@ void validate(const std::string& path, const TriangleSoup& mesh, std::uint64_t m
 
 }  // namespace
 
-TriangleSoup read_memory(std::string_view bytes, Format format, const std::string& name)
+TriangleSoup read_memory(std::string_view   bytes,
+                         Format             format,
+                         const std::string& name,
+                         const ReadOptions& options)
 {
     switch (format) {
-        case Format::Obj: return detail::read_obj(bytes, name);
-        case Format::Off: return detail::read_off(bytes, name);
+        case Format::Obj: return detail::read_obj(bytes, name, options);
+        case Format::Off: return detail::read_off(bytes, name, options);
         case Format::Ply: return detail::read_ply(bytes, name);
         case Format::Stl: return detail::read_stl(bytes, name);
     }
     throw InvalidInputError(name + ": unknown format");
 }
 
-TriangleSoup read(const std::string& path)
+TriangleSoup read(const std::string& path, const ReadOptions& options)
 {
-    const Format      format = format_from_path(path);
-    const std::string bytes  = read_whole_file(path);
-    return read_memory(bytes, format, path);
+    const Format    format = format_from_path(path);
+    const FileImage file(path);
+    return read_memory(file.bytes(), format, path, options);
 }
 
 void write_obj(const std::string& path, const TriangleSoup& mesh)
@@ -257,19 +302,25 @@ void write_ply(const std::string&               path,
     w.put("element face ");
     w.put_uint(mesh.faces.size());
     w.put("\nproperty list uchar int vertex_indices\nend_header\n");
+    std::vector<char> record(12 + 3 + 4 * scalars.size());
     for (std::size_t i = 0; i < nv; ++i) {
+        char* r = record.data();
         for (int k = 0; k < 3; ++k)
-            w.put_f32_le(mesh.positions[i][k]);
+            r = Writer::f32_le(r, mesh.positions[i][k]);
         if (!mesh.colors.empty())
             for (int k = 0; k < 3; ++k)
-                w.put(static_cast<char>(mesh.colors[i][k]));
+                *r++ = static_cast<char>(mesh.colors[i][k]);
         for (const VertexScalar& s : scalars)
-            w.put_f32_le(s.values[i]);
+            r = Writer::f32_le(r, s.values[i]);
+        w.put(std::string_view(record.data(), static_cast<std::size_t>(r - record.data())));
     }
     for (const Triangle& t : mesh.faces) {
-        w.put(static_cast<char>(3));
+        char  face[13];
+        char* r = face;
+        *r++    = static_cast<char>(3);
         for (int k = 0; k < 3; ++k)
-            w.put_le(t[k], 4);
+            r = Writer::le32(r, t[k]);
+        w.put(std::string_view(face, sizeof face));
     }
     w.close();
 }

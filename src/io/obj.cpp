@@ -3,26 +3,76 @@
 // Only `v` and `f` matter for a triangle soup; every other statement (vt, vn,
 // g, o, s, usemtl, mtllib, l, p, curves, ...) is skipped. The whole file is
 // one buffer and the parser walks it once, statement by statement, so the
-// cost is dominated by number parsing (see parse_util.h).
+// cost is dominated by number parsing (see parse_util.h). A large file is cut
+// at line ends into pieces parsed on threads (parallel_parse.h); indices are
+// absolute, so the pieces' faces join without renumbering.
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "parallel_parse.h"
 #include "parse_util.h"
 
 namespace rxmesh::io::detail {
 namespace {
 
+//! What one piece of a cut file yields: its vertices and faces, and what the
+//! join needs to decide colors and index ranges.
+struct ObjPiece
+{
+    TriangleSoup                      soup;
+    std::vector<std::array<float, 3>> colors;
+    bool                              colors_ok = true;
+    std::uint64_t                     index_end = 0;  // 1 + the largest index
+};
+
+//! Float colors of every vertex -> bytes. The usual convention is [0,1];
+//! some writers emit 0..255.
+std::vector<Color3> colors_to_bytes(const std::vector<std::array<float, 3>>& colors)
+{
+    bool bytes = false;
+    for (const auto& c : colors) bytes = bytes || c[0] > 1.f || c[1] > 1.f || c[2] > 1.f;
+    std::vector<Color3> out(colors.size());
+    for (std::size_t i = 0; i < colors.size(); ++i)
+        for (int k = 0; k < 3; ++k)
+            out[i][k] = bytes ? clamp_to_byte(colors[i][k]) : unit_to_byte(colors[i][k]);
+    return out;
+}
+
 class ObjParser : TextParser
 {
    public:
-    using TextParser::TextParser;
+    ObjParser(std::string_view bytes, const std::string& name, bool piece = false)
+        : TextParser(bytes, name), m_piece(piece)
+    {
+    }
 
+    //! The whole file, serially.
     TriangleSoup run()
     {
-        const char* p = check_text_encoding(m_begin, m_end, m_name);
+        statements(check_text_encoding(m_begin, m_end, m_name));
+        finish();
+        return std::move(m_soup);
+    }
+
+    //! One piece of a cut file (starting a line). \throw on anything the
+    //! serial parse must decide.
+    ObjPiece run_piece()
+    {
+        statements(m_begin);
+        ObjPiece piece;
+        piece.colors_ok = m_colors_ok;
+        piece.colors    = std::move(m_colors);
+        piece.index_end = m_index_end;
+        piece.soup      = std::move(m_soup);
+        return piece;
+    }
+
+   private:
+    void statements(const char* p)
+    {
         for (;;) {
             // Comments ('#' to the end of the line) do not continue with a
             // backslash.
@@ -44,11 +94,8 @@ class ObjParser : TextParser
                                  "expected a statement keyword (v, f, vt, ...), found " +
                                      describe(key, m_end));
         }
-        finish();
-        return std::move(m_soup);
     }
 
-   private:
     // Blanks, plus the optional "\\\n" line continuation.
     const char* blanks(const char* p)
     {
@@ -191,6 +238,10 @@ class ObjParser : TextParser
             if (u >= UINT32_MAX)
                 invalid_line(m_name, m_line,
                              "vertex index " + std::to_string(idx) + " out of range");
+            if (m_piece) {  // the join checks the range against every vertex
+                m_index_end = std::max(m_index_end, u + 1);
+                return static_cast<std::uint32_t>(u);
+            }
             // A forward reference may still become valid; check at the end
             // and report the line of the largest one.
             if (u >= nv && (!m_has_forward || u > m_forward_max)) {
@@ -202,6 +253,7 @@ class ObjParser : TextParser
         }
         if (idx == 0)
             invalid_line(m_name, m_line, "vertex index 0 is invalid (OBJ indices start at 1)");
+        if (m_piece) throw SerialOnly{};  // relative to vertices of earlier pieces
         const std::uint64_t back = static_cast<std::uint64_t>(-idx);
         if (back > nv)
             invalid_line(m_name, m_line,
@@ -219,20 +271,11 @@ class ObjParser : TextParser
                          "vertex index " + std::to_string(m_forward_max + 1) +
                              " out of range (the file has " + std::to_string(nv) +
                              " vertices)");
-        if (m_colors_ok && nv > 0 && m_colors.size() == nv) {
-            // The usual convention is [0,1]; some writers emit 0..255.
-            bool bytes = false;
-            for (const auto& c : m_colors)
-                bytes = bytes || c[0] > 1.f || c[1] > 1.f || c[2] > 1.f;
-            m_soup.colors.resize(nv);
-            for (std::size_t i = 0; i < nv; ++i)
-                for (int k = 0; k < 3; ++k)
-                    m_soup.colors[i][k] = bytes ? clamp_to_byte(m_colors[i][k])
-                                                : unit_to_byte(m_colors[i][k]);
-        }
+        if (m_colors_ok && nv > 0 && m_colors.size() == nv) m_soup.colors = colors_to_bytes(m_colors);
         require_faces(m_soup, m_name);
     }
 
+    const bool   m_piece;
     TriangleSoup m_soup;
 
     std::vector<std::array<float, 3>> m_colors;
@@ -242,12 +285,54 @@ class ObjParser : TextParser
     bool          m_has_forward  = false;
     std::uint64_t m_forward_max  = 0;
     std::uint64_t m_forward_line = 0;
+    std::uint64_t m_index_end    = 0;
 };
+
+//! The file cut into `pieces` parsed on threads and joined in order.
+//! \throw anything when the serial parse must decide.
+TriangleSoup read_pieces(const char* begin, const char* end, const std::string& name,
+                         unsigned pieces)
+{
+    const std::vector<std::string_view> cuts = split_at_lines(begin, end, pieces);
+    std::vector<ObjPiece>               parts(cuts.size());
+    run_pieces(static_cast<unsigned>(cuts.size()),
+               [&](unsigned i) { parts[i] = ObjParser(cuts[i], name, true).run_piece(); });
+
+    std::uint64_t nv = 0, index_end = 0;
+    bool          colors_ok = true;
+    for (const ObjPiece& part : parts) {
+        nv += part.soup.positions.size();
+        index_end = std::max(index_end, part.index_end);
+        colors_ok = colors_ok && part.colors_ok;
+    }
+    if (nv >= UINT32_MAX || index_end > nv) throw SerialOnly{};  // its message, its line
+
+    std::vector<TriangleSoup>                      soups(parts.size());
+    std::vector<std::vector<std::array<float, 3>>> colors(parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        soups[i]  = std::move(parts[i].soup);
+        colors[i] = std::move(parts[i].colors);
+    }
+    TriangleSoup soup = join_soups(soups);
+    if (colors_ok && nv > 0) soup.colors = colors_to_bytes(join_pieces(colors));
+    require_faces(soup, name);
+    return soup;
+}
 
 }  // namespace
 
-TriangleSoup read_obj(std::string_view bytes, const std::string& name)
+TriangleSoup read_obj(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
+    const char* const begin  = check_text_encoding(bytes.data(), bytes.data() + bytes.size(), name);
+    const char* const end    = bytes.data() + bytes.size();
+    const unsigned    pieces = parse_pieces(static_cast<std::size_t>(end - begin), options);
+    if (pieces > 1) {
+        try {
+            return read_pieces(begin, end, name, pieces);
+        } catch (...) {
+            // The serial parse below decides, with the serial messages.
+        }
+    }
     return ObjParser(bytes, name).run();
 }
 

@@ -4,25 +4,56 @@
 // A vertex record is x y z followed by optional normals / colors / texture
 // coordinates whose number depends on the header letters (and, for colors,
 // on the writer), so each record is read as "x y z, ignore the rest of the
-// line". Faces are "n i1 .. in [color]", also one per line.
+// line". Faces are "n i1 .. in [color]", also one per line. A large file's
+// records are cut at line ends into pieces; each piece counts its records,
+// then parses them knowing which record it starts at (parallel_parse.h).
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "parallel_parse.h"
 #include "parse_util.h"
 
 namespace rxmesh::io::detail {
 namespace {
+
+//! Records (vertex or face lines: not blank, not a comment) in a piece.
+std::uint64_t count_records(std::string_view piece)
+{
+    const char*   p = piece.data();
+    const char*   e = p + piece.size();
+    std::uint64_t n = 0;
+    while (p < e) {
+        p = skip_blanks(p, e);
+        if (p < e && *p != '\n' && *p != '#') ++n;
+        p = find_eol(p, e);
+        if (p < e) ++p;
+    }
+    return n;
+}
 
 class OffParser : TextParser
 {
    public:
     using TextParser::TextParser;
 
+    //! A piece of the records of a file whose header promised nv vertices
+    //! and nf faces.
+    OffParser(std::string_view piece, const std::string& name, std::uint64_t nv, std::uint64_t nf)
+        : TextParser(piece, name), m_nv(nv), m_nf(nf)
+    {
+    }
+
+    //! The header; returns where the records start.
+    const char* read_header() { return header(check_text_encoding(m_begin, m_end, m_name)); }
+    std::uint64_t num_vertices() const { return m_nv; }
+    std::uint64_t num_faces() const { return m_nf; }
+
+    //! The whole file, serially.
     TriangleSoup run()
     {
-        const char*  p = header(check_text_encoding(m_begin, m_end, m_name));
+        const char*  p = read_header();
         TriangleSoup soup;
         soup.positions.reserve(m_nv);
         soup.faces.reserve(m_nf);
@@ -33,6 +64,20 @@ class OffParser : TextParser
         // Anything after the last face (often nothing, sometimes an edge
         // list or trailing blanks) is not part of the mesh.
         require_faces(soup, m_name);
+        return soup;
+    }
+
+    //! The piece's records, the first being record `first` of the file;
+    //! records past the last face are not read.
+    TriangleSoup run_piece(std::uint64_t first)
+    {
+        TriangleSoup  soup;
+        const char*   p = m_begin;
+        for (std::uint64_t r = first; r < m_nv + m_nf; ++r) {
+            p = next_token(p);
+            if (p >= m_end) break;
+            p = r < m_nv ? vertex(p, r, soup) : face(p, r - m_nv, soup);
+        }
         return soup;
     }
 
@@ -182,10 +227,42 @@ class OffParser : TextParser
     std::vector<std::uint32_t> m_poly;
 };
 
+//! The records cut into `pieces` parsed on threads and joined in order.
+//! \throw anything when the serial parse must decide.
+TriangleSoup read_pieces(std::string_view bytes, const std::string& name, unsigned pieces)
+{
+    OffParser         whole(bytes, name);
+    const char* const records = whole.read_header();
+    const char* const end     = bytes.data() + bytes.size();
+    const std::vector<std::string_view> cuts = split_at_lines(records, end, pieces);
+    const unsigned                      n    = static_cast<unsigned>(cuts.size());
+    const std::uint64_t                 nv = whole.num_vertices(), nf = whole.num_faces();
+    std::vector<std::uint64_t>          first(n + 1, 0);
+    run_pieces(n, [&](unsigned i) { first[i + 1] = count_records(cuts[i]); });
+    for (unsigned i = 0; i < n; ++i) first[i + 1] += first[i];
+    if (first[n] < nv + nf) throw SerialOnly{};  // truncated: its message says where
+
+    std::vector<TriangleSoup> parts(n);
+    run_pieces(n, [&](unsigned i) {
+        parts[i] = OffParser(cuts[i], name, nv, nf).run_piece(first[i]);
+    });
+    TriangleSoup soup = join_soups(parts);
+    require_faces(soup, name);
+    return soup;
+}
+
 }  // namespace
 
-TriangleSoup read_off(std::string_view bytes, const std::string& name)
+TriangleSoup read_off(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
+    const unsigned pieces = parse_pieces(bytes.size(), options);
+    if (pieces > 1) {
+        try {
+            return read_pieces(bytes, name, pieces);
+        } catch (...) {
+            // The serial parse below decides, with the serial messages.
+        }
+    }
     return OffParser(bytes, name).run();
 }
 

@@ -401,8 +401,8 @@ inline std::uint8_t clamp_to_byte(double v)
 
 // ---- per-format entry points (one .cpp each) ------------------------------
 
-TriangleSoup read_obj(std::string_view bytes, const std::string& name);
-TriangleSoup read_off(std::string_view bytes, const std::string& name);
+TriangleSoup read_obj(std::string_view bytes, const std::string& name, const ReadOptions& options);
+TriangleSoup read_off(std::string_view bytes, const std::string& name, const ReadOptions& options);
 TriangleSoup read_ply(std::string_view bytes, const std::string& name);
 TriangleSoup read_stl(std::string_view bytes, const std::string& name);
 

@@ -20,9 +20,52 @@
 
 namespace rxmesh::test {
 
+//! The serial reader's outcome: its soup, or its exception's type and
+//! message.
+struct ReadOutcome
+{
+    TriangleSoup soup;
+    std::string  error;  // empty when the read succeeded
+};
+
+inline ReadOutcome read_outcome(std::string_view text, io::Format format, const std::string& name,
+                                const io::ReadOptions& options)
+{
+    ReadOutcome out;
+    try {
+        out.soup = io::read_memory(text, format, name, options);
+    } catch (const ParseError& e) {
+        out.error = std::string("ParseError: ") + e.what();
+    } catch (const InvalidInputError& e) {
+        out.error = std::string("InvalidInputError: ") + e.what();
+    } catch (const std::exception& e) {
+        out.error = std::string("other: ") + e.what();
+    }
+    return out;
+}
+
+//! The threaded text readers (OBJ, OFF), forced to cut `text` into
+//! `pieces` pieces however small, give exactly the serial reader's soup or
+//! its exception type and message.
+inline void expect_pieces_match_serial(std::string_view text, io::Format format,
+                                       const std::string& name, unsigned pieces)
+{
+    const ReadOutcome serial = read_outcome(text, format, name, io::ReadOptions{1});
+    const ReadOutcome cut    = read_outcome(text, format, name, io::ReadOptions{pieces, 1});
+    ASSERT_EQ(cut.error, serial.error) << name << " in " << pieces << " pieces";
+    EXPECT_EQ(cut.soup.positions, serial.soup.positions) << name << " in " << pieces << " pieces";
+    EXPECT_EQ(cut.soup.faces, serial.soup.faces) << name << " in " << pieces << " pieces";
+    EXPECT_EQ(cut.soup.colors, serial.soup.colors) << name << " in " << pieces << " pieces";
+    EXPECT_EQ(cut.soup.dropped_faces, serial.soup.dropped_faces) << name << " in " << pieces
+                                                                 << " pieces";
+}
+
+//! Parses `text` serially. Every reader test goes through here, so each of
+//! its inputs also checks the threaded readers against the serial one.
 inline TriangleSoup parse(std::string_view text, io::Format format, const std::string& name)
 {
-    return io::read_memory(text, format, name);
+    for (unsigned pieces : {2u, 3u, 7u, 64u}) expect_pieces_match_serial(text, format, name, pieces);
+    return io::read_memory(text, format, name, io::ReadOptions{1});
 }
 
 //! Runs f and expects exception type E whose message contains every needle.

@@ -12,6 +12,8 @@
 // \throw IOError        the file cannot be opened or read.
 // Readers never allocate more than the input can describe: element counts in
 // headers are checked against the bytes that remain before any reservation.
+// Large OBJ and OFF files are parsed on several threads (ReadOptions); the
+// result, and every error message, are those of the serial parse.
 // A file that yields no face at all (empty file, point cloud, only repeated-
 // vertex triangles) is an InvalidInputError: a soup returned by a reader
 // always has at least one face.
@@ -33,17 +35,29 @@ enum class Format
     Stl
 };
 
+//! How the text readers (OBJ, OFF) use threads. The defaults suit every
+//! caller; tests set them to cut small files into many pieces.
+struct ReadOptions
+{
+    //! Threads for one file; 0 = every hardware thread.
+    unsigned threads = 0;
+    //! A file is cut into pieces of at least this many bytes, so small files
+    //! are parsed serially.
+    std::size_t min_piece_bytes = std::size_t(1) << 20;
+};
+
 //! Format from the file name's extension (case-insensitive).
 //! \throw IOError for an unknown extension.
 Format format_from_path(const std::string& path);
 
 //! Reads a mesh file; the format comes from the extension.
-TriangleSoup read(const std::string& path);
+TriangleSoup read(const std::string& path, const ReadOptions& options = {});
 
 //! Parses an in-memory file image. `name` is used in error messages only.
 TriangleSoup read_memory(std::string_view   bytes,
                          Format             format,
-                         const std::string& name);
+                         const std::string& name,
+                         const ReadOptions& options = {});
 
 //! A named per-vertex scalar field to export beside the positions.
 struct VertexScalar

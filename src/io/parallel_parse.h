@@ -1,0 +1,137 @@
+// Internal helpers of the multi-threaded text readers: how many threads a
+// file gets, where it may be cut, running the pieces and joining their
+// results.
+//
+// The text readers split a file at line ends, parse the pieces on threads
+// into partial soups, and join them in file order. A piece that meets
+// anything unusual (an error, a relative OBJ index) makes the reader parse
+// the whole file again serially, so errors and their line numbers are always
+// the serial parser's.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "rxmesh/io/io.h"
+
+namespace rxmesh::io::detail {
+
+//! Pieces a text of `bytes` bytes is cut into: 1 (serial) for small files
+//! or when options.threads == 1; never fewer than options.min_piece_bytes
+//! per piece.
+inline unsigned parse_pieces(std::size_t bytes, const ReadOptions& options)
+{
+    unsigned threads = options.threads;
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t min_piece = std::max<std::size_t>(1, options.min_piece_bytes);
+    const std::size_t by_size   = bytes / min_piece;
+    return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, by_size)));
+}
+
+//! True when the line that ends at the '\n' at `nl` continues on the next
+//! one: its last character before any '\r' is a backslash (OBJ).
+inline bool line_continues(const char* begin, const char* nl)
+{
+    const char* q = nl;
+    while (q > begin && q[-1] == '\r') --q;
+    return q > begin && q[-1] == '\\';
+}
+
+//! Cuts [begin, end) into at most `pieces` consecutive ranges of about equal
+//! size. Every cut is just after a '\n' whose line does not continue, so each
+//! range starts a fresh line; ranges are never empty.
+inline std::vector<std::string_view> split_at_lines(const char* begin, const char* end,
+                                                    unsigned pieces)
+{
+    std::vector<std::string_view> out;
+    const std::size_t             size = static_cast<std::size_t>(end - begin);
+    const char*                   from = begin;
+    for (unsigned i = 1; i < pieces && from < end; ++i) {
+        const char* cut = begin + size / pieces * i;
+        if (cut < from) cut = from;
+        for (;;) {
+            const void* nl = std::memchr(cut, '\n', static_cast<std::size_t>(end - cut));
+            if (nl == nullptr) {
+                cut = end;
+                break;
+            }
+            cut = static_cast<const char*>(nl) + 1;
+            if (!line_continues(begin, cut - 1)) break;
+        }
+        if (cut >= end) break;
+        out.emplace_back(from, static_cast<std::size_t>(cut - from));
+        from = cut;
+    }
+    if (from < end || out.empty()) out.emplace_back(from, static_cast<std::size_t>(end - from));
+    return out;
+}
+
+//! Runs f(i) for every i < n, each on its own thread (the caller's thread
+//! takes i = 0). Rethrows the exception of the lowest i that threw, after
+//! every thread has finished.
+template <typename F>
+void run_pieces(unsigned n, F&& f)
+{
+    std::vector<std::exception_ptr> errors(n);
+    const auto                      guarded = [&](unsigned i) {
+        try {
+            f(i);
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(n > 0 ? n - 1 : 0);
+    for (unsigned i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+    if (n > 0) guarded(0);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+//! The pieces' vectors joined in order, copied on `parts.size()` threads;
+//! each part is freed once copied.
+template <typename T>
+std::vector<T> join_pieces(std::vector<std::vector<T>>& parts)
+{
+    std::vector<std::size_t> offset(parts.size() + 1, 0);
+    for (std::size_t i = 0; i < parts.size(); ++i) offset[i + 1] = offset[i] + parts[i].size();
+    std::vector<T> out(offset.back());
+    run_pieces(static_cast<unsigned>(parts.size()), [&](unsigned i) {
+        std::copy(parts[i].begin(), parts[i].end(), out.begin() + offset[i]);
+        std::vector<T>().swap(parts[i]);
+    });
+    return out;
+}
+
+//! Thrown by a piece, or by the join, for what only the serial parse
+//! handles; any exception of a piece means the same: parse the whole file
+//! serially.
+struct SerialOnly
+{
+};
+
+//! The pieces' positions and faces joined in order (faces index the joined
+//! positions as they are: the pieces read absolute indices), with their
+//! dropped triangles counted.
+inline TriangleSoup join_soups(std::vector<TriangleSoup>& parts)
+{
+    std::vector<std::vector<Vec3f>>    positions(parts.size());
+    std::vector<std::vector<Triangle>> faces(parts.size());
+    TriangleSoup                       soup;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        positions[i] = std::move(parts[i].positions);
+        faces[i]     = std::move(parts[i].faces);
+        soup.dropped_faces += parts[i].dropped_faces;
+    }
+    soup.positions = join_pieces(positions);
+    soup.faces     = join_pieces(faces);
+    return soup;
+}
+
+}  // namespace rxmesh::io::detail

@@ -1,0 +1,181 @@
+// The threaded OBJ and OFF readers: files cut into pieces on threads must
+// read exactly as the serial parser reads them (soup, or error type,
+// message and line), whatever the cuts fall on. Every other reader test
+// checks this on its inputs too (test_io_util.h's parse()); here are inputs
+// made to put what the pieces cannot decide alone at the cuts.
+#include <functional>
+#include <random>
+#include <sstream>
+
+#include "rxmesh/io/generate.h"
+#include "test_io_util.h"
+
+namespace rxmesh::test {
+namespace {
+
+using io::Format;
+
+const unsigned kPieces[] = {2, 3, 4, 7, 16, 61};
+
+void expect_all_cuts_match(const std::string& text, Format format, const std::string& name)
+{
+    for (unsigned pieces : kPieces) expect_pieces_match_serial(text, format, name, pieces);
+}
+
+//! A mesh of `n` x `n` quads as OBJ text, with what `line` adds per vertex
+//! (colors, comments) and faces given as quads.
+std::string grid_obj(int n, const std::function<std::string(int)>& vertex_extra)
+{
+    std::ostringstream s;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+            const int v = j * (n + 1) + i;
+            s << "v " << i * 0.125f << ' ' << j * 0.375f << ' ' << (i ^ j) * 0.01f
+              << vertex_extra(v) << '\n';
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const int a = j * (n + 1) + i + 1;
+            s << "f " << a << ' ' << a + 1 << ' ' << a + n + 2 << ' ' << a + n + 1 << '\n';
+        }
+    return s.str();
+}
+
+TEST(IoParallel, ObjGridMatchesSerial)
+{
+    expect_all_cuts_match(grid_obj(40, [](int) { return ""; }), Format::Obj, "grid.obj");
+}
+
+TEST(IoParallel, ObjColorsOnlyCountWhenEveryVertexHasThem)
+{
+    const auto all  = grid_obj(30, [](int v) { return " 0.5 0.25 " + std::to_string(v % 2); });
+    const auto most = grid_obj(30, [](int v) { return v == 700 ? "" : " 0.5 0.25 1"; });
+    const auto byte = grid_obj(30, [](int v) { return " 200 " + std::to_string(v % 256) + " 1"; });
+    expect_all_cuts_match(all, Format::Obj, "all.obj");
+    expect_all_cuts_match(most, Format::Obj, "most.obj");
+    expect_all_cuts_match(byte, Format::Obj, "bytes.obj");
+    EXPECT_FALSE(parse(all, Format::Obj, "all.obj").colors.empty());
+    EXPECT_TRUE(parse(most, Format::Obj, "most.obj").colors.empty());
+}
+
+TEST(IoParallel, ObjContinuationsCommentsAndCrlfAtEveryLine)
+{
+    // Every line is continued, commented or CRLF-terminated in turn, so
+    // some cut always lands next to each.
+    std::string text = grid_obj(25, [](int v) {
+        switch (v % 4) {
+            case 0: return std::string(" \\\n");  // continued onto an empty line
+            case 1: return std::string(" # comment ending in a backslash \\");
+            case 2: return std::string("\r");
+            default: return std::string();
+        }
+    });
+    expect_all_cuts_match(text, Format::Obj, "continued.obj");
+    // A face continued over three lines.
+    text += "f 1 \\\n 2 \\\r\n 3\n";
+    expect_all_cuts_match(text, Format::Obj, "continued.obj");
+}
+
+TEST(IoParallel, ObjRelativeAndForwardIndices)
+{
+    std::string text = grid_obj(30, [](int) { return ""; });
+    text += "v 9 9 9\nv 9 8 9\nv 8 9 9\nf -3 -2 -1\n";  // relative: serial only
+    expect_all_cuts_match(text, Format::Obj, "relative.obj");
+    EXPECT_EQ(parse(text, Format::Obj, "relative.obj").faces.back(),
+              (Triangle{961, 962, 963}));
+
+    // Faces before the vertices they use are fine once the vertices come.
+    const std::string forward = "f 1 2 3\nf 2 3 4\n" + std::string(3000, '\n') +
+                                "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n";
+    expect_all_cuts_match(forward, Format::Obj, "forward.obj");
+    expect_all_cuts_match(forward + "f 1 2 9\n", Format::Obj, "forward.obj");  // out of range
+}
+
+TEST(IoParallel, ObjErrorsKeepTheSerialLine)
+{
+    const std::string good = grid_obj(30, [](int) { return ""; });
+    std::mt19937      rng(7);
+    for (int trial = 0; trial < 40; ++trial) {
+        // Damage one line somewhere: the first error is the serial one.
+        std::string text = good;
+        std::size_t at   = std::uniform_int_distribution<std::size_t>(0, text.size() - 2)(rng);
+        at               = text.find('\n', at) + 1;
+        const char* damage[] = {"v 1 2 x\n", "f 1 2\n", "f 0 1 2\n", "q\n", "v nan 0 0\n",
+                                "f 1 2 99999\n"};
+        text.insert(at, damage[trial % 6]);
+        expect_all_cuts_match(text, Format::Obj, "damaged.obj");
+    }
+}
+
+TEST(IoParallel, ObjDroppedAndPolygonFaces)
+{
+    std::string text = grid_obj(20, [](int) { return ""; });
+    for (int k = 0; k < 200; ++k)
+        text += "f " + std::to_string(k + 1) + ' ' + std::to_string(k + 1) + ' ' +
+                std::to_string(k + 2) + "\nf 1 2 3 4 5 6 7\n";
+    expect_all_cuts_match(text, Format::Obj, "dropped.obj");
+    EXPECT_EQ(parse(text, Format::Obj, "dropped.obj").dropped_faces, 200u);
+}
+
+//! The generated mesh as OFF text, with blank and comment lines between
+//! records and colors after some of them.
+std::string off_text(const TriangleSoup& m, bool noise)
+{
+    std::ostringstream s;
+    s << "OFF\n# made by the test\n" << m.positions.size() << ' ' << m.faces.size() << " 0\n";
+    std::size_t k = 0;
+    for (const Vec3f& p : m.positions) {
+        s << p[0] << ' ' << p[1] << ' ' << p[2] << (noise && k % 3 == 0 ? " 0.1 0.2 0.3" : "")
+          << '\n';
+        if (noise && ++k % 5 == 0) s << (k % 2 ? "\n   \t\n" : "# a comment line\n");
+    }
+    for (const Triangle& t : m.faces) {
+        s << "3 " << t[0] << ' ' << t[1] << ' ' << t[2] << (noise && ++k % 4 == 0 ? " 255 0 0" : "")
+          << '\n';
+        if (noise && k % 7 == 0) s << "   # comment\n";
+    }
+    return s.str();
+}
+
+TEST(IoParallel, OffMatchesSerial)
+{
+    const TriangleSoup sphere = generate::icosphere(3);
+    expect_all_cuts_match(off_text(sphere, false), Format::Off, "sphere.off");
+    expect_all_cuts_match(off_text(sphere, true), Format::Off, "noisy.off");
+    // Trailing content after the last face is not read, cut or not.
+    expect_all_cuts_match(off_text(sphere, true) + "2 0 1\nwhatever follows\n", Format::Off,
+                          "trailing.off");
+}
+
+TEST(IoParallel, OffTruncatedAndDamaged)
+{
+    const std::string text = off_text(generate::icosphere(3), true);
+    expect_all_cuts_match(text.substr(0, text.size() / 2), Format::Off, "truncated.off");
+    expect_all_cuts_match(text.substr(0, text.size() - 30), Format::Off, "truncated.off");
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::string d  = text;
+        std::size_t at = std::uniform_int_distribution<std::size_t>(40, d.size() - 2)(rng);
+        at             = d.find('\n', at) + 1;
+        const char* damage[] = {"1 2\n", "3 0 1 99999\n", "x y z\n", "3 0 0 1\n", "2 0 1\n"};
+        d.insert(at, damage[trial % 5]);
+        expect_all_cuts_match(d, Format::Off, "damaged.off");
+    }
+}
+
+TEST(IoParallel, LargeFileThroughReadUsesTheDefaults)
+{
+    // Above the default piece size, io::read (mapped file, default options)
+    // agrees with the serial parse of the same bytes.
+    const std::string text = grid_obj(300, [](int) { return ""; });
+    ASSERT_GT(text.size(), std::size_t(2) << 20);
+    const std::string path = write_tmp("io_parallel_large.obj", text);
+    const TriangleSoup read   = io::read(path);
+    const TriangleSoup serial = io::read_memory(text, Format::Obj, path, io::ReadOptions{1});
+    EXPECT_EQ(read.positions, serial.positions);
+    EXPECT_EQ(read.faces, serial.faces);
+    EXPECT_EQ(read.faces.size(), 2u * 300 * 300);
+}
+
+}  // namespace
+}  // namespace rxmesh::test
