@@ -49,6 +49,15 @@ inline std::string require_gpu()
     return prop.name;
 }
 
+//! require_gpu(), then the device's context created, so that the first GPU
+//! call of the app does not pay for it.
+inline std::string start_gpu()
+{
+    std::string name = require_gpu();
+    RXMESH_CHECK_CUDA(cudaFree(nullptr));
+    return name;
+}
+
 //! Runs an app's body under the error policy; returns the exit status.
 inline int run(const char* app_name, const std::function<int()>& body)
 {
