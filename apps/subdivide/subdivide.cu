@@ -47,6 +47,15 @@ const app::Info kInfo = info_without_mesh();
 //! The levels' ids must fit 32 bits. \throw InvalidInputError.
 void require_32bit_ids(const TriangleSoup& soup, int levels)
 {
+    // 3F bounds the edge count and the level counts grow with it, so the
+    // exact count (a host sort the GPU repeats later) is needed only when
+    // the bound does not pass.
+    const std::uint64_t F = soup.faces.size();
+    try {
+        loop::require_32bit_ids(loop::level_counts({soup.positions.size(), 3 * F, F}, levels));
+        return;
+    } catch (const InvalidInputError&) {
+    }
     std::vector<std::uint64_t> keys;
     keys.reserve(3 * soup.faces.size());
     for (const Triangle& f : soup.faces)

@@ -51,15 +51,13 @@ std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup&
 void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,
                VertexView<const float, 3> positions, const std::vector<io::VertexScalar>& scalars)
 {
-    TriangleSoup out;
-    out.positions = input_order_positions(mesh, input, positions);
-    out.faces     = input.faces;
+    const std::vector<Vec3f> moved = input_order_positions(mesh, input, positions);
     for (const io::VertexScalar& s : scalars)
-        if (s.values.size() != out.positions.size())
+        if (s.values.size() != moved.size())
             throw Error("write_ply: vertex property '" + s.name + "' has " +
                         std::to_string(s.values.size()) + " values, the input " +
-                        std::to_string(out.positions.size()) + " vertices");
-    io::write_ply(path, out, scalars);
+                        std::to_string(moved.size()) + " vertices");
+    io::write_ply(path, moved, input.faces, {}, scalars);
 }
 
 void write_ply(const std::string& path, const RXMesh& mesh, const TriangleSoup& input,

@@ -190,17 +190,21 @@ class Writer
 
 // Writers refuse soups that readers would refuse, so that every written
 // file reads back.
-void validate(const std::string& path, const TriangleSoup& mesh, std::uint64_t max_vertices)
+void validate(const std::string&           path,
+              const std::vector<Vec3f>&    positions,
+              const std::vector<Triangle>& faces,
+              const std::vector<Color3>&   colors,
+              std::uint64_t                max_vertices)
 {
-    const std::uint64_t nv = mesh.positions.size();
+    const std::uint64_t nv = positions.size();
     if (nv > max_vertices)
         throw InvalidInputError(path + ": too many vertices (" + std::to_string(nv) +
                                 ") for the file format");
-    if (!mesh.colors.empty() && mesh.colors.size() != nv)
-        throw InvalidInputError(path + ": " + std::to_string(mesh.colors.size()) +
+    if (!colors.empty() && colors.size() != nv)
+        throw InvalidInputError(path + ": " + std::to_string(colors.size()) +
                                 " colors for " + std::to_string(nv) + " vertices");
-    for (std::size_t f = 0; f < mesh.faces.size(); ++f)
-        for (std::uint32_t v : mesh.faces[f])
+    for (std::size_t f = 0; f < faces.size(); ++f)
+        for (std::uint32_t v : faces[f])
             if (v >= nv)
                 throw InvalidInputError(path + ": face " + std::to_string(f) + " has vertex index " +
                                         std::to_string(v) + " but there are " + std::to_string(nv) +
@@ -232,7 +236,7 @@ TriangleSoup read(const std::string& path, const ReadOptions& options)
 
 void write_obj(const std::string& path, const TriangleSoup& mesh)
 {
-    validate(path, mesh, UINT32_MAX);
+    validate(path, mesh.positions, mesh.faces, mesh.colors, UINT32_MAX);
     Writer     w(path);
     const bool colors = !mesh.colors.empty();
     w.put("# written by RXMesh\n");
@@ -267,11 +271,20 @@ void write_ply(const std::string&               path,
                const TriangleSoup&              mesh,
                const std::vector<VertexScalar>& scalars)
 {
+    write_ply(path, mesh.positions, mesh.faces, mesh.colors, scalars);
+}
+
+void write_ply(const std::string&               path,
+               const std::vector<Vec3f>&        positions,
+               const std::vector<Triangle>&     faces,
+               const std::vector<Color3>&       colors,
+               const std::vector<VertexScalar>& scalars)
+{
     // Indices are written as PLY "int": at most 2^31-1 vertices.
-    validate(path, mesh, INT32_MAX);
-    const std::size_t     nv = mesh.positions.size();
+    validate(path, positions, faces, colors, INT32_MAX);
+    const std::size_t     nv = positions.size();
     std::set<std::string> names{"x", "y", "z"};
-    if (!mesh.colors.empty())
+    if (!colors.empty())
         names.insert({"red", "green", "blue"});
     for (const VertexScalar& s : scalars) {
         if (s.values.size() != nv)
@@ -292,7 +305,7 @@ void write_ply(const std::string&               path,
     w.put("ply\nformat binary_little_endian 1.0\ncomment written by RXMesh\nelement vertex ");
     w.put_uint(nv);
     w.put("\nproperty float x\nproperty float y\nproperty float z\n");
-    if (!mesh.colors.empty())
+    if (!colors.empty())
         w.put("property uchar red\nproperty uchar green\nproperty uchar blue\n");
     for (const VertexScalar& s : scalars) {
         w.put("property float ");
@@ -300,21 +313,21 @@ void write_ply(const std::string&               path,
         w.put('\n');
     }
     w.put("element face ");
-    w.put_uint(mesh.faces.size());
+    w.put_uint(faces.size());
     w.put("\nproperty list uchar int vertex_indices\nend_header\n");
     std::vector<char> record(12 + 3 + 4 * scalars.size());
     for (std::size_t i = 0; i < nv; ++i) {
         char* r = record.data();
         for (int k = 0; k < 3; ++k)
-            r = Writer::f32_le(r, mesh.positions[i][k]);
-        if (!mesh.colors.empty())
+            r = Writer::f32_le(r, positions[i][k]);
+        if (!colors.empty())
             for (int k = 0; k < 3; ++k)
-                *r++ = static_cast<char>(mesh.colors[i][k]);
+                *r++ = static_cast<char>(colors[i][k]);
         for (const VertexScalar& s : scalars)
             r = Writer::f32_le(r, s.values[i]);
         w.put(std::string_view(record.data(), static_cast<std::size_t>(r - record.data())));
     }
-    for (const Triangle& t : mesh.faces) {
+    for (const Triangle& t : faces) {
         char  face[13];
         char* r = face;
         *r++    = static_cast<char>(3);

@@ -61,6 +61,13 @@ class ObjParser : TextParser
     //! serial parse must decide.
     ObjPiece run_piece()
     {
+        // Room for the vertices and triangles of typical lines (20 bytes or
+        // more), so that the arrays rarely move: growing them maps and
+        // unmaps memory, which stalls the other threads' page faults.
+        // Untouched room costs address space, not memory.
+        const std::size_t bytes = static_cast<std::size_t>(m_end - m_begin);
+        m_soup.positions.reserve(bytes / 16);
+        m_soup.faces.reserve(bytes / 16);
         statements(m_begin);
         ObjPiece piece;
         piece.colors_ok = m_colors_ok;

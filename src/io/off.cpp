@@ -7,6 +7,7 @@
 // line". Faces are "n i1 .. in [color]", also one per line. A large file's
 // records are cut at line ends into pieces; each piece counts its records,
 // then parses them knowing which record it starts at (parallel_parse.h).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -69,9 +70,14 @@ class OffParser : TextParser
 
     //! The piece's records, the first being record `first` of the file;
     //! records past the last face are not read.
-    TriangleSoup run_piece(std::uint64_t first)
+    TriangleSoup run_piece(std::uint64_t first, std::uint64_t records)
     {
-        TriangleSoup  soup;
+        // Room for the piece's records, so that its arrays never move (see
+        // obj.cpp's run_piece).
+        TriangleSoup        soup;
+        const std::uint64_t last = std::min(first + records, m_nv + m_nf);
+        if (first < m_nv) soup.positions.reserve(std::min(last, m_nv) - first);
+        if (last > m_nv) soup.faces.reserve(last - std::max(first, m_nv));
         const char*   p = m_begin;
         for (std::uint64_t r = first; r < m_nv + m_nf; ++r) {
             p = next_token(p);
@@ -244,7 +250,7 @@ TriangleSoup read_pieces(std::string_view bytes, const std::string& name, unsign
 
     std::vector<TriangleSoup> parts(n);
     run_pieces(n, [&](unsigned i) {
-        parts[i] = OffParser(cuts[i], name, nv, nf).run_piece(first[i]);
+        parts[i] = OffParser(cuts[i], name, nv, nf).run_piece(first[i], first[i + 1] - first[i]);
     });
     TriangleSoup soup = join_soups(parts);
     require_faces(soup, name);

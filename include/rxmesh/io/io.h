@@ -78,4 +78,13 @@ void write_ply(const std::string&               path,
                const TriangleSoup&              mesh,
                const std::vector<VertexScalar>& scalars = {});
 
+//! The same from separate arrays, so that a caller with new positions for
+//! an existing soup's faces need not assemble (copy) a soup. `colors` is
+//! empty or one per position.
+void write_ply(const std::string&               path,
+               const std::vector<Vec3f>&        positions,
+               const std::vector<Triangle>&     faces,
+               const std::vector<Color3>&       colors,
+               const std::vector<VertexScalar>& scalars = {});
+
 }  // namespace rxmesh::io
