@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "parallel_parse.h"
 #include "parse_util.h"
 #include "rxmesh/core/error.h"
 
@@ -137,19 +138,20 @@ class Writer
         if (m_buf.size() >= kChunk)
             flush();
     }
-    // Shortest text that reads back to the same float (bit-exact round trip).
-    void put_float(float v)
-    {
-        char buf[32];
-        auto res = std::to_chars(buf, buf + sizeof buf, v);
-        put(std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
-    }
     void put_uint(std::uint64_t v)
     {
         char buf[24];
         auto res = std::to_chars(buf, buf + sizeof buf, v);
         put(std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
     }
+    //! Writes `text` after what is buffered.
+    void put_block(const std::string& text)
+    {
+        flush();
+        if (!text.empty() && std::fwrite(text.data(), 1, text.size(), m_file.get()) != text.size())
+            throw IOError(m_path + ": write error: " + errno_text());
+    }
+
     // Little-endian regardless of the host, into a record being assembled
     // (records are written whole: one append per vertex or face).
     static char* le32(char* out, std::uint32_t v)
@@ -188,6 +190,38 @@ class Writer
     std::string m_buf;
 };
 
+//! Records 0..count-1 formatted on threads (format(i, text) appends record i
+//! to text), then written in order: formatting, not the disk, bounds the
+//! writers on large meshes. `bytes_per_record` sizes each piece's text.
+template <typename Format>
+void put_records(Writer& w, std::size_t count, std::size_t bytes_per_record, Format&& format)
+{
+    constexpr std::size_t kMinRecords = std::size_t(1) << 16;
+    const unsigned        pieces      = detail::parse_pieces(count, ReadOptions{0, kMinRecords});
+    std::vector<std::string> text(pieces);
+    detail::run_pieces(pieces, [&](unsigned p) {
+        const std::size_t begin = count * p / pieces, end = count * (p + 1) / pieces;
+        text[p].reserve((end - begin) * bytes_per_record);
+        for (std::size_t i = begin; i < end; ++i) format(i, text[p]);
+    });
+    for (const std::string& t : text) w.put_block(t);
+}
+
+//! Shortest text that reads back to the same float (bit-exact round trip).
+inline void append_float(std::string& out, float v)
+{
+    char buf[32];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, static_cast<std::size_t>(res.ptr - buf));
+}
+
+inline void append_uint(std::string& out, std::uint64_t v)
+{
+    char buf[24];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, static_cast<std::size_t>(res.ptr - buf));
+}
+
 // Writers refuse soups that readers would refuse, so that every written
 // file reads back.
 void validate(const std::string&           path,
@@ -221,7 +255,7 @@ TriangleSoup read_memory(std::string_view   bytes,
     switch (format) {
         case Format::Obj: return detail::read_obj(bytes, name, options);
         case Format::Off: return detail::read_off(bytes, name, options);
-        case Format::Ply: return detail::read_ply(bytes, name);
+        case Format::Ply: return detail::read_ply(bytes, name, options);
         case Format::Stl: return detail::read_stl(bytes, name);
     }
     throw InvalidInputError(name + ": unknown format");
@@ -240,30 +274,28 @@ void write_obj(const std::string& path, const TriangleSoup& mesh)
     Writer     w(path);
     const bool colors = !mesh.colors.empty();
     w.put("# written by RXMesh\n");
-    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    put_records(w, mesh.positions.size(), colors ? 64 : 40, [&](std::size_t i, std::string& out) {
         const Vec3f& p = mesh.positions[i];
-        w.put("v ");
-        w.put_float(p[0]);
-        w.put(' ');
-        w.put_float(p[1]);
-        w.put(' ');
-        w.put_float(p[2]);
+        out += 'v';
+        for (int k = 0; k < 3; ++k) {
+            out += ' ';
+            append_float(out, p[k]);
+        }
         if (colors)
             for (int k = 0; k < 3; ++k) {
-                w.put(' ');
-                w.put_float(static_cast<float>(mesh.colors[i][k]) / 255.f);
+                out += ' ';
+                append_float(out, static_cast<float>(mesh.colors[i][k]) / 255.f);
             }
-        w.put('\n');
-    }
-    for (const Triangle& t : mesh.faces) {
-        w.put("f ");
-        w.put_uint(std::uint64_t(t[0]) + 1);
-        w.put(' ');
-        w.put_uint(std::uint64_t(t[1]) + 1);
-        w.put(' ');
-        w.put_uint(std::uint64_t(t[2]) + 1);
-        w.put('\n');
-    }
+        out += '\n';
+    });
+    put_records(w, mesh.faces.size(), 28, [&](std::size_t i, std::string& out) {
+        out += 'f';
+        for (int k = 0; k < 3; ++k) {
+            out += ' ';
+            append_uint(out, std::uint64_t(mesh.faces[i][k]) + 1);
+        }
+        out += '\n';
+    });
     w.close();
 }
 
@@ -315,26 +347,29 @@ void write_ply(const std::string&               path,
     w.put("element face ");
     w.put_uint(faces.size());
     w.put("\nproperty list uchar int vertex_indices\nend_header\n");
-    std::vector<char> record(12 + 3 + 4 * scalars.size());
-    for (std::size_t i = 0; i < nv; ++i) {
-        char* r = record.data();
+    const std::size_t vertex_bytes = 12 + (colors.empty() ? 0 : 3) + 4 * scalars.size();
+    put_records(w, nv, vertex_bytes, [&](std::size_t i, std::string& out) {
+        char  record[64];
+        char* r = record;
         for (int k = 0; k < 3; ++k)
             r = Writer::f32_le(r, positions[i][k]);
         if (!colors.empty())
             for (int k = 0; k < 3; ++k)
                 *r++ = static_cast<char>(colors[i][k]);
-        for (const VertexScalar& s : scalars)
-            r = Writer::f32_le(r, s.values[i]);
-        w.put(std::string_view(record.data(), static_cast<std::size_t>(r - record.data())));
-    }
-    for (const Triangle& t : faces) {
+        out.append(record, static_cast<std::size_t>(r - record));
+        for (const VertexScalar& s : scalars) {
+            r = Writer::f32_le(record, s.values[i]);
+            out.append(record, 4);
+        }
+    });
+    put_records(w, faces.size(), 13, [&](std::size_t i, std::string& out) {
         char  face[13];
         char* r = face;
         *r++    = static_cast<char>(3);
         for (int k = 0; k < 3; ++k)
-            r = Writer::le32(r, t[k]);
-        w.put(std::string_view(face, sizeof face));
-    }
+            r = Writer::le32(r, faces[i][k]);
+        out.append(face, sizeof face);
+    });
     w.close();
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "parallel_parse.h"
 #include "parse_util.h"
 #include "ply_format.h"
 
@@ -347,11 +348,113 @@ class PlyBodyReader : TextParser
     std::vector<std::uint32_t> m_poly;
 };
 
+// ---- binary fast path -----------------------------------------------------
+//
+// Most binary files are a vertex element of fixed-size properties followed
+// by a face element whose only property is a uchar-counted list of int
+// indices, every list of length 3. Those records have fixed sizes, so the
+// body is read by offset, on threads, without the per-property walk. Anything
+// else, and anything irregular (a longer list, an index out of range, a NaN,
+// colors), goes to PlyBodyReader, which then gives the usual errors.
+
+//! Byte offsets of x, y, z in a vertex record, and the record's size.
+struct VertexLayout
+{
+    std::size_t bytes = 0, at[3] = {0, 0, 0};
+    PlyType     type[3]{};
+};
+
+bool fixed_vertex_layout(const PlyHeader& h, VertexLayout& out)
+{
+    const PlyElement& el = h.elements[h.vertex_element];
+    for (std::size_t k = 0; k < el.props.size(); ++k) {
+        if (el.props[k].is_list)
+            return false;
+        for (int r = 0; r < 3; ++r)
+            if (h.role[r] == static_cast<int>(k)) {
+                out.at[r]   = out.bytes;
+                out.type[r] = el.props[k].type;
+            }
+        out.bytes += ply_type_size(el.props[k].type);
+    }
+    return true;
+}
+
+bool fast_binary_layout(const PlyHeader& h, VertexLayout& layout)
+{
+    if (h.encoding == PlyEncoding::Ascii || h.has_colors || h.vertex_element != 0 ||
+        h.face_element != 1 || h.face_list != 0 || !fixed_vertex_layout(h, layout))
+        return false;
+    for (std::size_t e = 2; e < h.elements.size(); ++e)
+        if (!h.elements[e].props.empty() && h.elements[e].count > 0)
+            return false;
+    const PlyElement& faces = h.elements[1];
+    return faces.props.size() == 1 && faces.props[0].count_type == PlyType::U8 &&
+           (faces.props[0].type == PlyType::I32 || faces.props[0].type == PlyType::U32);
+}
+
+//! \throw SerialOnly where PlyBodyReader must decide.
+TriangleSoup read_fast_binary(std::string_view bytes, const PlyHeader& h, const VertexLayout& vl,
+                              const ReadOptions& options)
+{
+    const bool            swap  = (h.encoding == PlyEncoding::BinaryBE) == host_is_little_endian();
+    const std::uint64_t   nv    = h.elements[0].count, nf = h.elements[1].count;
+    const auto*           body  = reinterpret_cast<const unsigned char*>(h.body);
+    const std::uint64_t   left  = static_cast<std::uint64_t>(bytes.data() + bytes.size() - h.body);
+    constexpr std::size_t kFace = 13;
+    if (nv > left / std::max<std::size_t>(vl.bytes, 1) || nf > (left - nv * vl.bytes) / kFace)
+        throw SerialOnly{};
+    const unsigned char* face_body = body + nv * vl.bytes;
+
+    const unsigned pieces = parse_pieces(static_cast<std::size_t>(left), options);
+    std::vector<TriangleSoup> parts(pieces);
+    run_pieces(pieces, [&](unsigned p) {
+        TriangleSoup&       part = parts[p];
+        const std::uint64_t v0 = nv * p / pieces, v1 = nv * (p + 1) / pieces;
+        part.positions.resize(v1 - v0);
+        for (std::uint64_t i = v0; i < v1; ++i) {
+            const unsigned char* r = body + i * vl.bytes;
+            Vec3f&               x = part.positions[i - v0];
+            for (int k = 0; k < 3; ++k)
+                x[k] = static_cast<float>(load_as_double(r + vl.at[k], vl.type[k], swap));
+            if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
+                throw SerialOnly{};
+        }
+        const std::uint64_t f0 = nf * p / pieces, f1 = nf * (p + 1) / pieces;
+        part.faces.reserve(f1 - f0);
+        FaceSink sink{part};
+        for (std::uint64_t i = f0; i < f1; ++i) {
+            const unsigned char* r = face_body + i * kFace;
+            if (r[0] != 3)
+                throw SerialOnly{};
+            std::uint32_t t[3];
+            for (int k = 0; k < 3; ++k) {
+                const std::int64_t v = load_as_int(r + 1 + 4 * k, h.elements[1].props[0].type, swap);
+                if (v < 0 || static_cast<std::uint64_t>(v) >= nv)
+                    throw SerialOnly{};
+                t[k] = static_cast<std::uint32_t>(v);
+            }
+            sink.triangle(t[0], t[1], t[2]);
+        }
+    });
+    return join_soups(parts);
+}
+
 }  // namespace
 
-TriangleSoup read_ply(std::string_view bytes, const std::string& name)
+TriangleSoup read_ply(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
     const PlyHeader header = parse_ply_header(bytes, name);
+    VertexLayout    layout;
+    if (fast_binary_layout(header, layout)) {
+        try {
+            TriangleSoup soup = read_fast_binary(bytes, header, layout, options);
+            if (!soup.faces.empty())
+                return soup;
+        } catch (const SerialOnly&) {
+            // PlyBodyReader below decides, with its messages.
+        }
+    }
     return PlyBodyReader(bytes, name, header).run();
 }
 

@@ -179,3 +179,65 @@ TEST(IoParallel, LargeFileThroughReadUsesTheDefaults)
 
 }  // namespace
 }  // namespace rxmesh::test
+
+namespace rxmesh::test {
+namespace {
+
+//! A binary PLY as write_ply writes it: the layout the fast path takes.
+std::string binary_ply(const TriangleSoup& m)
+{
+    const std::string path = write_tmp("io_parallel_fast.ply", "");
+    io::write_ply(path, m);
+    return read_bytes(path);
+}
+
+TEST(IoParallel, BinaryPlyFastPathMatchesTheGeneralReader)
+{
+    const TriangleSoup sphere = generate::icosphere(4);
+    const std::string  ply    = binary_ply(sphere);
+    expect_all_cuts_match(ply, Format::Ply, "sphere.ply");
+    // Read back exactly (write_ply stores floats and indices as they are).
+    const TriangleSoup back = parse(ply, Format::Ply, "sphere.ply");
+    EXPECT_EQ(back.positions, sphere.positions);
+    EXPECT_EQ(back.faces, sphere.faces);
+}
+
+TEST(IoParallel, BinaryPlyIrregularRecordsGoToTheGeneralReader)
+{
+    const TriangleSoup sphere = generate::icosphere(3);
+    const std::string  ply    = binary_ply(sphere);
+    const std::size_t  body   = ply.find("end_header\n") + 11;
+    const std::size_t  faces  = body + 12 * sphere.positions.size();
+    const auto         damaged = [&](std::size_t at, std::string_view bytes) {
+        std::string d = ply;
+        d.replace(at, bytes.size(), bytes);
+        return d;
+    };
+    const float nan = std::nanf("");
+    std::string nan_bytes(4, '\0');
+    std::memcpy(nan_bytes.data(), &nan, 4);
+    const std::string cases[] = {
+        damaged(faces + 13 * 100 + 1, std::string("\xff\xff\xff\x7f", 4)),  // index out of range
+        damaged(faces + 13 * 7, std::string("\x04", 1)),                     // a list of 4
+        damaged(faces + 13 * 9 + 5, ply.substr(faces + 13 * 9 + 1, 4)),      // repeated index
+        damaged(body + 12 * 33 + 4, nan_bytes),                              // NaN coordinate
+        ply.substr(0, ply.size() - 20),                                      // truncated
+        ply + "trailing bytes are not read",
+    };
+    for (const std::string& d : cases) {
+        expect_all_cuts_match(d, Format::Ply, "damaged.ply");
+        // The fast path's decisions agree with the general reader's, which
+        // the other PLY tests check value by value.
+        const ReadOutcome serial = read_outcome(d, Format::Ply, "damaged.ply", io::ReadOptions{1});
+        const ReadOutcome cut    = read_outcome(d, Format::Ply, "damaged.ply", io::ReadOptions{5, 1});
+        EXPECT_EQ(serial.error, cut.error);
+    }
+    EXPECT_EQ(parse(cases[2], Format::Ply, "damaged.ply").dropped_faces, 1u);
+    expect_error<InvalidInputError>([&] { parse(cases[0], Format::Ply, "damaged.ply"); },
+                                    {"damaged.ply", "out of range"});
+    expect_error<InvalidInputError>([&] { parse(cases[3], Format::Ply, "damaged.ply"); },
+                                    {"damaged.ply", "NaN"});
+}
+
+}  // namespace
+}  // namespace rxmesh::test

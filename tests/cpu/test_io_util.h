@@ -44,7 +44,7 @@ inline ReadOutcome read_outcome(std::string_view text, io::Format format, const 
     return out;
 }
 
-//! The threaded text readers (OBJ, OFF), forced to cut `text` into
+//! The threaded readers (OBJ, OFF, binary PLY), forced to cut `text` into
 //! `pieces` pieces however small, give exactly the serial reader's soup or
 //! its exception type and message.
 inline void expect_pieces_match_serial(std::string_view text, io::Format format,
