@@ -256,7 +256,7 @@ TriangleSoup read_memory(std::string_view   bytes,
         case Format::Obj: return detail::read_obj(bytes, name, options);
         case Format::Off: return detail::read_off(bytes, name, options);
         case Format::Ply: return detail::read_ply(bytes, name, options);
-        case Format::Stl: return detail::read_stl(bytes, name);
+        case Format::Stl: return detail::read_stl(bytes, name, options);
     }
     throw InvalidInputError(name + ": unknown format");
 }

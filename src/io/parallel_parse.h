@@ -21,6 +21,9 @@
 
 namespace rxmesh::io::detail {
 
+//! At most this many pieces, whatever the thread count.
+constexpr unsigned kMaxPieces = 256;
+
 //! Pieces a text of `bytes` bytes is cut into: 1 (serial) for small files
 //! or when options.threads == 1; never fewer than options.min_piece_bytes
 //! per piece.
@@ -28,6 +31,7 @@ inline unsigned parse_pieces(std::size_t bytes, const ReadOptions& options)
 {
     unsigned threads = options.threads;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, kMaxPieces);
     const std::size_t min_piece = std::max<std::size_t>(1, options.min_piece_bytes);
     const std::size_t by_size   = bytes / min_piece;
     return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, by_size)));

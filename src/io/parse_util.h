@@ -404,6 +404,6 @@ inline std::uint8_t clamp_to_byte(double v)
 TriangleSoup read_obj(std::string_view bytes, const std::string& name, const ReadOptions& options);
 TriangleSoup read_off(std::string_view bytes, const std::string& name, const ReadOptions& options);
 TriangleSoup read_ply(std::string_view bytes, const std::string& name, const ReadOptions& options);
-TriangleSoup read_stl(std::string_view bytes, const std::string& name);
+TriangleSoup read_stl(std::string_view bytes, const std::string& name, const ReadOptions& options);
 
 }  // namespace rxmesh::io::detail

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "parallel_parse.h"
 #include "parse_util.h"
 
 namespace rxmesh::io::detail {
@@ -42,14 +43,14 @@ bool starts_with_solid(std::string_view bytes)
     return bytes.substr(i, 5) == "solid" && (i + 5 == bytes.size() || is_space(bytes[i + 5]));
 }
 
-TriangleSoup read_binary(std::string_view bytes, std::uint64_t count, const std::string& name)
+//! The triangles of a binary STL in order, serially; the first non-finite
+//! coordinate is an error.
+TriangleSoup read_binary_serial(std::string_view bytes, std::uint64_t count, const std::string& name)
 {
     const auto*  u = reinterpret_cast<const unsigned char*>(bytes.data());
     TriangleSoup soup;
     soup.positions.reserve(count * 3);  // count was checked against the size
     soup.faces.reserve(count);
-    if (count * 3 >= UINT32_MAX)
-        invalid_byte(name, 80, "more than 2^32-1 vertices");
     for (std::uint64_t t = 0; t < count; ++t) {
         const std::uint64_t base = kHeaderBytes + t * kTriangleBytes + 12;  // skip normal
         for (int c = 0; c < 3; ++c) {
@@ -65,6 +66,45 @@ TriangleSoup read_binary(std::string_view bytes, std::uint64_t count, const std:
     }
     require_faces(soup, name);
     return soup;
+}
+
+//! The same on threads (records have fixed places); a non-finite coordinate
+//! anywhere sends the file to the serial read, for its message.
+TriangleSoup read_binary(std::string_view bytes, std::uint64_t count, const std::string& name,
+                         const ReadOptions& options)
+{
+    if (count * 3 >= UINT32_MAX)
+        invalid_byte(name, 80, "more than 2^32-1 vertices");
+    const unsigned pieces = parse_pieces(bytes.size(), options);
+    if (pieces <= 1 || count == 0)
+        return read_binary_serial(bytes, count, name);
+    const auto*  u = reinterpret_cast<const unsigned char*>(bytes.data());
+    std::vector<TriangleSoup> parts(pieces);
+    std::vector<char> finite(pieces, 0);
+    run_pieces(pieces, [&](unsigned p) {
+        const std::uint64_t t0 = count * p / pieces, t1 = count * (p + 1) / pieces;
+        TriangleSoup&       part = parts[p];
+        part.positions.resize(3 * (t1 - t0));
+        part.faces.resize(t1 - t0);
+        bool ok = true;
+        for (std::uint64_t t = t0; t < t1; ++t) {
+            const std::uint64_t base = kHeaderBytes + t * kTriangleBytes + 12;
+            for (int c = 0; c < 3; ++c) {
+                Vec3f& v = part.positions[3 * (t - t0) + c];
+                for (int k = 0; k < 3; ++k) {
+                    v[k] = load_f32_le(u + base + 12 * c + 4 * k);
+                    ok   = ok && std::isfinite(v[k]);
+                }
+            }
+            const auto b         = static_cast<std::uint32_t>(3 * t);
+            part.faces[t - t0] = {b, b + 1, b + 2};
+        }
+        finite[p] = ok;
+    });
+    for (unsigned p = 0; p < pieces; ++p)
+        if (!finite[p])
+            return read_binary_serial(bytes, count, name);
+    return join_soups(parts);
 }
 
 class AsciiStl : TextParser
@@ -186,14 +226,14 @@ class AsciiStl : TextParser
 
 }  // namespace
 
-TriangleSoup read_stl(std::string_view bytes, const std::string& name)
+TriangleSoup read_stl(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
     const std::uint64_t size  = bytes.size();
     std::uint64_t       count = 0;
     if (size >= kHeaderBytes) {
         count = load_u32_le(reinterpret_cast<const unsigned char*>(bytes.data()) + 80);
         if (kHeaderBytes + kTriangleBytes * count == size)
-            return read_binary(bytes, count, name);
+            return read_binary(bytes, count, name, options);
     }
     if (starts_with_solid(bytes)) {
         check_text_encoding(bytes.data(), bytes.data() + bytes.size(), name);
@@ -214,7 +254,7 @@ TriangleSoup read_stl(std::string_view bytes, const std::string& name)
                              " triangles (" + std::to_string(need) + " bytes) but the file has " +
                              std::to_string(size) + " bytes");
     // Trailing bytes after the last triangle: some exporters pad; ignore.
-    return read_binary(bytes, count, name);
+    return read_binary(bytes, count, name, options);
 }
 
 }  // namespace rxmesh::io::detail
