@@ -4,8 +4,8 @@
 #   rxmesh-mcf BIG.obj -o out.ply --json r.json
 # run 5 times with the file in the page cache: the app's own wall line (start
 # of main to written output) and the process's (exec to exit), the report's
-# times, the OBJ parser's throughput (bench_obj_parse) and rxmesh-subdivide's
-# import of the same file. Builds what it runs in BUILD_DIR (configured by
+# times, the same from the binary PLY it wrote, the OBJ parser's throughput
+# (bench_obj_parse) and rxmesh-subdivide's import of the same file. Builds what it runs in BUILD_DIR (configured by
 # the caller, e.g. scripts/device_env.sh). Logs in $OUT/file_to_result.txt.
 # usage: scripts/device_file_to_result.sh BUILD_DIR MESH.off
 set -uo pipefail
@@ -30,6 +30,10 @@ T=$(mktemp -d)
   cat "$T/mcf.txt"
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('report times_ms', r['times_ms'], 'wall_ms', r['wall_ms'])" "$T/r.json"
   ls -l "$T/out.ply" | awk '{print "out.ply bytes", $5}'
+  # the same from the binary PLY it wrote (the fast binary path)
+  for run in 1 2 3; do
+    "$BUILD/apps/mcf/rxmesh-mcf" "$T/out.ply" -o "$T/out2.ply" | grep -E "import|wall" | tr -s ' ' | tr '\n' ' '; echo
+  done
   for run in 1 2 3; do
     "$BUILD/apps/subdivide/rxmesh-subdivide" "$T/big.obj" --levels 1 | grep -E "import|wall" | tr '\n' ' '; echo
   done
