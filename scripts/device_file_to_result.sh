@@ -30,6 +30,13 @@ T=$(mktemp -d)
   cat "$T/mcf.txt"
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('report times_ms', r['times_ms'], 'wall_ms', r['wall_ms'])" "$T/r.json"
   ls -l "$T/out.ply" | awk '{print "out.ply bytes", $5}'
+  # the output on a memory file system (/dev/shm), and no output at all
+  for run in 1 2 3; do
+    "$BUILD/apps/mcf/rxmesh-mcf" "$T/big.obj" -o /dev/shm/rxmesh_out.ply | grep -E "wall" | tr -s ' ' | sed 's/^/shm: /'
+    "$BUILD/apps/mcf/rxmesh-mcf" "$T/big.obj" | grep -E "wall" | tr -s ' ' | sed 's/^/no -o: /'
+  done
+  rm -f /dev/shm/rxmesh_out.ply
+  df -T /tmp /dev/shm | tail -2
   # the same from the binary PLY it wrote (the fast binary path)
   for run in 1 2 3; do
     "$BUILD/apps/mcf/rxmesh-mcf" "$T/out.ply" -o "$T/out2.ply" | grep -E "import|wall" | tr -s ' ' | tr '\n' ' '; echo
