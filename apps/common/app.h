@@ -133,18 +133,9 @@ class Session
     void write_moved_mesh(const RXMesh& mesh, VertexView<const float, 3> moved)
     {
         stage(m_options.output, [&](const std::string& tmp) {
-            const std::vector<Vec3f>& in  = m_input.soup.positions;
-            const std::vector<Vec3f>  pos = input_order_positions(mesh, m_input.soup, moved);
-            io::VertexScalar          d{"displacement", std::vector<float>(pos.size())};
-            for (std::size_t i = 0; i < pos.size(); ++i) {
-                double d2 = 0;
-                for (int k = 0; k < 3; ++k) {
-                    const double t = double(pos[i][k]) - in[i][k];
-                    d2 += t * t;
-                }
-                d.values[i] = float(std::sqrt(d2));
-            }
-            io::write_ply(tmp, pos, m_input.soup.faces, {}, {d});
+            InputOrderMoved  out = input_order_moved(mesh, m_input.soup, moved);
+            io::VertexScalar d{"displacement", std::move(out.displacement)};
+            io::write_ply(tmp, out.positions, m_input.soup.faces, {}, {d});
         });
     }
 

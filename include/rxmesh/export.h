@@ -104,6 +104,20 @@ std::vector<T> to_input_order(const RXMesh& mesh, const Values& values,
     return to_input_order<T, N>(mesh, VertexView<const T, N>(values), dropped);
 }
 
+//! Moved vertices in input order and how far each moved.
+struct InputOrderMoved
+{
+    std::vector<Vec3f> positions;     //!< as input_order_positions
+    std::vector<float> displacement;  //!< |position - input position| (0 where dropped)
+};
+
+//! input_order_positions and each input vertex's displacement from its
+//! position in `input`, gathered and measured on the GPU (large meshes are
+//! written without host passes over them). Synchronous.
+//! \throw Error when `input` or `moved` does not match the mesh.
+InputOrderMoved input_order_moved(const RXMesh& mesh, const TriangleSoup& input,
+                                  VertexView<const float, 3> moved);
+
 //! The positions to write, one per INPUT vertex in input order: those of
 //! `positions` (global order, e.g. an algorithm's result) through
 //! to_input_order, where an input vertex the mesh dropped keeps its position

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/rxmesh.h"
+
 namespace rxmesh {
 
 namespace detail {
@@ -45,6 +48,55 @@ std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup&
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i] = to_global[i] == ~0u ? input.positions[i]
                                      : Vec3f{rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]};
+    return out;
+}
+
+namespace {
+
+//! Input vertex i: its moved position (its input position where the mesh
+//! dropped it) and the distance between the two.
+__global__ void gather_moved(std::uint64_t n, const std::uint32_t* to_global,
+                             VertexView<const float, 3> moved, const float* input,
+                             float* positions, float* displacement)
+{
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x) {
+        const std::uint32_t g  = to_global[i];
+        float               d2 = 0;
+        for (int k = 0; k < 3; ++k) {
+            const float in = input[3 * i + k];
+            const float p  = g == ~0u ? in : moved(VertexId(g), k);
+            positions[3 * i + k] = p;
+            d2 += (p - in) * (p - in);
+        }
+        displacement[i] = sqrtf(d2);
+    }
+}
+
+}  // namespace
+
+InputOrderMoved input_order_moved(const RXMesh& mesh, const TriangleSoup& input,
+                                  VertexView<const float, 3> moved)
+{
+    detail::require_vertex_count(mesh, moved.num_elements(), "export: the positions");
+    const DeviceBuffer<std::uint32_t>& to_global = mesh.input_vertex_to_global();
+    if (to_global.size() != input.positions.size())
+        throw Error("export: the input has " + std::to_string(input.positions.size()) +
+                    " vertices, the mesh was built from " + std::to_string(to_global.size()));
+    const std::uint64_t n = input.positions.size();
+    InputOrderMoved     out{std::vector<Vec3f>(n), std::vector<float>(n)};
+    if (n == 0)
+        return out;
+    DeviceBuffer<float> in(3 * n), positions(3 * n), displacement(n);
+    in.upload(input.positions.front().data(), 3 * n);
+    const unsigned blocks = unsigned(std::min<std::uint64_t>((n + 255) / 256, 65535));
+    gather_moved<<<blocks, 256>>>(n, to_global.data(), moved, in.data(), positions.data(),
+                                  displacement.data());
+    RXMESH_CHECK_LAUNCH();
+    RXMESH_CHECK_CUDA(cudaMemcpy(out.positions.front().data(), positions.data(), 12 * n,
+                                 cudaMemcpyDeviceToHost));
+    RXMESH_CHECK_CUDA(cudaMemcpy(out.displacement.data(), displacement.data(), 4 * n,
+                                 cudaMemcpyDeviceToHost));
     return out;
 }
 

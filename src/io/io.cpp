@@ -152,6 +152,38 @@ class Writer
             throw IOError(m_path + ": write error: " + errno_text());
     }
 
+    //! Fixed-size records 0..count-1, `bytes` each, written after what is
+    //! buffered: format(i, out) puts record i at out. Threads format into
+    //! small buffers of their own and write them at their places in the
+    //! file, so no copy of the whole body is ever made.
+    template <typename Format>
+    void put_fixed_records(std::size_t count, std::size_t bytes, Format&& format)
+    {
+        flush();
+        if (count == 0)
+            return;
+        if (std::fflush(m_file.get()) != 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+        const int   fd    = ::fileno(m_file.get());
+        const off_t start = ::lseek(fd, 0, SEEK_END);
+        if (start < 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+        constexpr std::size_t kMinRecords = std::size_t(1) << 16;
+        const unsigned pieces = detail::parse_pieces(count, ReadOptions{0, kMinRecords});
+        detail::run_pieces(pieces, [&](unsigned p) {
+            const std::size_t per_block = std::max<std::size_t>(1, kChunk / bytes);
+            std::vector<char> block(per_block * bytes);
+            for (std::size_t i = count * p / pieces, end = count * (p + 1) / pieces; i < end;) {
+                const std::size_t n = std::min(per_block, end - i);
+                for (std::size_t k = 0; k < n; ++k) format(i + k, block.data() + k * bytes);
+                write_at(fd, block.data(), n * bytes, start + off_t(i * bytes));
+                i += n;
+            }
+        });
+        if (::lseek(fd, start + off_t(count * bytes), SEEK_SET) < 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+    }
+
     // Little-endian regardless of the host, into a record being assembled
     // (records are written whole: one append per vertex or face).
     static char* le32(char* out, std::uint32_t v)
@@ -183,6 +215,20 @@ class Writer
         if (!m_buf.empty() && std::fwrite(m_buf.data(), 1, m_buf.size(), m_file.get()) != m_buf.size())
             throw IOError(m_path + ": write error: " + errno_text());
         m_buf.clear();
+    }
+
+    void write_at(int fd, const char* data, std::size_t size, off_t offset) const
+    {
+        while (size > 0) {
+            const ssize_t done = ::pwrite(fd, data, size, offset);
+            if (done < 0 && errno == EINTR)
+                continue;
+            if (done <= 0)
+                throw IOError(m_path + ": write error: " + errno_text());
+            data += done;
+            size -= static_cast<std::size_t>(done);
+            offset += done;
+        }
     }
 
     std::string m_path;
@@ -348,27 +394,19 @@ void write_ply(const std::string&               path,
     w.put_uint(faces.size());
     w.put("\nproperty list uchar int vertex_indices\nend_header\n");
     const std::size_t vertex_bytes = 12 + (colors.empty() ? 0 : 3) + 4 * scalars.size();
-    put_records(w, nv, vertex_bytes, [&](std::size_t i, std::string& out) {
-        char  record[64];
-        char* r = record;
+    w.put_fixed_records(nv, vertex_bytes, [&](std::size_t i, char* r) {
         for (int k = 0; k < 3; ++k)
             r = Writer::f32_le(r, positions[i][k]);
         if (!colors.empty())
             for (int k = 0; k < 3; ++k)
                 *r++ = static_cast<char>(colors[i][k]);
-        out.append(record, static_cast<std::size_t>(r - record));
-        for (const VertexScalar& s : scalars) {
-            r = Writer::f32_le(record, s.values[i]);
-            out.append(record, 4);
-        }
+        for (const VertexScalar& s : scalars)
+            r = Writer::f32_le(r, s.values[i]);
     });
-    put_records(w, faces.size(), 13, [&](std::size_t i, std::string& out) {
-        char  face[13];
-        char* r = face;
-        *r++    = static_cast<char>(3);
+    w.put_fixed_records(faces.size(), 13, [&](std::size_t i, char* r) {
+        *r++ = static_cast<char>(3);
         for (int k = 0; k < 3; ++k)
             r = Writer::le32(r, faces[i][k]);
-        out.append(face, sizeof face);
     });
     w.close();
 }

@@ -451,6 +451,45 @@ TEST(GpuAttributes, ExportPlyInInputOrder)
     expect_error_mentioning([&] { write_ply(path, mesh, soup, {short_column}); }, "'short'");
 }
 
+TEST(GpuAttributes, InputOrderMovedMatchesAHostLoop)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // An unused input vertex (4) and a copy (5 of 1), welded and not: each
+    // used input vertex at its global vertex's moved position, the dropped
+    // one at its input position, and |moved - input| computed on the host.
+    TriangleSoup soup;
+    soup.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {5, 5, 5}, {1, 0, 0}};
+    soup.faces     = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {5, 2, 3}};
+    for (bool weld : {false, true}) {
+        SCOPED_TRACE(weld ? "welded" : "not welded");
+        BuildOptions options;
+        options.weld = weld;
+        RXMesh     mesh(soup, options);
+        const auto global_pos = to_host(mesh.positions().view());
+        auto       moved      = mesh.add_vertex_attribute<float, 3>("moved");
+        for (std::uint32_t g = 0; g < mesh.num_vertices(); ++g)
+            for (int d = 0; d < 3; ++d)
+                moved.host(VertexId(g), d) = global_pos[3 * std::size_t(g) + d] * 1.5f + float(g + d);
+        moved.to_device();
+        const std::vector<Vec3f>   expected = input_order_positions(mesh, soup, moved);
+        const InputOrderMoved      got      = input_order_moved(mesh, soup, moved);
+        ASSERT_EQ(got.positions.size(), soup.positions.size());
+        ASSERT_EQ(got.displacement.size(), soup.positions.size());
+        EXPECT_EQ(got.positions, expected);
+        EXPECT_EQ(got.positions[4], soup.positions[4]);
+        EXPECT_EQ(got.displacement[4], 0.f);
+        for (std::size_t i = 0; i < soup.positions.size(); ++i) {
+            double d2 = 0;
+            for (int k = 0; k < 3; ++k)
+                d2 += std::pow(double(expected[i][k]) - soup.positions[i][k], 2);
+            EXPECT_NEAR(got.displacement[i], std::sqrt(d2), 1e-6 * (1 + std::sqrt(d2))) << i;
+        }
+        TriangleSoup other = soup;
+        other.positions.pop_back();
+        expect_error_mentioning([&] { input_order_moved(mesh, other, moved); }, "export");
+    }
+}
+
 TEST(GpuAttributes, ExportKeepsUnusedAndWeldedInputVertices)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
