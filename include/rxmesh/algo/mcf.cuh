@@ -26,6 +26,7 @@
 
 #include "rxmesh/algo/cg.cuh"
 #include "rxmesh/algo/mcf_terms.cuh"
+#include "rxmesh/algo/patch_laplacian.cuh"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/device_buffer.h"
@@ -141,14 +142,19 @@ inline double mean_edge_length(const RXMesh& mesh, VertexView<const float, 3> po
 }
 
 //! One MCF step from the positions in x, which it overwrites with the
-//! smoothed ones.
+//! smoothed ones. The CG's products run on dt L cached per patch
+//! (algo/patch_laplacian.cuh); a mesh whose patches are too large for that
+//! runs them through accumulate.
 inline CgReport mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, VertexView<float, 3> x,
                          const CgOptions& cg, cudaStream_t stream = 0)
 {
     DeviceBuffer<float>        r_buffer(3 * std::size_t(mesh.num_vertices()), stream);
     const VertexView<float, 3> r(r_buffer.data(), mesh.num_vertices());
     mcf_apply(mesh, s, dt, x, r, false, -1.f, stream);  // r0 = -dt L x0
-    return cg_solve<3>(mesh, s.op(mesh, dt), x, r, cg, stream);
+    if (!patch_laplacian_fits(mesh, 3))
+        return cg_solve<3>(mesh, s.op(mesh, dt), x, r, cg, stream);
+    const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, dt, stream);
+    return cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, x, r, cg, stream);
 }
 
 //! options.steps MCF steps from `positions`, the result in `smoothed`
