@@ -104,21 +104,21 @@ double check_against_reference(const TriangleSoup& in, int levels, const Triangl
 
 struct Run
 {
-    TriangleSoup       result;
+    TriangleSoup       result;  // on the host only when -o or --check needs it
+    std::size_t        num_vertices = 0, num_faces = 0;
     std::vector<float> level_ms;
     float              setup_ms   = 0;
     std::size_t        peak_bytes = 0;
 };
 
-//! The algorithm, on the input as uploaded (no RXMesh).
-Run subdivide(const TriangleSoup& in, int levels, int block)
+//! The algorithm, on the input as uploaded (no RXMesh); the result is
+//! downloaded only when `download`.
+Run subdivide(const TriangleSoup& in, int levels, int block, bool download)
 {
-    std::vector<float>         pos;
-    std::vector<std::uint32_t> faces;
-    for (const Vec3f& p : in.positions) pos.insert(pos.end(), p.begin(), p.end());
-    for (const Triangle& f : in.faces) faces.insert(faces.end(), f.begin(), f.end());
-    const auto  d_pos   = DeviceBuffer<float>::from_host(pos);
-    const auto  d_faces = DeviceBuffer<std::uint32_t>::from_host(faces);
+    DeviceBuffer<float>         d_pos(3 * in.positions.size());
+    DeviceBuffer<std::uint32_t> d_faces(3 * in.faces.size());
+    d_pos.upload(in.positions.front().data(), d_pos.size());  // an input has faces and vertices
+    d_faces.upload(in.faces.front().data(), d_faces.size());
     Run         run;
     LoopOptions opt;
     opt.block_threads = block, opt.time_levels = true;
@@ -129,12 +129,15 @@ Run subdivide(const TriangleSoup& in, int levels, int block)
     run.level_ms         = r.level_ms;
     run.setup_ms         = r.setup_ms;
     run.peak_bytes       = r.peak_bytes;
-    run.result.positions = app::to_points(m.positions.to_host());
+    run.num_vertices     = r.num_vertices;
+    run.num_faces        = r.num_faces;
+    if (!download) return run;
     run.result.positions.resize(r.num_vertices);
-    const std::vector<std::uint32_t> f = m.faces.to_host();
     run.result.faces.resize(r.num_faces);
-    for (std::size_t i = 0; i < run.result.faces.size(); ++i)
-        run.result.faces[i] = {f[3 * i], f[3 * i + 1], f[3 * i + 2]};
+    RXMESH_CHECK_CUDA(cudaMemcpy(run.result.positions.data(), m.positions.data(),
+                                 sizeof(Vec3f) * r.num_vertices, cudaMemcpyDeviceToHost));
+    RXMESH_CHECK_CUDA(cudaMemcpy(run.result.faces.data(), m.faces.data(),
+                                 sizeof(Triangle) * r.num_faces, cudaMemcpyDeviceToHost));
     return run;
 }
 
@@ -176,7 +179,8 @@ class Subdivide final : public app::App
     int run(app::Session& s) override
     {
         const TriangleSoup& in  = s.input().soup;
-        const Run           run = subdivide(in, m_levels, m_block);
+        const Run           run =
+            subdivide(in, m_levels, m_block, s.check() || !s.options().output.empty());
         const double error = s.check() ? check_against_reference(in, m_levels, run.result) : 0.0;
         const std::string& output = s.options().output;
         s.stage(output, [&](const std::string& tmp) {
@@ -186,8 +190,8 @@ class Subdivide final : public app::App
         for (float ms : run.level_ms) total += ms;
         s.print_header();
         std::printf("  %zu vertices, %zu faces -> %d level(s) -> %zu vertices, %zu faces\n",
-                    in.positions.size(), in.faces.size(), m_levels, run.result.positions.size(),
-                    run.result.faces.size());
+                    in.positions.size(), in.faces.size(), m_levels, run.num_vertices,
+                    run.num_faces);
         std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms, peak %.1f MiB", s.import_ms(),
                     run.setup_ms, total, double(run.peak_bytes) / (1 << 20));
         if (s.check())
@@ -210,8 +214,8 @@ class Subdivide final : public app::App
         params.num("levels", m_levels).num("block", m_block);
         input.num("vertices", double(s.input().soup.positions.size()))
             .num("faces", double(s.input().soup.faces.size()));
-        output.num("vertices", double(run.result.positions.size()))
-            .num("faces", double(run.result.faces.size()))
+        output.num("vertices", double(run.num_vertices))
+            .num("faces", double(run.num_faces))
             .num("peak_device_bytes", double(run.peak_bytes));
         app::Json j = s.report();
         j.obj("input_mesh", input)
