@@ -60,6 +60,7 @@ struct Row
     double rx_iter_ms_by_block[3] = {0, 0, 0};  // accumulate's product: 64, 128, 256 threads
     double rx_cached_by_block[3]  = {0, 0, 0};  // the cached operator's: 64, 128, 256 threads
     double rx_cached_build_ms = 0, rx_cached_bytes = 0, rx_accumulate_gbps = 0;
+    double rx_cached_launches_ms = 0, rx_cached_persistent_ms = 0;  // 128 threads, each loop forced
     std::string sp_variant;
     double rx_iter_ms = 0, rx_terms_ms = 0, rx_solve_ms = 0, rx_bytes = 0, rx_iter_gbps = 0;
     double sp_iter_ms = 0, sp_assembly_ms = 0, sp_solve_ms = 0, sp_bytes = 0, sp_iter_gbps = 0;
@@ -190,17 +191,20 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     row.rx_cached_build_ms =
         bench::gpu_median_ms([&] { (void)PatchLaplacian(mesh, w, row.dt); }, 1, a.runs);
     const PatchLaplacian lap(mesh, w, row.dt);
-    auto cached_run = [&](auto block) {
+    auto cached_run = [&](auto block, CgLoop loop) {
         constexpr int kThreads = decltype(block)::value;
         return bench::gpu_median_ms([&] {
             copy_positions(mesh, x);
             mcf_apply(mesh, s, row.dt, xv, rv, false, -1.f);
-            (void)cg_solve_cached<3, kThreads>(mesh, lap, areas, 2.f, xv, rv, fixed);
+            (void)cg_solve_cached<3, kThreads>(mesh, lap, areas, 2.f, xv, rv, fixed, 0, loop);
         }, 1, a.runs) / a.fixed_iterations;
     };
-    row.rx_cached_by_block[0] = cached_run(std::integral_constant<int, 64>{});
-    row.rx_cached_by_block[1] = cached_run(std::integral_constant<int, 128>{});
-    row.rx_cached_by_block[2] = cached_run(std::integral_constant<int, 256>{});
+    row.rx_cached_by_block[0] = cached_run(std::integral_constant<int, 64>{}, CgLoop::Auto);
+    row.rx_cached_by_block[1] = cached_run(std::integral_constant<int, 128>{}, CgLoop::Auto);
+    row.rx_cached_by_block[2] = cached_run(std::integral_constant<int, 256>{}, CgLoop::Auto);
+    row.rx_cached_launches_ms = cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches);
+    row.rx_cached_persistent_ms =
+        cached_run(std::integral_constant<int, 128>{}, CgLoop::Persistent);
     row.rx_iter_ms = row.rx_cached_by_block[1];  // the default, which the solve below uses
     row.rx_cached_bytes = double(lap.bytes());
     McfOptions o;
@@ -437,14 +441,18 @@ void print_tables(const std::vector<Row>& rows)
 {
     std::printf("### Time per CG iteration (ms; median of runs of 50 iterations)\n\n"
                 "RXMesh: the operator cached per patch (the library's default; 128 threads, then 64 / 256, "
-                "and its build once per time step), and accumulate's product (64 / 128 / 256).\n\n"
-                "| faces | RXMesh cached (128 thr) | cached 64 / 256 thr | cache build ms | accumulate 64 / 128 / 256 "
+                "its loop chosen by size; then 128 threads with three launches per iteration and with one "
+                "cooperative launch for the whole loop; and its build once per time step), and accumulate's "
+                "product (64 / 128 / 256).\n\n"
+                "| faces | RXMesh cached (128 thr) | cached 64 / 256 thr | launches / one launch | cache build ms "
+                "| accumulate 64 / 128 / 256 "
                 "| PDE (best block) | cuSPARSE (fastest product) | RXMesh vs PDE | RXMesh vs cuSPARSE "
-                "| GB/s cached / accumulate / cuSPARSE |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                "| GB/s cached / accumulate / cuSPARSE |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %.3f | %.3f / %.3f | %.2f | %.3f / %.3f / %.3f | %.3f (%d) | %.3f (%s) | %.2fx | "
-                    "%.2fx | %.0f / %.0f / %.0f |\n",
+        std::printf("| %llu | %.3f | %.3f / %.3f | %.3f / %.3f | %.2f | %.3f / %.3f / %.3f | %.3f (%d) | %.3f (%s) "
+                    "| %.2fx | %.2fx | %.0f / %.0f / %.0f |\n",
                     (unsigned long long)r.faces, r.rx_iter_ms, r.rx_cached_by_block[0], r.rx_cached_by_block[2],
+                    r.rx_cached_launches_ms, r.rx_cached_persistent_ms,
                     r.rx_cached_build_ms, r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[1],
                     r.rx_iter_ms_by_block[2], r.pd_iter_ms, r.pd_block, r.sp_iter_ms, r.sp_variant.c_str(),
                     r.pd_iter_ms / r.rx_iter_ms, r.sp_iter_ms / r.rx_iter_ms, r.rx_iter_gbps,

@@ -368,6 +368,80 @@ SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_d
     return c;
 }
 
+//! One MCF step's CG on the cached operator with the given loop: the
+//! solution solves the reference system to the tolerance.
+struct LoopRun
+{
+    CgReport           report;
+    std::vector<float> x;
+};
+
+LoopRun solve_with_loop(const RXMesh& mesh, const McfSystem& s, float dt, CgLoop loop)
+{
+    const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+    DeviceBuffer<float> x(n), r(n);
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices()), rv(r.data(), mesh.num_vertices());
+    copy(xv, mesh.positions());
+    mcf_apply(mesh, s, dt, xv, rv, false, -1.f);  // r0 = -dt L x0
+    const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, dt);
+    CgOptions            o;
+    o.tolerance      = kSolveTolerance;
+    o.max_iterations = 20000;
+    LoopRun run;
+    run.report = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, xv, rv, o,
+                                    0, loop);
+    run.x      = x.to_host();
+    return run;
+}
+
+TEST(GpuMcf, PersistentAndLaunchedLoopsSolveTheReferenceSystem)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes())
+        for (std::uint32_t capacity : {64u, 512u}) {
+            SCOPED_TRACE(m.name + ", capacity " + std::to_string(capacity));
+            BuildOptions o;
+            o.patcher.capacity = capacity;
+            const RXMesh               mesh(m.soup, o);
+            const HostMesh             h   = host_mesh(mesh);
+            const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
+            const McfSystem            s   = mcf_system(mesh, mesh.positions(), false);
+            const float                dt  = 0.37f;
+            std::vector<double>        x0;
+            for (const auto& p : h.positions) x0.insert(x0.end(), p.begin(), p.end());
+            const LoopRun launched   = solve_with_loop(mesh, s, dt, CgLoop::Launches);
+            const LoopRun persistent = solve_with_loop(mesh, s, dt, CgLoop::Persistent);
+            for (const LoopRun* run : {&launched, &persistent}) {
+                EXPECT_TRUE(run->report.converged) << run->report.iterations << " iterations";
+                const reference::McfResidual res = reference::mcf_residual(
+                    ref, dt, x0, std::vector<double>(run->x.begin(), run->x.end()));
+                EXPECT_TRUE(res.within(kSolveTolerance, run->report.iterations))
+                    << (run == &launched ? "launched" : "persistent") << ": residual "
+                    << res.residual << ", initial " << res.initial;
+            }
+            // the same iteration in both (sums differ only in block order)
+            EXPECT_NEAR(launched.report.iterations, persistent.report.iterations, 2);
+        }
+    // a limit of 0 iterations leaves x alone in both
+    const RXMesh    mesh(generated_meshes().front().soup, small_patches());
+    const McfSystem s = mcf_system(mesh, mesh.positions(), false);
+    for (CgLoop loop : {CgLoop::Launches, CgLoop::Persistent}) {
+        const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+        DeviceBuffer<float> x(n), r(n);
+        const VertexView<float, 3> xv(x.data(), mesh.num_vertices()),
+            rv(r.data(), mesh.num_vertices());
+        copy(xv, mesh.positions());
+        mcf_apply(mesh, s, 0.37f, xv, rv, false, -1.f);
+        const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, 0.37f);
+        CgOptions            none;
+        none.max_iterations = 0;
+        const CgReport rep = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f,
+                                                xv, rv, none, 0, loop);
+        EXPECT_EQ(rep.iterations, 0);
+        EXPECT_EQ(x.to_host(), to_host(mesh.positions().view()));
+    }
+}
+
 TEST(GpuMcf, ConvergedCgMatchesEigenOnGeneratedMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

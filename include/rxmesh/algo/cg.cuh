@@ -54,6 +54,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/rxmesh.h"
 
@@ -156,10 +157,10 @@ __global__ void __launch_bounds__(BlockThreads)
         atomicAdd(&state->delta_next, block_rr);
 }
 
-//! The iteration's scalars: delta, beta for the next direction, the stop test.
-//! (A template so that the header can define it in every translation unit.)
+//! The iteration's scalars: delta, beta for the next direction, the stop
+//! test (one thread).
 template <typename State>
-__global__ void cg_scalars_kernel(State* s)
+__device__ __forceinline__ void cg_scalars_step(State* s)
 {
     if (!s->done) {
         s->delta_old = s->delta;
@@ -173,6 +174,14 @@ __global__ void cg_scalars_kernel(State* s)
     }
     s->delta_next = 0;
     s->dq         = 0;
+}
+
+//! The same as a kernel. (A template so that the header can define it in
+//! every translation unit.)
+template <typename State>
+__global__ void cg_scalars_kernel(State* s)
+{
+    cg_scalars_step(s);
 }
 
 //! r.r into state->delta0 and delta, and the initial state.
@@ -262,34 +271,11 @@ namespace detail {
 //! swap each iteration), q, and the host's stopping test one iteration
 //! late. iteration(d_old, d_new, q, state) launches one iteration's
 //! kernels; n: the vector length (N values per vertex).
-template <typename Iteration>
-CgReport cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream,
-                  Iteration&& iteration)
+//! The report from the solver's final state (synchronous).
+//! \throw Error when the residual is not finite.
+inline CgReport cg_report(const CgState* device_state, double rr, cudaStream_t stream)
 {
-    if (!(options.tolerance > 0) || options.max_iterations < 0)
-        throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
-    DeviceBuffer<float> d[2] = {DeviceBuffer<float>(n, stream), DeviceBuffer<float>(n, stream)};
-    DeviceBuffer<float> q(n, stream);
-    for (auto& b : d)  // beta * d_old must be 0, not 0 * garbage
-        RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
-    DeviceBuffer<CgState> state(1, stream);
-    const double          rr = squared_norm(r, n, stream);
-    if (!std::isfinite(rr))
-        throw Error("cg_solve: the initial residual is not finite (non-finite input)");
-    cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr, options.tolerance * options.tolerance,
-                                        options.max_iterations);
-    RXMESH_CHECK_LAUNCH();
-    CgMonitor monitor;
-    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
-        const int cur = it & 1, old = cur ^ 1;
-        iteration(static_cast<const float*>(d[old].data()), d[cur].data(), q.data(), state.data());
-        monitor.record(cur, state.data(), stream);
-        if (it > 0 && monitor.done(old))  // the previous iteration, while this one runs
-            break;
-    }
-    CgState last{};
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(&last, state.data(), sizeof(last), cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const CgState last = read_back(device_state, stream);
     if (!std::isfinite(last.delta))
         throw Error("cg_solve: the residual is not finite after " + std::to_string(last.iterations) +
                     " iterations (non-finite input, or an operator that is not positive definite)");
@@ -299,6 +285,55 @@ CgReport cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cud
     res.final_residual   = std::sqrt(last.delta);
     res.converged        = rr == 0 || last.delta <= last.tol2 * last.delta0;
     return res;
+}
+
+//! What every CG loop starts from: the two direction buffers (zeroed: beta
+//! d_old must be 0, not 0 x garbage), q, and the state initialised from
+//! r.r (rr). \throw Error for a bad option or a non-finite residual.
+struct CgStart
+{
+    DeviceBuffer<float>   d[2];
+    DeviceBuffer<float>   q;
+    DeviceBuffer<CgState> state;
+    double                rr = 0;
+
+    CgStart(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream)
+        : d{DeviceBuffer<float>(n, stream), DeviceBuffer<float>(n, stream)},
+          q(n, stream),
+          state(1, stream)
+    {
+        if (!(options.tolerance > 0) || options.max_iterations < 0)
+            throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
+        for (auto& b : d)
+            RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
+        rr = squared_norm(r, n, stream);
+        if (!std::isfinite(rr))
+            throw Error("cg_solve: the initial residual is not finite (non-finite input)");
+        cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr,
+                                            options.tolerance * options.tolerance,
+                                            options.max_iterations);
+        RXMESH_CHECK_LAUNCH();
+    }
+};
+
+template <typename Iteration>
+CgReport cg_drive(std::uint64_t n, const float* r, const CgOptions& options, cudaStream_t stream,
+                  Iteration&& iteration)
+{
+    CgStart              start(n, r, options, stream);
+    DeviceBuffer<float>(&d)[2] = start.d;
+    DeviceBuffer<float>&   q     = start.q;
+    DeviceBuffer<CgState>& state = start.state;
+    const double           rr    = start.rr;
+    CgMonitor monitor;
+    for (int it = 0; rr > 0 && it <= options.max_iterations; ++it) {
+        const int cur = it & 1, old = cur ^ 1;
+        iteration(static_cast<const float*>(d[old].data()), d[cur].data(), q.data(), state.data());
+        monitor.record(cur, state.data(), stream);
+        if (it > 0 && monitor.done(old))  // the previous iteration, while this one runs
+            break;
+    }
+    return cg_report(state.data(), rr, stream);
 }
 
 }  // namespace detail

@@ -21,6 +21,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -195,7 +196,7 @@ class PatchLaplacian
         detail::pl_slices_per_patch<<<(P + 255) / 256, 256, 0, stream>>>(m_mesh, slices.data());
         RXMESH_CHECK_LAUNCH();
         exclusive_scan(slices.data(), m_slice_begin.data(), P + 1, stream);
-        const std::uint32_t S = read_back(m_slice_begin.data() + P, stream);
+        const std::uint32_t S = detail::read_back(m_slice_begin.data() + P, stream);
 
         const std::size_t smem = std::size_t(m_mesh.limits.vertices) * sizeof(std::uint32_t);
         if (smem > 48 * 1024)
@@ -209,7 +210,7 @@ class PatchLaplacian
         RXMESH_CHECK_LAUNCH();
         m_entry_begin = DeviceBuffer<std::uint32_t>(std::size_t(S) + 1, stream);
         exclusive_scan(entries.data(), m_entry_begin.data(), std::size_t(S) + 1, stream);
-        const std::uint32_t E = read_back(m_entry_begin.data() + S, stream);
+        const std::uint32_t E = detail::read_back(m_entry_begin.data() + S, stream);
 
         m_neighbour = DeviceBuffer<std::uint16_t>(std::max<std::uint32_t>(E, 1), stream);
         m_weight    = DeviceBuffer<float>(std::max<std::uint32_t>(E, 1), stream);
@@ -254,22 +255,25 @@ namespace detail {
 //! One CG product on the cached operator, for the block's patches: stages
 //! d = r + beta d_old for the patch's vertices (owned and ribbon), then for
 //! each owned vertex q = c d + sum w (d_v - d_u) (c = diag_scale x diag),
-//! writes d_new and q, and adds d.q into state->dq.
-template <int N, int BlockThreads, int MinBlocks>
-__global__ void __launch_bounds__(BlockThreads, MinBlocks)
-    pl_cg_product(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
-                  float diag_scale, const float* r, const float* d_old, float* d_new, float* q, CgState* state)
+//! writes d_new and q; returns the thread's share of d.q. `Coherent`: r and
+//! d_old are read from L2 (written by other blocks of the same kernel).
+template <int N, int BlockThreads, bool Coherent>
+__device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
+                                                     const PatchLaplacianView& op,
+                                                     VertexView<const float> diag, float diag_scale,
+                                                     float beta, const float* r,
+                                                     const float* d_old, float* d_new, float* q,
+                                                     float* staged)
 {
-    extern __shared__ float pl_staged[];
-    const float beta = float(state->beta);
-    double      dot  = 0;
+    const auto load = [](const float* a) { return Coherent ? __ldcg(a) : *a; };
+    double     dot  = 0;
     for (std::uint32_t p = blockIdx.x; p < m.store.num_patches; p += gridDim.x) {
         const PatchInfo pi = m.patch(p);
         __syncthreads();  // the previous patch's values are read
         for (std::uint32_t i = threadIdx.x; i < N * pi.nV; i += BlockThreads) {
             const std::uint32_t v = i / N;
             const std::size_t   g = std::size_t(N) * pi.vmap(v) + (i - v * N);
-            pl_staged[i]          = r[g] + beta * d_old[g];
+            staged[i]             = load(r + g) + beta * load(d_old + g);
         }
         __syncthreads();
         for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
@@ -277,7 +281,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
             float          x[N], s[N];
 #pragma unroll
             for (int k = 0; k < N; ++k) {
-                x[k] = pl_staged[N * v + k];
+                x[k] = staged[N * v + k];
                 s[k] = 0.f;
             }
             for (std::uint32_t j = 0; j < row.width; ++j) {
@@ -285,7 +289,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
                 const std::uint32_t u = __ldg(op.neighbour + e);
                 const float         w = __ldg(op.weight + e);
 #pragma unroll
-                for (int k = 0; k < N; ++k) s[k] += w * (x[k] - pl_staged[N * u + k]);
+                for (int k = 0; k < N; ++k) s[k] += w * (x[k] - staged[N * u + k]);
             }
             const std::uint32_t g = pi.vmap.owned_offset + v;
             const float         c = diag.data() ? diag_scale * diag(VertexId(g)) : 0.f;
@@ -298,10 +302,68 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
             }
         }
     }
+    return dot;
+}
+
+//! The block's sum of `partial` added to *total (one atomic per block).
+template <int BlockThreads>
+__device__ __forceinline__ void pl_add_block_sum(double partial, double* total)
+{
     using BlockSum = cub::BlockReduce<double, BlockThreads>;
     __shared__ typename BlockSum::TempStorage tmp;
-    const double                              total = BlockSum(tmp).Sum(dot);
-    if (threadIdx.x == 0) atomicAdd(&state->dq, total);
+    __syncthreads();  // tmp's previous use is over
+    const double block_total = BlockSum(tmp).Sum(partial);
+    if (threadIdx.x == 0) atomicAdd(total, block_total);
+}
+
+//! One CG product (pl_product_patches) as a kernel; d.q into state->dq.
+template <int N, int BlockThreads, int MinBlocks>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
+    pl_cg_product(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
+                  float diag_scale, const float* r, const float* d_old, float* d_new, float* q,
+                  CgState* state)
+{
+    extern __shared__ float pl_staged[];
+    const double dot = pl_product_patches<N, BlockThreads, false>(
+        m, op, diag, diag_scale, float(state->beta), r, d_old, d_new, q, pl_staged);
+    pl_add_block_sum<BlockThreads>(dot, &state->dq);
+}
+
+//! The whole CG loop in one cooperative launch (small meshes, where an
+//! iteration of separate launches is mostly launch latency): product, grid
+//! barrier, update (x += alpha d, r -= alpha q, r.r), barrier, the scalars
+//! (one thread), barrier; until the state says done, at most
+//! max_iterations + 1 rounds. Values other blocks wrote are read from L2.
+template <int N, int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads)
+    pl_cg_persistent(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
+                     float diag_scale, float* x, float* r, float* d0, float* d1, float* q,
+                     CgState* state, std::uint64_t n)
+{
+    extern __shared__ float pl_staged[];
+    cooperative_groups::grid_group grid  = cooperative_groups::this_grid();
+    const int                      limit = __ldcg(&state->max_iterations);
+    for (int it = 0; it <= limit && !__ldcg(&state->done); ++it) {
+        float*       d_new = (it & 1) ? d0 : d1;
+        const float* d_old = (it & 1) ? d1 : d0;
+        const double dot   = pl_product_patches<N, BlockThreads, true>(
+            m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged);
+        pl_add_block_sum<BlockThreads>(dot, &state->dq);
+        grid.sync();
+        const double dq    = __ldcg(&state->dq);
+        const float  alpha = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
+        double       rr    = 0;
+        for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size()) {
+            x[i] += alpha * __ldcg(d_new + i);
+            const float ri = __ldcg(r + i) - alpha * __ldcg(q + i);
+            r[i]           = ri;
+            rr += double(ri) * ri;
+        }
+        pl_add_block_sum<BlockThreads>(rr, &state->delta_next);
+        grid.sync();
+        if (grid.thread_rank() == 0) cg_scalars_step(state);
+        grid.sync();
+    }
 }
 
 //! Blocks of pl_cg_product: one per patch, up to what stays resident.
@@ -343,15 +405,48 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
     RXMESH_CHECK_LAUNCH();
 }
 
+//! How cg_solve_cached runs its iterations: three launches each (the CG of
+//! algo/cg.cuh), or all of them in one cooperative launch (small meshes);
+//! Auto takes the one launch when every patch gets a resident block of its
+//! own and the device supports cooperative launches.
+enum class CgLoop
+{
+    Auto,
+    Launches,
+    Persistent
+};
+
+namespace detail {
+
+//! Blocks of pl_cg_persistent that stay resident (0 without cooperative
+//! launches).
+template <int N, int BlockThreads>
+unsigned pl_persistent_capacity(std::size_t smem)
+{
+    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&device));
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    if (!cooperative) return 0;
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, pl_cg_persistent<N, BlockThreads>, BlockThreads, smem));
+    return unsigned(std::max(per_sm, 0) * sms);
+}
+
+}  // namespace detail
+
 //! cg_solve (algo/cg.cuh) for A = diag_scale diag(c) + the cached operator:
 //! x holds the initial guess and r its residual on entry; on return x is the
 //! solution. `diag` may be empty (A is then the Laplacian alone).
-//! \throw Error for a bad option or a view of the wrong size, or when the
-//!        largest patch's staged values do not fit shared memory.
+//! \throw Error for a bad option or a view of the wrong size, when the
+//!        largest patch's staged values do not fit shared memory, or when
+//!        CgLoop::Persistent is asked of a device without cooperative
+//!        launches.
 template <int N, int BlockThreads = 128, int MinBlocks = 1>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,
-                         const CgOptions& options = {}, cudaStream_t stream = 0)
+                         const CgOptions& options = {}, cudaStream_t stream = 0,
+                         CgLoop loop = CgLoop::Auto)
 {
     require_vertex_count("cg_solve_cached", mesh, x, r);
     if (diag.data() != nullptr && diag.num_elements() != mesh.num_vertices())
@@ -362,11 +457,30 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
     if (smem > 48 * 1024)
         throw Error("cg_solve_cached: a patch of " + std::to_string(m.limits.vertices) +
                     " vertices does not fit shared memory");
-    const unsigned            grid = detail::pl_product_grid<N, BlockThreads, MinBlocks>(m, smem);
-    const std::uint64_t       n    = std::uint64_t(N) * mesh.num_vertices();
-    const unsigned            update_grid =
-        unsigned(std::min<std::uint64_t>((n + BlockThreads - 1) / BlockThreads, 8192));
+    const std::uint64_t              n = std::uint64_t(N) * mesh.num_vertices();
     const detail::PatchLaplacianView v = op.view();
+    const unsigned capacity = detail::pl_persistent_capacity<N, BlockThreads>(smem);
+    if (loop == CgLoop::Persistent && capacity == 0)
+        throw Error("cg_solve_cached: the device has no cooperative launches");
+    if (loop == CgLoop::Persistent ||
+        (loop == CgLoop::Auto && m.store.num_patches > 0 && m.store.num_patches <= capacity)) {
+        detail::CgStart start(n, r.data(), options, stream);
+        const unsigned  grid = std::max(1u, std::min(m.store.num_patches, capacity));
+        float*          xd = x.data(), *rd = r.data(), *d0 = start.d[0].data(),
+               *d1 = start.d[1].data(), *q = start.q.data();
+        detail::CgState* state = start.state.data();
+        float            scale = diag_scale;
+        void*            args[] = {const_cast<DeviceMesh*>(&m), const_cast<detail::PatchLaplacianView*>(&v),
+                                   &diag, &scale, &xd, &rd, &d0, &d1, &q, &state,
+                                   const_cast<std::uint64_t*>(&n)};
+        RXMESH_CHECK_CUDA(cudaLaunchCooperativeKernel(
+            reinterpret_cast<const void*>(&detail::pl_cg_persistent<N, BlockThreads>), grid,
+            BlockThreads, args, smem, stream));
+        return detail::cg_report(state, start.rr, stream);
+    }
+    const unsigned grid = detail::pl_product_grid<N, BlockThreads, MinBlocks>(m, smem);
+    const unsigned update_grid =
+        unsigned(std::min<std::uint64_t>((n + BlockThreads - 1) / BlockThreads, 8192));
     return detail::cg_drive(
         n, r.data(), options, stream,
         [&](const float* d_old, float* d_new, float* q, detail::CgState* state) {
