@@ -329,8 +329,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     pl_add_block_sum<BlockThreads>(dot, &state->dq);
 }
 
-//! The whole CG loop in one cooperative launch (small meshes, where an
-//! iteration of separate launches is mostly launch latency): product, grid
+//! The whole CG loop in one cooperative launch: product, grid
 //! barrier, update (x += alpha d, r -= alpha q, r.r), barrier, the scalars
 //! (one thread), barrier; until the state says done, at most
 //! max_iterations + 1 rounds. Values other blocks wrote are read from L2.
@@ -406,9 +405,11 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
 }
 
 //! How cg_solve_cached runs its iterations: three launches each (the CG of
-//! algo/cg.cuh), or all of them in one cooperative launch (small meshes);
-//! Auto takes the one launch when every patch gets a resident block of its
-//! own and the device supports cooperative launches.
+//! algo/cg.cuh), or all of them in one cooperative launch, its blocks
+//! looping over the patches. The one launch was as fast or faster at every
+//! size measured (52K to 13.3M faces, benchmarks/results/nvidia-h100/
+//! mcf.md), most on small meshes, where separate launches are mostly launch
+//! latency; Auto takes it wherever the device has cooperative launches.
 enum class CgLoop
 {
     Auto,
@@ -462,8 +463,7 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
     const unsigned capacity = detail::pl_persistent_capacity<N, BlockThreads>(smem);
     if (loop == CgLoop::Persistent && capacity == 0)
         throw Error("cg_solve_cached: the device has no cooperative launches");
-    if (loop == CgLoop::Persistent ||
-        (loop == CgLoop::Auto && m.store.num_patches > 0 && m.store.num_patches <= capacity)) {
+    if (loop == CgLoop::Persistent || (loop == CgLoop::Auto && capacity > 0)) {
         detail::CgStart start(n, r.data(), options, stream);
         const unsigned  grid = std::max(1u, std::min(m.store.num_patches, capacity));
         float*          xd = x.data(), *rd = r.data(), *d0 = start.d[0].data(),
