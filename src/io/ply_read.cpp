@@ -90,6 +90,42 @@ class PlyBodyReader : TextParser
         return std::move(m_soup);
     }
 
+    //! Records [first, first + count) of an ascii body, the piece given to
+    //! the constructor starting at record `first`, one record per line.
+    //! \throw SerialOnly (or anything) where the serial read must decide.
+    TriangleSoup ascii_piece(std::uint64_t first, std::uint64_t count)
+    {
+        const char*   p    = m_begin;
+        std::size_t   e    = 0;
+        std::uint64_t base = 0;  // records before element e
+        for (std::uint64_t r = first; r < first + count; ++r) {
+            while (e < m_h.elements.size() &&
+                   (m_h.elements[e].props.empty() || r >= base + m_h.elements[e].count)) {
+                if (!m_h.elements[e].props.empty())
+                    base += m_h.elements[e].count;
+                ++e;
+            }
+            if (e == m_h.elements.size())
+                break;  // past the last element: not read
+            const PlyElement& el      = m_h.elements[e];
+            const bool        is_vert = static_cast<int>(e) == m_h.vertex_element;
+            const bool        is_face = static_cast<int>(e) == m_h.face_element;
+            double            vals[kRoles] = {0, 0, 0, 0, 0, 0};
+            m_poly.clear();
+            p                        = next_token(p);
+            const std::uint64_t line = m_line;
+            ascii_record(p, el, r - base, is_vert ? vals : nullptr, is_face);
+            p = skip_blanks(p, m_end);
+            if (m_line != line || (p < m_end && *p != '\n'))
+                throw SerialOnly{};  // a record that is not exactly one line
+            if (is_vert)
+                add_vertex(vals, 0, false);
+            if (is_face)
+                add_face(0, false);
+        }
+        return std::move(m_soup);
+    }
+
    private:
     // ---- shared -----------------------------------------------------------
 
@@ -440,11 +476,66 @@ TriangleSoup read_fast_binary(std::string_view bytes, const PlyHeader& h, const 
     return join_soups(parts);
 }
 
+//! An ascii body cut at line ends into pieces: each counts its records
+//! (non-blank lines), then reads them knowing which record it starts at.
+//! \throw anything where the serial read must decide.
+TriangleSoup read_ascii_pieces(std::string_view bytes, const std::string& name,
+                               const PlyHeader& h, unsigned pieces)
+{
+    const char* const                   end  = bytes.data() + bytes.size();
+    const std::vector<std::string_view> cuts = split_at_lines(h.body, end, pieces);
+    const unsigned                      n    = static_cast<unsigned>(cuts.size());
+    std::vector<std::uint64_t>          first(n + 1, 0);
+    run_pieces(n, [&](unsigned i) {
+        const char*   p = cuts[i].data();
+        const char*   e = p + cuts[i].size();
+        std::uint64_t k = 0;
+        while (p < e) {
+            p = skip_blanks(p, e);
+            if (p < e && *p != '\n') ++k;
+            p = find_eol(p, e);
+            if (p < e) ++p;
+        }
+        first[i + 1] = k;
+    });
+    for (unsigned i = 0; i < n; ++i) first[i + 1] += first[i];
+    std::uint64_t records = 0;
+    for (const PlyElement& el : h.elements)
+        if (!el.props.empty())
+            records += el.count;
+    if (first[n] < records)
+        throw SerialOnly{};  // truncated, or records spanning lines
+    std::vector<TriangleSoup> parts(n);
+    run_pieces(n, [&](unsigned i) {
+        parts[i] = PlyBodyReader(cuts[i], name, h)
+                       .ascii_piece(first[i], std::min(first[i + 1], records) -
+                                                  std::min(first[i], records));
+    });
+    std::vector<std::vector<Color3>> colors(n);
+    for (unsigned i = 0; i < n; ++i) colors[i] = std::move(parts[i].colors);
+    TriangleSoup soup = join_soups(parts);
+    if (h.has_colors)
+        soup.colors = join_pieces(colors);
+    require_faces(soup, name);
+    return soup;
+}
+
 }  // namespace
 
 TriangleSoup read_ply(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
     const PlyHeader header = parse_ply_header(bytes, name);
+    if (header.encoding == PlyEncoding::Ascii) {
+        const std::size_t body   = static_cast<std::size_t>(bytes.data() + bytes.size() - header.body);
+        const unsigned    pieces = parse_pieces(body, options);
+        if (pieces > 1) {
+            try {
+                return read_ascii_pieces(bytes, name, header, pieces);
+            } catch (...) {
+                // PlyBodyReader below decides, with its messages.
+            }
+        }
+    }
     VertexLayout    layout;
     if (fast_binary_layout(header, layout)) {
         try {

@@ -241,3 +241,66 @@ TEST(IoParallel, BinaryPlyIrregularRecordsGoToTheGeneralReader)
 
 }  // namespace
 }  // namespace rxmesh::test
+
+namespace rxmesh::test {
+namespace {
+
+//! An ascii PLY of the mesh with per-vertex colors and an extra element
+//! after the faces; `layout` changes where records break lines.
+std::string ascii_ply(const TriangleSoup& m, int layout)
+{
+    std::ostringstream s;
+    s << "ply\nformat ascii 1.0\ncomment made by the test\nelement vertex " << m.positions.size()
+      << "\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\n"
+         "property uchar green\nproperty uchar blue\nelement face "
+      << m.faces.size() << "\nproperty list uchar int vertex_indices\nelement note 2\n"
+      << "property int id\nend_header\n";
+    std::size_t k = 0;
+    for (const Vec3f& p : m.positions) {
+        s << p[0] << ' ' << p[1] << ' ' << p[2] << ' ' << (k * 7) % 256 << " 3 200";
+        s << (layout == 1 && k == m.positions.size() / 2 ? " " : "\n");  // two on one line
+        if (layout == 0 && k % 9 == 0) s << "   \t\n";                  // blank lines between
+        ++k;
+    }
+    k = 0;
+    for (const Triangle& t : m.faces) {
+        s << "3 " << t[0] << (layout == 2 && k == 100 ? "\n" : " ") << t[1] << ' ' << t[2] << '\n';
+        ++k;
+    }
+    s << "7\n8\n";
+    return s.str();
+}
+
+TEST(IoParallel, AsciiPlyMatchesSerial)
+{
+    const TriangleSoup sphere = generate::icosphere(3);
+    expect_all_cuts_match(ascii_ply(sphere, 0), Format::Ply, "ascii.ply");
+    const TriangleSoup back = parse(ascii_ply(sphere, 0), Format::Ply, "ascii.ply");
+    EXPECT_EQ(back.faces, sphere.faces);
+    EXPECT_EQ(back.colors.size(), sphere.positions.size());
+    // records sharing or spanning lines are the serial reader's
+    expect_all_cuts_match(ascii_ply(sphere, 1), Format::Ply, "shared_line.ply");
+    expect_all_cuts_match(ascii_ply(sphere, 2), Format::Ply, "spanning.ply");
+    EXPECT_EQ(parse(ascii_ply(sphere, 2), Format::Ply, "spanning.ply").faces, sphere.faces);
+}
+
+TEST(IoParallel, AsciiPlyDamaged)
+{
+    const std::string text = ascii_ply(generate::icosphere(3), 0);
+    expect_all_cuts_match(text.substr(0, text.size() / 2), Format::Ply, "truncated.ply");
+    expect_all_cuts_match(text.substr(0, text.size() - 5), Format::Ply, "truncated.ply");
+    std::mt19937 rng(13);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::string d  = text;
+        std::size_t at = std::uniform_int_distribution<std::size_t>(d.find("end_header") + 11,
+                                                                    d.size() - 2)(rng);
+        at             = d.find('\n', at) + 1;
+        const char* damage[] = {"1 2\n", "3 0 1 99999\n", "x y z 1 2 3\n", "3 0 0 1\n",
+                                "2 0 1\n"};
+        d.insert(at, damage[trial % 5]);
+        expect_all_cuts_match(d, Format::Ply, "damaged.ply");
+    }
+}
+
+}  // namespace
+}  // namespace rxmesh::test

@@ -12,9 +12,10 @@
 // \throw IOError        the file cannot be opened or read.
 // Readers never allocate more than the input can describe: element counts in
 // headers are checked against the bytes that remain before any reservation.
-// Large OBJ and OFF files, and binary PLY files of the common layout, are
-// read on several threads (ReadOptions); the result, and every error
-// message, are those of the serial reader.
+// Large OBJ, OFF and ascii PLY files (cut at line ends), binary PLY files of
+// the common layout and binary STL are read on several threads
+// (ReadOptions); the result, and every error message, are those of the
+// serial reader.
 // A file that yields no face at all (empty file, point cloud, only repeated-
 // vertex triangles) is an InvalidInputError: a soup returned by a reader
 // always has at least one face.
@@ -36,7 +37,7 @@ enum class Format
     Stl
 };
 
-//! How the readers use threads (OBJ, OFF, binary PLY). The defaults suit every
+//! How the readers use threads. The defaults suit every
 //! caller; tests set them to cut small files into many pieces.
 struct ReadOptions
 {
