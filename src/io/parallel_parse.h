@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -76,8 +77,8 @@ inline std::vector<std::string_view> split_at_lines(const char* begin, const cha
 }
 
 //! Runs f(i) for every i < n, each on its own thread (the caller's thread
-//! takes i = 0). Rethrows the exception of the lowest i that threw, after
-//! every thread has finished.
+//! takes i = 0, and any piece no thread could be started for). Rethrows the
+//! exception of the lowest i that threw, after every thread has finished.
 template <typename F>
 void run_pieces(unsigned n, F&& f)
 {
@@ -91,7 +92,13 @@ void run_pieces(unsigned n, F&& f)
     };
     std::vector<std::thread> threads;
     threads.reserve(n > 0 ? n - 1 : 0);
-    for (unsigned i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+    for (unsigned i = 1; i < n; ++i) {
+        try {
+            threads.emplace_back(guarded, i);
+        } catch (const std::system_error&) {
+            guarded(i);  // no thread to be had: this one takes the piece
+        }
+    }
     if (n > 0) guarded(0);
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : errors)
