@@ -151,7 +151,7 @@ inline CgReport mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, Verte
     DeviceBuffer<float>        r_buffer(3 * std::size_t(mesh.num_vertices()), stream);
     const VertexView<float, 3> r(r_buffer.data(), mesh.num_vertices());
     mcf_apply(mesh, s, dt, x, r, false, -1.f, stream);  // r0 = -dt L x0
-    if (!patch_laplacian_fits(mesh, 3))
+    if (!patch_laplacian_fits<3>(mesh))
         return cg_solve<3>(mesh, s.op(mesh, dt), x, r, cg, stream);
     const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, dt, stream);
     return cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, x, r, cg, stream);

@@ -32,6 +32,7 @@
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_sum.cuh"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/rxmesh.h"
@@ -40,7 +41,8 @@ namespace rxmesh {
 
 namespace detail {
 
-constexpr std::uint32_t kSliceWidth = 32;  // owned vertices per slice: a warp
+constexpr std::uint32_t kSliceWidth     = 32;   // owned vertices per slice: a warp
+constexpr int           kPlBuildThreads = 256;  // the cache's build kernels
 
 //! The cached operator as kernels read it.
 struct PatchLaplacianView
@@ -100,6 +102,21 @@ __global__ void __launch_bounds__(BlockThreads)
         }
         __syncthreads();  // the counts are read before the next patch's
     }
+}
+
+//! Shared memory of the build kernels: a counter per vertex of the largest
+//! patch.
+inline std::size_t pl_counter_bytes(const DeviceMesh& m)
+{
+    return std::size_t(m.limits.vertices) * sizeof(std::uint32_t);
+}
+
+//! Shared memory of the products: N staged values per vertex of the largest
+//! patch.
+template <int N>
+std::size_t pl_staged_bytes(const DeviceMesh& m)
+{
+    return std::size_t(N) * m.limits.vertices * sizeof(float);
 }
 
 //! The entries of owned vertex v (of its patch): entry j at at + j * 32.
@@ -167,13 +184,6 @@ __global__ void __launch_bounds__(BlockThreads)
 
 }  // namespace detail
 
-//! Whether the largest patch's counters and N staged values per vertex fit
-//! the shared memory PatchLaplacian and cg_solve_cached use.
-inline bool patch_laplacian_fits(const RXMesh& mesh, int N)
-{
-    return std::size_t(std::max(N, 1)) * mesh.device().limits.vertices * 4 <= 48 * 1024;
-}
-
 //! The operator's off-diagonal part, scale x (the edge weights' Laplacian),
 //! cached per patch (see the top of the file). The diagonal c comes with
 //! each product.
@@ -198,14 +208,14 @@ class PatchLaplacian
         exclusive_scan(slices.data(), m_slice_begin.data(), P + 1, stream);
         const std::uint32_t S = detail::read_back(m_slice_begin.data() + P, stream);
 
-        const std::size_t smem = std::size_t(m_mesh.limits.vertices) * sizeof(std::uint32_t);
-        if (smem > 48 * 1024)
-            throw Error("PatchLaplacian: a patch of " + std::to_string(m_mesh.limits.vertices) +
-                        " vertices does not fit the counters in shared memory");
+        const std::size_t smem = detail::pl_counter_bytes(m_mesh);
+        detail::require_shared_memory<detail::pl_slice_entries<detail::kPlBuildThreads>>(smem);
+        detail::require_shared_memory<detail::pl_fill<detail::kPlBuildThreads>>(smem);
         DeviceBuffer<std::uint32_t> entries(std::size_t(S) + 1, stream);
         RXMESH_CHECK_CUDA(cudaMemsetAsync(entries.data(), 0, entries.bytes(), stream));
         const unsigned grid = std::max(1u, P);
-        detail::pl_slice_entries<kBuildThreads><<<grid, kBuildThreads, smem, stream>>>(
+        detail::pl_slice_entries<detail::kPlBuildThreads>
+            <<<grid, detail::kPlBuildThreads, smem, stream>>>(
             m_mesh, m_slice_begin.data(), entries.data());
         RXMESH_CHECK_LAUNCH();
         m_entry_begin = DeviceBuffer<std::uint32_t>(std::size_t(S) + 1, stream);
@@ -214,7 +224,7 @@ class PatchLaplacian
 
         m_neighbour = DeviceBuffer<std::uint16_t>(std::max<std::uint32_t>(E, 1), stream);
         m_weight    = DeviceBuffer<float>(std::max<std::uint32_t>(E, 1), stream);
-        detail::pl_fill<kBuildThreads><<<grid, kBuildThreads, smem, stream>>>(
+        detail::pl_fill<detail::kPlBuildThreads><<<grid, detail::kPlBuildThreads, smem, stream>>>(
             m_mesh, view(), EdgeView<const float>(weights.data(), weights.num_elements()), scale,
             m_neighbour.data(), m_weight.data());
         RXMESH_CHECK_LAUNCH();
@@ -234,8 +244,6 @@ class PatchLaplacian
     }
 
    private:
-    static constexpr int kBuildThreads = 256;
-
     static void exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n,
                                cudaStream_t stream)
     {
@@ -305,17 +313,6 @@ __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
     return dot;
 }
 
-//! The block's sum of `partial` added to *total (one atomic per block).
-template <int BlockThreads>
-__device__ __forceinline__ void pl_add_block_sum(double partial, double* total)
-{
-    using BlockSum = cub::BlockReduce<double, BlockThreads>;
-    __shared__ typename BlockSum::TempStorage tmp;
-    __syncthreads();  // tmp's previous use is over
-    const double block_total = BlockSum(tmp).Sum(partial);
-    if (threadIdx.x == 0) atomicAdd(total, block_total);
-}
-
 //! One CG product (pl_product_patches) as a kernel; d.q into state->dq.
 template <int N, int BlockThreads, int MinBlocks>
 __global__ void __launch_bounds__(BlockThreads, MinBlocks)
@@ -326,7 +323,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     extern __shared__ float pl_staged[];
     const double dot = pl_product_patches<N, BlockThreads, false>(
         m, op, diag, diag_scale, float(state->beta), r, d_old, d_new, q, pl_staged);
-    pl_add_block_sum<BlockThreads>(dot, &state->dq);
+    add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
 }
 
 //! The whole CG loop in one cooperative launch: product, grid
@@ -347,8 +344,8 @@ __global__ void __launch_bounds__(BlockThreads)
         const float* d_old = (it & 1) ? d1 : d0;
         const double dot   = pl_product_patches<N, BlockThreads, true>(
             m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged);
-        pl_add_block_sum<BlockThreads>(dot, &state->dq);
-        grid.sync();
+        add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
+        grid.sync();  // also ends the block sum's use of its shared storage
         const double dq    = __ldcg(&state->dq);
         const float  alpha = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
         double       rr    = 0;
@@ -358,28 +355,36 @@ __global__ void __launch_bounds__(BlockThreads)
             r[i]           = ri;
             rr += double(ri) * ri;
         }
-        pl_add_block_sum<BlockThreads>(rr, &state->delta_next);
+        add_block_sum<BlockThreads>(SumInto{&state->delta_next}, rr);
         grid.sync();
         if (grid.thread_rank() == 0) cg_scalars_step(state);
         grid.sync();
     }
 }
 
-//! Blocks of pl_cg_product: one per patch, up to what stays resident.
+//! Whether the cache's build kernels and the products of cg_solve_cached<N,
+//! BlockThreads, MinBlocks> get the shared memory the mesh's largest patch
+//! needs (opting them in above 48 KB; core/launch.cuh).
 template <int N, int BlockThreads, int MinBlocks>
-unsigned pl_product_grid(const DeviceMesh& m, std::size_t smem)
+bool pl_fits(const DeviceMesh& m)
 {
-    int device = 0, sms = 0, per_sm = 0;
-    RXMESH_CHECK_CUDA(cudaGetDevice(&device));
-    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, pl_cg_product<N, BlockThreads, MinBlocks>, BlockThreads, smem));
-    const std::uint64_t resident = std::uint64_t(std::max(per_sm, 1)) * sms;
-    return unsigned(std::max<std::uint64_t>(
-        1, std::min<std::uint64_t>(m.store.num_patches, 64 * resident)));
+    const std::size_t counters = pl_counter_bytes(m), staged = pl_staged_bytes<N>(m);
+    return launcher<pl_slice_entries<kPlBuildThreads>>().fit_shared_memory(counters) &&
+           launcher<pl_fill<kPlBuildThreads>>().fit_shared_memory(counters) &&
+           launcher<pl_cg_product<N, BlockThreads, MinBlocks>>().fit_shared_memory(staged) &&
+           launcher<pl_cg_persistent<N, BlockThreads>>().fit_shared_memory(staged);
 }
 
 }  // namespace detail
+
+//! Whether PatchLaplacian and cg_solve_cached<N, BlockThreads, MinBlocks>
+//! can run on the mesh: its largest patch's counters and staged values fit
+//! shared memory.
+template <int N, int BlockThreads = 128, int MinBlocks = 1>
+bool patch_laplacian_fits(const RXMesh& mesh)
+{
+    return detail::pl_fits<N, BlockThreads, MinBlocks>(mesh.device());
+}
 
 //! y = (diag_scale diag(c) + the cached operator) x, N values per vertex
 //! (the CG product with beta = 0). `diag` may be empty.
@@ -390,15 +395,16 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
                   cudaStream_t stream = 0)
 {
     require_vertex_count("apply_cached", mesh, x, y);
-    if (!patch_laplacian_fits(mesh, N))
-        throw Error("apply_cached: the largest patch does not fit shared memory");
-    const DeviceMesh&             m    = op.mesh();
-    const std::size_t             smem = std::size_t(N) * m.limits.vertices * sizeof(float);
+    const DeviceMesh& m    = op.mesh();
+    const std::size_t smem = detail::pl_staged_bytes<N>(m);
+    detail::require_shared_memory<detail::pl_cg_product<N, BlockThreads, 1>>(smem);
     DeviceBuffer<float>           staged(std::size_t(N) * mesh.num_vertices(), stream);
     DeviceBuffer<detail::CgState> state(1, stream);
     RXMESH_CHECK_CUDA(cudaMemsetAsync(state.data(), 0, state.bytes(), stream));  // beta = 0
     detail::pl_cg_product<N, BlockThreads, 1>
-        <<<detail::pl_product_grid<N, BlockThreads, 1>(m, smem), BlockThreads, smem, stream>>>(
+        <<<detail::launcher<detail::pl_cg_product<N, BlockThreads, 1>>().resident_grid(
+               BlockThreads, smem, m.store.num_patches),
+           BlockThreads, smem, stream>>>(
             m, op.view(), diag, diag_scale, x.data(), x.data(), staged.data(), y.data(),
             state.data());
     RXMESH_CHECK_LAUNCH();
@@ -417,25 +423,6 @@ enum class CgLoop
     Persistent
 };
 
-namespace detail {
-
-//! Blocks of pl_cg_persistent that stay resident (0 without cooperative
-//! launches).
-template <int N, int BlockThreads>
-unsigned pl_persistent_capacity(std::size_t smem)
-{
-    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
-    RXMESH_CHECK_CUDA(cudaGetDevice(&device));
-    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-    if (!cooperative) return 0;
-    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    RXMESH_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, pl_cg_persistent<N, BlockThreads>, BlockThreads, smem));
-    return unsigned(std::max(per_sm, 0) * sms);
-}
-
-}  // namespace detail
-
 //! cg_solve (algo/cg.cuh) for A = diag_scale diag(c) + the cached operator:
 //! x holds the initial guess and r its residual on entry; on return x is the
 //! solution. `diag` may be empty (A is then the Laplacian alone).
@@ -453,19 +440,20 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
     if (diag.data() != nullptr && diag.num_elements() != mesh.num_vertices())
         throw Error("cg_solve_cached: the diagonal has " + std::to_string(diag.num_elements()) +
                     " values for " + std::to_string(mesh.num_vertices()) + " vertices");
-    const DeviceMesh&   m    = op.mesh();
-    const std::size_t   smem = std::size_t(N) * m.limits.vertices * sizeof(float);
-    if (smem > 48 * 1024)
-        throw Error("cg_solve_cached: a patch of " + std::to_string(m.limits.vertices) +
-                    " vertices does not fit shared memory");
+    const DeviceMesh& m    = op.mesh();
+    const std::size_t smem = detail::pl_staged_bytes<N>(m);
+    detail::require_shared_memory<detail::pl_cg_product<N, BlockThreads, MinBlocks>>(smem);
+    detail::require_shared_memory<detail::pl_cg_persistent<N, BlockThreads>>(smem);
     const std::uint64_t              n = std::uint64_t(N) * mesh.num_vertices();
     const detail::PatchLaplacianView v = op.view();
-    const unsigned capacity = detail::pl_persistent_capacity<N, BlockThreads>(smem);
-    if (loop == CgLoop::Persistent && capacity == 0)
+    detail::Launcher persistent = detail::launcher<detail::pl_cg_persistent<N, BlockThreads>>();
+    const bool       one_launch = persistent.device().cooperative &&
+                            persistent.blocks_per_sm(BlockThreads, smem) > 0;
+    if (loop == CgLoop::Persistent && !one_launch)
         throw Error("cg_solve_cached: the device has no cooperative launches");
-    if (loop == CgLoop::Persistent || (loop == CgLoop::Auto && capacity > 0)) {
+    if (loop == CgLoop::Persistent || (loop == CgLoop::Auto && one_launch)) {
         detail::CgStart start(n, r.data(), options, stream);
-        const unsigned  grid = std::max(1u, std::min(m.store.num_patches, capacity));
+        const unsigned  grid = persistent.resident_grid(BlockThreads, smem, m.store.num_patches);
         float*          xd = x.data(), *rd = r.data(), *d0 = start.d[0].data(),
                *d1 = start.d[1].data(), *q = start.q.data();
         detail::CgState* state = start.state.data();
@@ -478,7 +466,9 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
             BlockThreads, args, smem, stream));
         return detail::cg_report(state, start.rr, stream);
     }
-    const unsigned grid = detail::pl_product_grid<N, BlockThreads, MinBlocks>(m, smem);
+    const unsigned grid =
+        detail::launcher<detail::pl_cg_product<N, BlockThreads, MinBlocks>>().resident_grid(
+            BlockThreads, smem, m.store.num_patches);
     const unsigned update_grid =
         unsigned(std::min<std::uint64_t>((n + BlockThreads - 1) / BlockThreads, 8192));
     return detail::cg_drive(
