@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -26,12 +27,13 @@ void require_vertex_count(const RXMesh& mesh, std::uint32_t num_elements, const 
 
 namespace {
 
-//! \throw Error unless the mesh was built from a soup of `input`'s size.
-void require_input_of(const std::vector<std::uint32_t>& to_global, const TriangleSoup& input)
+//! \throw Error unless the mesh was built from a soup of `input`'s size
+//! (`mesh_inputs`: the input vertices the mesh was built from).
+void require_input_of(std::size_t mesh_inputs, const TriangleSoup& input)
 {
-    if (to_global.size() != input.positions.size())
+    if (mesh_inputs != input.positions.size())
         throw Error("export: the input has " + std::to_string(input.positions.size()) +
-                    " vertices, the mesh was built from " + std::to_string(to_global.size()));
+                    " vertices, the mesh was built from " + std::to_string(mesh_inputs));
 }
 
 }  // namespace
@@ -41,7 +43,7 @@ std::vector<Vec3f> input_order_positions(const RXMesh& mesh, const TriangleSoup&
 {
     detail::require_vertex_count(mesh, positions.num_elements(), "export: the positions");
     const std::vector<std::uint32_t> to_global = detail::input_to_global(mesh);
-    require_input_of(to_global, input);
+    require_input_of(to_global.size(), input);
     const std::vector<float> rows =
         detail::gather_input_rows<float, 3>(to_global, detail::download(positions), 0.f);
     std::vector<Vec3f> out(to_global.size());
@@ -59,8 +61,8 @@ __global__ void gather_moved(std::uint64_t n, const std::uint32_t* to_global,
                              VertexView<const float, 3> moved, const float* input,
                              float* positions, float* displacement)
 {
-    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::uint64_t(gridDim.x) * blockDim.x) {
+    RXMESH_FOR_EACH_ITEM(i, n)
+    {
         const std::uint32_t g  = to_global[i];
         float               d2 = 0;
         for (int k = 0; k < 3; ++k) {
@@ -80,18 +82,15 @@ InputOrderMoved input_order_moved(const RXMesh& mesh, const TriangleSoup& input,
 {
     detail::require_vertex_count(mesh, moved.num_elements(), "export: the positions");
     const DeviceBuffer<std::uint32_t>& to_global = mesh.input_vertex_to_global();
-    if (to_global.size() != input.positions.size())
-        throw Error("export: the input has " + std::to_string(input.positions.size()) +
-                    " vertices, the mesh was built from " + std::to_string(to_global.size()));
+    require_input_of(to_global.size(), input);
     const std::uint64_t n = input.positions.size();
     InputOrderMoved     out{std::vector<Vec3f>(n), std::vector<float>(n)};
     if (n == 0)
         return out;
     DeviceBuffer<float> in(3 * n), positions(3 * n), displacement(n);
     in.upload(input.positions.front().data(), 3 * n);
-    const unsigned blocks = unsigned(std::min<std::uint64_t>((n + 255) / 256, 65535));
-    gather_moved<<<blocks, 256>>>(n, to_global.data(), moved, in.data(), positions.data(),
-                                  displacement.data());
+    gather_moved<<<detail::flat_grid(n), detail::kFlatBlockThreads>>>(
+        n, to_global.data(), moved, in.data(), positions.data(), displacement.data());
     RXMESH_CHECK_LAUNCH();
     RXMESH_CHECK_CUDA(cudaMemcpy(out.positions.front().data(), positions.data(), 12 * n,
                                  cudaMemcpyDeviceToHost));
