@@ -36,6 +36,13 @@
 
 namespace rxmesh::app {
 
+//! Milliseconds of wall time since `start`.
+inline double ms_since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 //! What an app says about itself in --help and in its outputs.
 struct Info
 {
@@ -213,10 +220,7 @@ class Session
                     wall, m_gpu_wait_ms, m_write_ms);
     }
 
-    static double ms_since(Clock::time_point t)
-    {
-        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    }
+
 
    private:
     const Info&          m_info;
@@ -279,13 +283,13 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     Input in = o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
     validate_input(in.soup, in.name);
     app.prepare(in, o);
-    const double import_ms = Session::ms_since(read_start);
+    const double import_ms = ms_since(read_start);
     Outputs::expect(o.output);
     Outputs::expect(o.json);
     for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
     const auto        wait_start = Session::Clock::now();
     const std::string gpu_name   = gpu.get();
-    Session session(app.info(), o, std::move(in), import_ms, Session::ms_since(wait_start), gpu_name,
+    Session session(app.info(), o, std::move(in), import_ms, ms_since(wait_start), gpu_name,
                     start);
     const int status = app.run(session);
     session.commit();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app.h"
 #include "json.h"
 #include "policy.h"
 #include "rxmesh/core/device_buffer.h"
@@ -26,12 +27,6 @@
 #include "rxmesh/spatial/hausdorff.h"
 
 namespace rxmesh::app {
-
-inline double ms_since(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 //! The output format is known before any work, so that a bad name fails
 //! early (the library writes PLY and OBJ). \throw InvalidInputError.
