@@ -169,7 +169,7 @@ class Writer
         if (start < 0)
             throw IOError(m_path + ": write error: " + errno_text());
         constexpr std::size_t kMinRecords = std::size_t(1) << 16;
-        const unsigned pieces = detail::parse_pieces(count, ReadOptions{0, kMinRecords});
+        const unsigned pieces = detail::pieces_for(count, 0, kMinRecords);
         detail::run_pieces(pieces, [&](unsigned p) {
             const std::size_t per_block = std::max<std::size_t>(1, kChunk / bytes);
             std::vector<char> block(per_block * bytes);
@@ -243,7 +243,7 @@ template <typename Format>
 void put_records(Writer& w, std::size_t count, std::size_t bytes_per_record, Format&& format)
 {
     constexpr std::size_t kMinRecords = std::size_t(1) << 16;
-    const unsigned        pieces      = detail::parse_pieces(count, ReadOptions{0, kMinRecords});
+    const unsigned        pieces      = detail::pieces_for(count, 0, kMinRecords);
     std::vector<std::string> text(pieces);
     detail::run_pieces(pieces, [&](unsigned p) {
         const std::size_t begin = count * p / pieces, end = count * (p + 1) / pieces;

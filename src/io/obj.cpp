@@ -333,14 +333,9 @@ TriangleSoup read_obj(std::string_view bytes, const std::string& name, const Rea
     const char* const begin  = check_text_encoding(bytes.data(), bytes.data() + bytes.size(), name);
     const char* const end    = bytes.data() + bytes.size();
     const unsigned    pieces = parse_pieces(static_cast<std::size_t>(end - begin), options);
-    if (pieces > 1) {
-        try {
-            return read_pieces(begin, end, name, pieces);
-        } catch (...) {
-            // The serial parse below decides, with the serial messages.
-        }
-    }
-    return ObjParser(bytes, name).run();
+    return threaded_or_serial(
+        pieces, [&] { return read_pieces(begin, end, name, pieces); },
+        [&] { return ObjParser(bytes, name).run(); });
 }
 
 }  // namespace rxmesh::io::detail

@@ -19,21 +19,6 @@
 namespace rxmesh::io::detail {
 namespace {
 
-//! Records (vertex or face lines: not blank, not a comment) in a piece.
-std::uint64_t count_records(std::string_view piece)
-{
-    const char*   p = piece.data();
-    const char*   e = p + piece.size();
-    std::uint64_t n = 0;
-    while (p < e) {
-        p = skip_blanks(p, e);
-        if (p < e && *p != '\n' && *p != '#') ++n;
-        p = find_eol(p, e);
-        if (p < e) ++p;
-    }
-    return n;
-}
-
 class OffParser : TextParser
 {
    public:
@@ -243,9 +228,7 @@ TriangleSoup read_pieces(std::string_view bytes, const std::string& name, unsign
     const std::vector<std::string_view> cuts = split_at_lines(records, end, pieces);
     const unsigned                      n    = static_cast<unsigned>(cuts.size());
     const std::uint64_t                 nv = whole.num_vertices(), nf = whole.num_faces();
-    std::vector<std::uint64_t>          first(n + 1, 0);
-    run_pieces(n, [&](unsigned i) { first[i + 1] = count_records(cuts[i]); });
-    for (unsigned i = 0; i < n; ++i) first[i + 1] += first[i];
+    const std::vector<std::uint64_t>    first = record_starts(cuts, '#');  // vertex or face lines
     if (first[n] < nv + nf) throw SerialOnly{};  // truncated: its message says where
 
     std::vector<TriangleSoup> parts(n);
@@ -262,14 +245,9 @@ TriangleSoup read_pieces(std::string_view bytes, const std::string& name, unsign
 TriangleSoup read_off(std::string_view bytes, const std::string& name, const ReadOptions& options)
 {
     const unsigned pieces = parse_pieces(bytes.size(), options);
-    if (pieces > 1) {
-        try {
-            return read_pieces(bytes, name, pieces);
-        } catch (...) {
-            // The serial parse below decides, with the serial messages.
-        }
-    }
-    return OffParser(bytes, name).run();
+    return threaded_or_serial(
+        pieces, [&] { return read_pieces(bytes, name, pieces); },
+        [&] { return OffParser(bytes, name).run(); });
 }
 
 }  // namespace rxmesh::io::detail

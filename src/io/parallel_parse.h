@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "parse_util.h"
 #include "rxmesh/io/io.h"
 
 namespace rxmesh::io::detail {
@@ -25,17 +26,22 @@ namespace rxmesh::io::detail {
 //! At most this many pieces, whatever the thread count.
 constexpr unsigned kMaxPieces = 256;
 
-//! Pieces a text of `bytes` bytes is cut into: 1 (serial) for small files
-//! or when options.threads == 1; never fewer than options.min_piece_bytes
-//! per piece.
-inline unsigned parse_pieces(std::size_t bytes, const ReadOptions& options)
+//! Pieces `units` of work (bytes, records) are cut into: at most `threads`
+//! (0 = every hardware thread, never more than kMaxPieces), never fewer than
+//! `min_units` each, at least 1.
+inline unsigned pieces_for(std::size_t units, unsigned threads, std::size_t min_units)
 {
-    unsigned threads = options.threads;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, kMaxPieces);
-    const std::size_t min_piece = std::max<std::size_t>(1, options.min_piece_bytes);
-    const std::size_t by_size   = bytes / min_piece;
+    const std::size_t by_size = units / std::max<std::size_t>(1, min_units);
     return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, by_size)));
+}
+
+//! Pieces a file of `bytes` bytes is read in: 1 (serially) for small files
+//! or when options.threads == 1.
+inline unsigned parse_pieces(std::size_t bytes, const ReadOptions& options)
+{
+    return pieces_for(bytes, options.threads, options.min_piece_bytes);
 }
 
 //! True when the line that ends at the '\n' at `nl` continues on the next
@@ -118,6 +124,46 @@ std::vector<T> join_pieces(std::vector<std::vector<T>>& parts)
         std::vector<T>().swap(parts[i]);
     });
     return out;
+}
+
+//! The file read as threaded() when it is cut into more than one piece and
+//! that succeeds; otherwise, and after any exception of a piece, as
+//! serial(), whose messages and line numbers are then the reader's.
+template <typename Threaded, typename Serial>
+TriangleSoup threaded_or_serial(unsigned pieces, Threaded&& threaded, Serial&& serial)
+{
+    if (pieces > 1) {
+        try {
+            return threaded();
+        } catch (...) {
+            // serial() decides
+        }
+    }
+    return serial();
+}
+
+//! first[i] = the records before piece i, first[n] = all records, where a
+//! record is a line with something other than blanks (and, when `comment`
+//! is not NUL, not starting with it). Counted on the pieces' threads.
+inline std::vector<std::uint64_t> record_starts(const std::vector<std::string_view>& cuts,
+                                                char comment = '\0')
+{
+    const unsigned             n = static_cast<unsigned>(cuts.size());
+    std::vector<std::uint64_t> first(n + 1, 0);
+    run_pieces(n, [&](unsigned i) {
+        const char*   p = cuts[i].data();
+        const char*   e = p + cuts[i].size();
+        std::uint64_t k = 0;
+        while (p < e) {
+            p = skip_blanks(p, e);
+            if (p < e && *p != '\n' && (comment == '\0' || *p != comment)) ++k;
+            p = find_eol(p, e);
+            if (p < e) ++p;
+        }
+        first[i + 1] = k;
+    });
+    for (unsigned i = 0; i < n; ++i) first[i + 1] += first[i];
+    return first;
 }
 
 //! Thrown by a piece, or by the join, for what only the serial parse

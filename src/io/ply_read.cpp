@@ -485,21 +485,8 @@ TriangleSoup read_ascii_pieces(std::string_view bytes, const std::string& name,
     const char* const                   end  = bytes.data() + bytes.size();
     const std::vector<std::string_view> cuts = split_at_lines(h.body, end, pieces);
     const unsigned                      n    = static_cast<unsigned>(cuts.size());
-    std::vector<std::uint64_t>          first(n + 1, 0);
-    run_pieces(n, [&](unsigned i) {
-        const char*   p = cuts[i].data();
-        const char*   e = p + cuts[i].size();
-        std::uint64_t k = 0;
-        while (p < e) {
-            p = skip_blanks(p, e);
-            if (p < e && *p != '\n') ++k;
-            p = find_eol(p, e);
-            if (p < e) ++p;
-        }
-        first[i + 1] = k;
-    });
-    for (unsigned i = 0; i < n; ++i) first[i + 1] += first[i];
-    std::uint64_t records = 0;
+    const std::vector<std::uint64_t>    first = record_starts(cuts);
+    std::uint64_t                       records = 0;
     for (const PlyElement& el : h.elements)
         if (!el.props.empty())
             records += el.count;
@@ -528,13 +515,9 @@ TriangleSoup read_ply(std::string_view bytes, const std::string& name, const Rea
     if (header.encoding == PlyEncoding::Ascii) {
         const std::size_t body   = static_cast<std::size_t>(bytes.data() + bytes.size() - header.body);
         const unsigned    pieces = parse_pieces(body, options);
-        if (pieces > 1) {
-            try {
-                return read_ascii_pieces(bytes, name, header, pieces);
-            } catch (...) {
-                // PlyBodyReader below decides, with its messages.
-            }
-        }
+        return threaded_or_serial(
+            pieces, [&] { return read_ascii_pieces(bytes, name, header, pieces); },
+            [&] { return PlyBodyReader(bytes, name, header).run(); });
     }
     VertexLayout    layout;
     if (fast_binary_layout(header, layout)) {
