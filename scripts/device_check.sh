@@ -6,12 +6,7 @@
 # usage: scripts/device_check.sh [--no-bench] [--bench-only]
 #   --no-bench builds with -DRXMESH_DEVICE_CHECKS=ON (device invariants kept)
 set -uo pipefail
-OUT="${OUT:-$PWD/device-out}"
-mkdir -p "$OUT"
-DEPS=/tmp/rxmesh-deps
-mkdir -p "$DEPS"
-for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+source scripts/device_env.sh > /dev/null  # OUT, DEPS, the carried packages unpacked
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/bench.md"
 
 GTEST_HINT=""
