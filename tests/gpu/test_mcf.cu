@@ -113,13 +113,32 @@ std::vector<NamedMesh> generated_meshes()
             {"high valence fan", generate::fan(200)}};
 }
 
-//! Small patches so that every mesh spans several (ribbons exercised).
-BuildOptions small_patches()
+BuildOptions with_capacity(std::uint32_t faces_per_patch)
 {
     BuildOptions o;
-    o.patcher.capacity = 64;
+    o.patcher.capacity = faces_per_patch;
     return o;
 }
+
+//! Small patches so that every mesh spans several (ribbons exercised).
+BuildOptions small_patches() { return with_capacity(64); }
+
+//! A mesh at one patch capacity with the reference's and the GPU's MCF
+//! systems (cotangent weights).
+struct SystemAt
+{
+    SystemAt(const TriangleSoup& soup, std::uint32_t capacity)
+        : mesh(soup, with_capacity(capacity)),
+          h(host_mesh(mesh)),
+          ref(reference::mcf_system(h.positions, h.faces, false)),
+          s(mcf_system(mesh, mesh.positions(), false))
+    {
+    }
+    RXMesh               mesh;
+    HostMesh             h;
+    reference::McfSystem ref;
+    McfSystem            s;
+};
 
 void expect_weights_and_areas(const RXMesh& mesh, bool uniform, const std::string& name)
 {
@@ -204,12 +223,10 @@ TEST(GpuMcf, CachedOperatorMatchesReferenceEntryByEntry)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& m : generated_meshes())
         for (std::uint32_t capacity : {64u, 512u}) {
-            BuildOptions o;
-            o.patcher.capacity = capacity;
-            const RXMesh               mesh(m.soup, o);
-            const HostMesh             h   = host_mesh(mesh);
-            const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
-            const McfSystem            s   = mcf_system(mesh, mesh.positions(), false);
+            const SystemAt sys(m.soup, capacity);
+            const RXMesh&  mesh = sys.mesh;
+            const auto&    ref  = sys.ref;
+            const auto&    s    = sys.s;
             const auto  x  = random_vector(3 * std::size_t(mesh.num_vertices()), 11);
             const float dt = 0.37f;
             const auto  y  = gpu_apply_cached(mesh, s, dt, x);
@@ -400,15 +417,13 @@ TEST(GpuMcf, PersistentAndLaunchedLoopsSolveTheReferenceSystem)
     for (const auto& m : generated_meshes())
         for (std::uint32_t capacity : {64u, 512u}) {
             SCOPED_TRACE(m.name + ", capacity " + std::to_string(capacity));
-            BuildOptions o;
-            o.patcher.capacity = capacity;
-            const RXMesh               mesh(m.soup, o);
-            const HostMesh             h   = host_mesh(mesh);
-            const reference::McfSystem ref = reference::mcf_system(h.positions, h.faces, false);
-            const McfSystem            s   = mcf_system(mesh, mesh.positions(), false);
-            const float                dt  = 0.37f;
-            std::vector<double>        x0;
-            for (const auto& p : h.positions) x0.insert(x0.end(), p.begin(), p.end());
+            const SystemAt      sys(m.soup, capacity);
+            const RXMesh&       mesh = sys.mesh;
+            const auto&         ref  = sys.ref;
+            const auto&         s    = sys.s;
+            const float         dt   = 0.37f;
+            std::vector<double> x0;
+            for (const auto& p : sys.h.positions) x0.insert(x0.end(), p.begin(), p.end());
             const LoopRun launched   = solve_with_loop(mesh, s, dt, CgLoop::Launches);
             const LoopRun persistent = solve_with_loop(mesh, s, dt, CgLoop::Persistent);
             for (const LoopRun* run : {&launched, &persistent}) {
