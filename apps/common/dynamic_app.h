@@ -182,4 +182,47 @@ inline Json memory_json(const DynamicMemory& m)
     return j;
 }
 
+//! The report of an app that makes a new mesh (remesh, simplify): the
+//! common keys, the sizes of the input and of the result (`vertices`,
+//! `faces`), the app's `params`, the algorithm's report under `name`, the
+//! result's quality and distance to the input, the times (import, upload,
+//! NAME, NAME_wall) and the device memory. `Run` holds report (with ms and
+//! to_json), quality, distance, upload_ms, wall_ms and memory.
+template <typename Run>
+Json new_mesh_report(const Session& s, const Run& run, const std::string& name,
+                     const Json& params, double vertices, double faces)
+{
+    Json mesh, times;
+    mesh.num("input_vertices", double(s.input().soup.positions.size()))
+        .num("input_faces", double(s.input().soup.faces.size()))
+        .num("vertices", vertices)
+        .num("faces", faces);
+    times.num("import", s.import_ms())
+        .num("upload", run.upload_ms)
+        .num(name, run.report.ms)
+        .num(name + "_wall", run.wall_ms);
+    Json j = s.report();
+    j.obj("mesh", mesh)
+        .obj("parameters", params)
+        .embed(name, run.report.to_json())
+        .embed("quality", run.quality.to_json())
+        .obj("hausdorff", run.distance.to_json())
+        .obj("times_ms", times)
+        .obj("device_memory_bytes", memory_json(run.memory))
+        .flag("checked", s.check());
+    return j;
+}
+
+//! The first keys of such an app's "check": whether the input and the
+//! result are valid and manifold.
+inline Json state_check_json(const MeshState& input, const MeshState& result)
+{
+    Json check;
+    check.flag("input_valid", input.valid)
+        .flag("valid", result.valid)
+        .flag("input_manifold", input.manifold)
+        .flag("manifold", result.manifold);
+    return check;
+}
+
 }  // namespace rxmesh::app

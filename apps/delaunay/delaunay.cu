@@ -21,9 +21,8 @@ namespace {
 
 using namespace rxmesh;
 
-app::Info info_without_mesh()
-{
-    app::Info i{"rxmesh-delaunay",
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
+const app::Info kInfo{"rxmesh-delaunay",
                 "Delaunay edge flips on the GPU: flip every interior edge whose opposite angles "
                 "sum to more than pi until none is left (or every one left is refused)",
                 "an embedded noisy torus (128 x 64 quads, noise 0.3 x the mean edge length)",
@@ -31,12 +30,8 @@ app::Info info_without_mesh()
                 "order, the new faces",
                 "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
                 "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
-                "flip refused by the serial reference (exit 2 otherwise)"};
-    i.weld_help = nullptr;
-    return i;
-}
-
-const app::Info kInfo = info_without_mesh();
+                "flip refused by the serial reference (exit 2 otherwise)",
+    nullptr};
 
 struct Run
 {

@@ -44,9 +44,8 @@ constexpr double kMaxExpectedFaces = 2147483648.0;
 constexpr double kShareInBandTolerance = 0.10;
 constexpr double kDistanceFactor       = 1.5;
 
-app::Info info_without_mesh()
-{
-    app::Info i{
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
+const app::Info kInfo{
         "rxmesh-remesh",
         "isotropic remeshing on the GPU (Botsch and Kobbelt 2004): split long edges, collapse "
         "short ones, flip towards valence 6, smooth tangentially and project onto the input, "
@@ -61,12 +60,8 @@ app::Info info_without_mesh()
         "serial reference with the "
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise)"};
-    i.weld_help = nullptr;
-    return i;
-}
-
-const app::Info kInfo = info_without_mesh();
+        "bounding-box diagonal (exit 2 otherwise)",
+    nullptr};
 
 //! What the options ask of L: a length, a ratio to the input's mean edge
 //! length, or neither (0: the mean itself).
@@ -410,42 +405,24 @@ class Remesh final : public app::App
    private:
     app::Json report(const app::Session& s, const Remeshed& run, const RemeshCheck& c) const
     {
-        app::Json mesh, params, times;
-        mesh.num("input_vertices", double(s.input().soup.positions.size()))
-            .num("input_faces", double(s.input().soup.faces.size()))
-            .num("vertices", double(run.result.positions.size()))
-            .num("faces", double(run.result.faces.size()));
+        app::Json params;
         params.num("target_length", run.report.target_length)
             .str("target_length_from", m_target.source)
             .num("input_mean_edge_length", m_target.input_mean_edge)
             .num("iterations", m_options.iterations)
             .flag("project", !m_no_project)
             .num("feature_angle_degrees", m_options.feature_angle_degrees);
-        times.num("import", s.import_ms())
-            .num("upload", run.upload_ms)
-            .num("remesh", run.report.ms)
-            .num("remesh_wall", run.wall_ms);
-        app::Json j = s.report();
-        j.obj("mesh", mesh)
-            .obj("parameters", params)
-            .embed("remesh", run.report.to_json())
-            .embed("quality", run.quality.to_json())
-            .obj("hausdorff", run.distance.to_json())
-            .obj("times_ms", times)
-            .obj("device_memory_bytes", app::memory_json(run.memory))
-            .flag("checked", s.check());
+        app::Json j = app::new_mesh_report(s, run, "remesh", params,
+                                           double(run.result.positions.size()),
+                                           double(run.result.faces.size()));
         if (s.check()) j.obj("check", check_report(run, c));
         return j;
     }
 
     static app::Json check_report(const Remeshed& run, const RemeshCheck& c)
     {
-        app::Json check;
-        check.flag("input_valid", run.input_state.valid)
-            .flag("valid", run.state.valid)
-            .flag("input_manifold", run.input_state.manifold)
-            .flag("manifold", run.state.manifold)
-            .num("input_boundary_vertices_in_place", double(c.boundary_vertices))
+        app::Json check = app::state_check_json(run.input_state, run.state);
+        check.num("input_boundary_vertices_in_place", double(c.boundary_vertices))
             .flag("reference_ran", c.reference_ran)
             .num("reference_max_faces", double(kMaxReferenceFaces));
         if (c.reference_ran)

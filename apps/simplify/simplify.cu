@@ -36,9 +36,8 @@ constexpr std::size_t kMaxReferenceFaces = 20000;
 //! one at a time, cheapest first).
 constexpr double kDistanceFactor = 2.0;
 
-app::Info info_without_mesh()
-{
-    app::Info i{
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
+const app::Info kInfo{
         "rxmesh-simplify",
         "quadric-error simplification on the GPU (Garland and Heckbert 1997): collapse the "
         "cheapest edges, in parallel batches, down to a target face count or until no valid "
@@ -49,12 +48,8 @@ app::Info info_without_mesh()
         "check on the CPU: a valid mesh, manifold if the input was, the target reached or the "
         "reason why not; up to 20000 input faces also the serial reference to the same target: "
         "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise)"};
-    i.weld_help = nullptr;
-    return i;
-}
-
-const app::Info kInfo = info_without_mesh();
+        "bounding-box diagonal (exit 2 otherwise)",
+    nullptr};
 
 //! What the options ask for: a face count, else a share of the input's.
 struct TargetRequest
@@ -277,42 +272,23 @@ class Simplify final : public app::App
     app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
                      const SimplifyCheck& c) const
     {
-        app::Json mesh, params, times;
-        mesh.num("input_vertices", double(s.input().soup.positions.size()))
-            .num("input_faces", double(s.input().soup.faces.size()))
-            .num("vertices", run.report.vertices)
-            .num("faces", run.report.faces);
+        app::Json params;
         params.num("target_faces", options.target_faces)
             .str("target_from", m_request.faces > 0 ? "--faces" : "--ratio");
         if (m_request.faces == 0) params.num("ratio", m_request.ratio);
         params.num("boundary_weight", options.boundary_weight)
             .num("batch_share", options.batch_share)
             .num("max_passes", options.max_passes);
-        times.num("import", s.import_ms())
-            .num("upload", run.upload_ms)
-            .num("simplify", run.report.ms)
-            .num("simplify_wall", run.wall_ms);
-        app::Json j = s.report();
-        j.obj("mesh", mesh)
-            .obj("parameters", params)
-            .embed("simplify", run.report.to_json())
-            .embed("quality", run.quality.to_json())
-            .obj("hausdorff", run.distance.to_json())
-            .obj("times_ms", times)
-            .obj("device_memory_bytes", app::memory_json(run.memory))
-            .flag("checked", s.check());
+        app::Json j = app::new_mesh_report(s, run, "simplify", params, run.report.vertices,
+                                           run.report.faces);
         if (s.check()) j.obj("check", check_report(run, c));
         return j;
     }
 
     static app::Json check_report(const Simplified& run, const SimplifyCheck& c)
     {
-        app::Json check;
-        check.flag("input_valid", run.input_state.valid)
-            .flag("valid", run.state.valid)
-            .flag("input_manifold", run.input_state.manifold)
-            .flag("manifold", run.state.manifold)
-            .str("stop_reason", run.report.stop_reason())
+        app::Json check = app::state_check_json(run.input_state, run.state);
+        check.str("stop_reason", run.report.stop_reason())
             .flag("reference_ran", c.reference_ran)
             .num("reference_max_faces", double(kMaxReferenceFaces));
         if (c.reference_ran)
