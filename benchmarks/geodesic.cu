@@ -1,8 +1,9 @@
 // Geodesic distance by parallel toplesets propagation: RXMesh
-// (algo/geodesic.cuh: accumulate_scheduled with Min; block size swept; also
-// with plain launches instead of CUDA graphs, and in the paper's VF for_each
-// form, geodesic_vf.cuh) against the same algorithm over the PDE halfedges
-// (baselines/pde_geodesic.cuh, same loop structure, block size swept) in
+// (algo/geodesic.cuh: accumulate_scheduled_loop with Min; block size swept;
+// its propagation in one cooperative launch and in host-enqueued chunks, and
+// in the paper's VF for_each form, geodesic_vf.cuh) against the same
+// algorithm over the PDE halfedges (baselines/pde_geodesic.cuh, the same two
+// loop structures, block size swept) in
 // RXMesh's vertex order and in the input's, and the serial CPU version of the
 // same algorithm (baselines/cpu_ptp.h, one core). Per size (the input refined
 // 1-to-4, levels 0..L): time to solution (toplesets included; toplesets and
@@ -66,8 +67,9 @@ struct Row
 {
     std::uint64_t faces = 0, vertices = 0;
     std::uint32_t levels = 0;
-    Timing        rx, rx_vf, pde_sorted, pde_input;
-    double        rx_plain_ms = 0;  // RXMesh's best block size, plain launches instead of graphs
+    Timing        rx, rx_vf, pde_sorted, pde_input;  // each loop in one cooperative launch
+    Timing        rx_chunked;          // RXMesh's best block size, iterations in host-enqueued chunks
+    Timing        pde_sorted_chunked;  // PDE (RXMesh order), its best block size, the same
     Timing        rx_no_sweeps;     // RXMesh's best block size, Romero et al.'s stopping rule
     double        cpu_ms = 0, cpu_max_rel = 0, oracle_max_rel = 0;
     bool          cpu_ok = false, oracle_ok = false;
@@ -92,11 +94,11 @@ double max_relative_difference(const std::vector<float>& a, const std::vector<fl
 //! kVf the paper's form (a VF for_each, geodesic_vf.cuh).
 template <int B, bool kVf = false>
 Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
-                         DeviceBuffer<float>& d, bool graph = true, bool sweeps = true)
+                         DeviceBuffer<float>& d, bool one_launch = true, bool sweeps = true)
 {
     GeodesicOptions o;
     o.tolerance      = a.tol;
-    o.graph          = graph;
+    o.one_launch     = one_launch;
     o.closing_sweeps = sweeps;
     const VertexView<float>     dv(d.data(), mesh.num_vertices());
     DeviceBuffer<std::uint32_t> faces;  // the VF form reads faces: made outside the timing
@@ -138,14 +140,15 @@ Timing fastest(std::initializer_list<Timing> candidates)
     return best;
 }
 
-//! RXMesh at its best block size with plain launches, and without closing
-//! sweeps (then also the largest relative difference to `swept`).
+//! RXMesh at its best block size with the iterations in chunks, and without
+//! closing sweeps (then also the largest relative difference to `swept`).
 template <int B>
 void time_variants(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
                    const std::vector<float>& swept, Row& row)
 {
     DeviceBuffer<float> d(mesh.num_vertices());
-    row.rx_plain_ms               = time_rxmesh_block<B>(mesh, src, a, d, false).total_ms;
+    row.rx_chunked              = time_rxmesh_block<B>(mesh, src, a, d, false);
+    row.rx_chunked.max_rel_diff = max_relative_difference(d.to_host(), swept);
     row.rx_no_sweeps              = time_rxmesh_block<B>(mesh, src, a, d, true, false);
     row.rx_no_sweeps.max_rel_diff = max_relative_difference(d.to_host(), swept);
 }
@@ -180,13 +183,14 @@ Timing time_rxmesh_vf(const RXMesh& mesh, const std::vector<std::uint32_t>& src,
 //! PDE over `faces` (numbered as `positions`), block size swept.
 Timing time_pde(const std::vector<Triangle>& faces, const std::vector<float>& positions,
                 std::uint32_t num_vertices, const std::vector<std::uint32_t>& src, const Args& a,
-                std::vector<float>& result)
+                std::vector<float>& result, bool one_launch = true)
 {
     const baselines::PdeMesh pde(faces, num_vertices);
     const auto               pos = DeviceBuffer<float>::from_host(positions);
     DeviceBuffer<float>      d(num_vertices);
     GeodesicOptions          o;
-    o.tolerance = a.tol;
+    o.tolerance  = a.tol;
+    o.one_launch = one_launch;
     Timing best;
     for (int block : {64, 128, 256, 512}) {
         GeodesicReport      rep;
@@ -196,7 +200,7 @@ Timing time_pde(const std::vector<Triangle>& faces, const std::vector<float>& po
         t.block    = block;
         t.total_ms = bench::gpu_median_ms([&] {
             topo_timer.start();
-            const baselines::PdeToplesets top = baselines::pde_toplesets(pde, src, block);
+            const baselines::PdeToplesets top = baselines::pde_toplesets(pde, src, block, one_launch);
             topo.push_back(topo_timer.stop_ms());
             rep = baselines::pde_propagate(pde, pos.data(), src, top, d.data(), o, block);
             prop.push_back(rep.propagation_ms);
@@ -246,6 +250,8 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         gfaces[f] = {flat[3 * f], flat[3 * f + 1], flat[3 * f + 2]};
     row.pde_sorted = time_pde(gfaces, gpos, mesh.num_vertices(), src_global, a, pde_sorted);
     row.pde_sorted.max_rel_diff = max_relative_difference(pde_sorted, rx);
+    row.pde_sorted_chunked = time_pde(gfaces, gpos, mesh.num_vertices(), src_global, a, pde_sorted, false);
+    row.pde_sorted_chunked.max_rel_diff = max_relative_difference(pde_sorted, rx);
     // PDE in the input's numbering, compared through the input -> global map
     row.pde_input = time_pde(soup.faces, flat_positions(soup.positions),
                              std::uint32_t(soup.positions.size()), src_input, a, pde_input);
@@ -287,6 +293,8 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     row.rx_vf.ok      = row.rx_vf.ok && row.rx_vf.max_rel_diff <= 1e-6;
     row.pde_sorted.ok = row.pde_sorted.ok && row.pde_sorted.max_rel_diff <= 1e-6;
     row.pde_input.ok  = row.pde_input.ok && row.pde_input.max_rel_diff <= 1e-6;
+    row.rx_chunked.ok = row.rx_chunked.ok && row.rx_chunked.max_rel_diff == 0;  // the same iterations
+    row.pde_sorted_chunked.ok = row.pde_sorted_chunked.ok && row.pde_sorted_chunked.max_rel_diff <= 1e-6;
     if (!a.dump.empty() && row.faces <= a.dump_max_faces)
         bench::write_text_file(a.dump + "/rxmesh_level" + std::to_string(level) + ".f32",
                                std::string(reinterpret_cast<const char*>(rx_in_input.data()),
@@ -299,28 +307,36 @@ const char* yes(bool ok) { return ok ? "yes" : "NO"; }
 void print_table(const std::vector<Row>& rows)
 {
     std::printf("### Time to solution (ms; toplesets + propagation; median of runs)\n\n"
-                "| faces | levels | iterations (closing sweeps) | RXMesh (block) | RXMesh, no graph | RXMesh VF form (block) "
-                "| PDE, RXMesh order (block) | PDE, input order (block) | CPU serial, 1 core | RXMesh vs PDE sorted / input "
-                "| RXMesh vs CPU | verified |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "Propagation loops: \"one launch\" runs every iteration in one cooperative launch (the "
+                "default of both), \"chunked\" enqueues chunks of iterations from the host (CUDA graphs). "
+                "The same for the toplesets.\n\n"
+                "| faces | levels | iterations (closing sweeps) | RXMesh (block) | RXMesh chunked | RXMesh VF form, chunked (block) "
+                "| PDE, RXMesh order (block) | PDE chunked, RXMesh order (block) | PDE, input order (block) | CPU serial, 1 core "
+                "| RXMesh vs PDE sorted / input | chunked vs chunked | RXMesh vs CPU | verified |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f | %.2fx / %.2fx "
-                    "| %.0fx | %s %s %s %s %s |\n",
+        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f "
+                    "| %.2fx / %.2fx | %.2fx | %.0fx | %s %s %s %s %s %s %s |\n",
                     (unsigned long long)r.faces, r.levels, r.rx.iterations, r.rx.sweeps, r.rx.total_ms, r.rx.block,
-                    r.rx_plain_ms, r.rx_vf.total_ms, r.rx_vf.block, r.pde_sorted.total_ms, r.pde_sorted.block, r.pde_input.total_ms,
+                    r.rx_chunked.total_ms, r.rx_vf.total_ms, r.rx_vf.block, r.pde_sorted.total_ms, r.pde_sorted.block,
+                    r.pde_sorted_chunked.total_ms, r.pde_sorted_chunked.block, r.pde_input.total_ms,
                     r.pde_input.block, r.cpu_ms, r.pde_sorted.total_ms / r.rx.total_ms,
-                    r.pde_input.total_ms / r.rx.total_ms, r.cpu_ms / r.rx.total_ms, yes(r.rx.ok), yes(r.rx_vf.ok),
-                    yes(r.pde_sorted.ok), yes(r.pde_input.ok), yes(r.cpu_ok && r.oracle_ok));
+                    r.pde_input.total_ms / r.rx.total_ms, r.pde_sorted_chunked.total_ms / r.rx_chunked.total_ms,
+                    r.cpu_ms / r.rx.total_ms, yes(r.rx.ok), yes(r.rx_chunked.ok), yes(r.rx_vf.ok),
+                    yes(r.pde_sorted.ok), yes(r.pde_sorted_chunked.ok), yes(r.pde_input.ok), yes(r.cpu_ok && r.oracle_ok));
     std::printf("\n### Apart: toplesets and propagation (ms), time per propagation iteration (us)\n\n"
-                "| faces | RXMesh toplesets | RXMesh propagation | RXMesh us/iter | VF form us/iter | PDE sorted toplesets "
-                "| PDE sorted propagation | PDE us/iter | max rel. diff VF / PDE sorted / input / CPU / oracle |\n"
-                "|---|---|---|---|---|---|---|---|---|\n");
+                "| faces | RXMesh toplesets | RXMesh propagation | RXMesh us/iter | RXMesh chunked us/iter | VF form us/iter "
+                "| PDE sorted toplesets | PDE sorted propagation | PDE us/iter | PDE chunked us/iter "
+                "| max rel. diff VF / PDE sorted / input / CPU / oracle |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n");
     const auto per_iteration = [](const Timing& t) { return 1e3 * t.propagation_ms / std::max(1L, t.iterations); };
     for (const Row& r : rows)
-        std::printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1e / %.1e / %.1e / %.1e / %.1e |\n",
+        std::printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1e / %.1e / %.1e / %.1e / %.1e |\n",
                     (unsigned long long)r.faces, r.rx.toplesets_ms, r.rx.propagation_ms, per_iteration(r.rx),
-                    per_iteration(r.rx_vf), r.pde_sorted.toplesets_ms, r.pde_sorted.propagation_ms,
-                    per_iteration(r.pde_sorted), r.rx_vf.max_rel_diff, r.pde_sorted.max_rel_diff,
-                    r.pde_input.max_rel_diff, r.cpu_max_rel, r.oracle_max_rel);
+                    per_iteration(r.rx_chunked), per_iteration(r.rx_vf), r.pde_sorted.toplesets_ms,
+                    r.pde_sorted.propagation_ms, per_iteration(r.pde_sorted), per_iteration(r.pde_sorted_chunked),
+                    r.rx_vf.max_rel_diff, r.pde_sorted.max_rel_diff, r.pde_input.max_rel_diff, r.cpu_max_rel,
+                    r.oracle_max_rel);
 }
 
 void print_sweeps_table(const std::vector<Row>& rows)
@@ -346,7 +362,7 @@ std::string row_json(const Row& r)
 {
     using bench::json_number;
     return "{\"faces\": " + std::to_string(r.faces) + ", \"vertices\": " + std::to_string(r.vertices) +
-           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) + ", \"rxmesh_no_graph_ms\": " + bench::json_number(r.rx_plain_ms) + ", \"rxmesh_no_closing_sweeps\": " + timing_json(r.rx_no_sweeps) + ", \"rxmesh_vf_form\": " + timing_json(r.rx_vf) +
+           ", \"levels\": " + std::to_string(r.levels) + ", \"rxmesh\": " + timing_json(r.rx) + ", \"rxmesh_chunked\": " + timing_json(r.rx_chunked) + ", \"pde_rxmesh_order_chunked\": " + timing_json(r.pde_sorted_chunked) + ", \"rxmesh_no_closing_sweeps\": " + timing_json(r.rx_no_sweeps) + ", \"rxmesh_vf_form\": " + timing_json(r.rx_vf) +
            ", \"pde_rxmesh_order\": " + timing_json(r.pde_sorted) + ", \"pde_input_order\": " +
            timing_json(r.pde_input) + ", \"cpu_serial_ms\": " + json_number(r.cpu_ms) +
            ", \"cpu_max_rel_diff\": " + json_number(r.cpu_max_rel) + ", \"oracle_max_rel_diff\": " +
@@ -414,7 +430,8 @@ int main(int argc, char** argv)
         if (!a.json.empty())
             bench::write_text_file(a.json, json + "]}\n");
         for (const Row& r : rows)
-            if (!(r.rx.ok && r.rx_vf.ok && r.pde_sorted.ok && r.pde_input.ok && r.cpu_ok && r.oracle_ok))
+            if (!(r.rx.ok && r.rx_chunked.ok && r.rx_vf.ok && r.pde_sorted.ok && r.pde_sorted_chunked.ok &&
+                  r.pde_input.ok && r.cpu_ok && r.oracle_ok))
                 return 2;
         return 0;
     } catch (const std::exception& e) {

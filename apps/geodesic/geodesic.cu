@@ -187,6 +187,7 @@ class Geodesic final : public app::App
             .num("iterations", double(r.iterations))
             .num("closing_sweeps", double(r.sweeps))
             .flag("converged", r.converged)
+            .flag("one_launch", r.one_launch)
             .num("max_distance", sum.max_distance)
             .num("unreachable_vertices", double(sum.unreachable))
             .flag("checked", s.check());

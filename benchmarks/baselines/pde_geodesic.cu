@@ -1,9 +1,11 @@
 #include "pde_geodesic.cuh"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <limits>
 
-#include "rxmesh/algo/device_loop.cuh"
+#include "rxmesh/core/device_loop.cuh"
 #include "rxmesh/algo/ptp_update.h"
 #include "rxmesh/core/cuda_check.h"
 
@@ -43,7 +45,7 @@ __global__ void bfs_seed(std::uint32_t* level, std::uint32_t* queue, BfsState* s
         s->end = s->tail;
 }
 
-__global__ void bfs_step(Halfedges m, std::uint32_t* level, std::uint32_t* queue, BfsState* s)
+__device__ void bfs_expand(const Halfedges& m, std::uint32_t* level, std::uint32_t* queue, BfsState* s)
 {
     const std::uint32_t begin = s->begin, end = s->end, next = s->level + 1;
     for (std::uint32_t i = begin + blockIdx.x * blockDim.x + threadIdx.x; i < end;
@@ -61,7 +63,7 @@ __global__ void bfs_step(Halfedges m, std::uint32_t* level, std::uint32_t* queue
     }
 }
 
-__global__ void bfs_advance(BfsState* s, std::uint32_t* level_offsets)
+__device__ void bfs_next_level(BfsState* s, std::uint32_t* level_offsets)
 {
     if (s->done)
         return;
@@ -73,6 +75,30 @@ __global__ void bfs_advance(BfsState* s, std::uint32_t* level_offsets)
     s->begin = s->end;
     s->end   = s->tail;
     s->level += 1;
+}
+
+__global__ void bfs_step(Halfedges m, std::uint32_t* level, std::uint32_t* queue, BfsState* s)
+{
+    bfs_expand(m, level, queue, s);
+}
+
+__global__ void bfs_advance(BfsState* s, std::uint32_t* level_offsets)
+{
+    bfs_next_level(s, level_offsets);
+}
+
+//! Every level in one cooperative launch, as RXMesh's default loop.
+__global__ void bfs_one_launch(Halfedges m, std::uint32_t* level, std::uint32_t* queue, BfsState* s,
+                               std::uint32_t* level_offsets)
+{
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    while (!s->done) {
+        bfs_expand(m, level, queue, s);
+        grid.sync();
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            bfs_next_level(s, level_offsets);
+        grid.sync();
+    }
 }
 
 unsigned resident_grid(const void* kernel, int block_threads)
@@ -105,7 +131,7 @@ struct PtpArrays
     long                 max_iterations;
 };
 
-__global__ void ptp_step(Halfedges m, PtpArrays a, const float* pos, float tolerance)
+__device__ void ptp_relax(const Halfedges& m, const PtpArrays& a, const float* pos, float tolerance)
 {
     const PtpState      s   = *a.state;
     const float*        in  = a.distance[s.iteration & 1];
@@ -139,7 +165,7 @@ __global__ void ptp_step(Halfedges m, PtpArrays a, const float* pos, float toler
     }
 }
 
-__global__ void ptp_advance(PtpArrays a)
+__device__ void ptp_move_window(const PtpArrays& a)
 {
     PtpState* s = a.state;
     if (s->done)
@@ -174,6 +200,31 @@ __global__ void ptp_advance(PtpArrays a)
     s->range[1] = a.level_offsets[s->end];
 }
 
+__global__ void ptp_step(Halfedges m, PtpArrays a, const float* pos, float tolerance)
+{
+    ptp_relax(m, a, pos, tolerance);
+}
+
+__global__ void ptp_advance(PtpArrays a)
+{
+    ptp_move_window(a);
+}
+
+//! Every iteration in one cooperative launch, as RXMesh's default loop
+//! (RXMesh::accumulate_scheduled_loop): relax, grid barrier, the window
+//! moved by one thread, grid barrier.
+__global__ void ptp_one_launch(Halfedges m, PtpArrays a, const float* pos, float tolerance)
+{
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    while (!a.state->done) {
+        ptp_relax(m, a, pos, tolerance);
+        grid.sync();
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            ptp_move_window(a);
+        grid.sync();
+    }
+}
+
 __global__ void ptp_init(PtpArrays a, const std::uint32_t* sources, std::uint32_t count)
 {
     for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
@@ -188,7 +239,7 @@ __global__ void ptp_init(PtpArrays a, const std::uint32_t* sources, std::uint32_
 }  // namespace
 
 PdeToplesets pde_toplesets(const PdeMesh& pde, const std::vector<std::uint32_t>& sources,
-                           int block_threads, cudaStream_t stream)
+                           int block_threads, bool one_launch, cudaStream_t stream)
 {
     const std::uint32_t V = pde.num_vertices();
     PdeToplesets        t{DeviceBuffer<std::uint32_t>(V, stream), DeviceBuffer<std::uint32_t>(V, stream),
@@ -203,13 +254,22 @@ PdeToplesets pde_toplesets(const PdeMesh& pde, const std::vector<std::uint32_t>&
     RXMESH_CHECK_LAUNCH();
     const unsigned grid = resident_grid(reinterpret_cast<const void*>(bfs_step), block_threads);
     const Halfedges m   = halfedges(pde);
-    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&](cudaStream_t s) {
-        for (int i = 0; i < 16; ++i) {
-            bfs_step<<<grid, block_threads, 0, s>>>(m, t.level.data(), t.sorted.data(), state.data());
-            bfs_advance<<<1, 1, 0, s>>>(state.data(), t.level_offsets.data());
-        }
-        RXMESH_CHECK_LAUNCH();
-    });
+    if (one_launch) {
+        const unsigned one_grid = resident_grid(reinterpret_cast<const void*>(bfs_one_launch), block_threads);
+        std::uint32_t *level = t.level.data(), *queue = t.sorted.data(), *offsets = t.level_offsets.data();
+        BfsState*      s      = state.data();
+        void*          args[] = {const_cast<Halfedges*>(&m), &level, &queue, &s, &offsets};
+        RXMESH_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(bfs_one_launch),
+                                                      one_grid, block_threads, args, 0, stream));
+    } else {
+        run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&](cudaStream_t s) {
+            for (int i = 0; i < 16; ++i) {
+                bfs_step<<<grid, block_threads, 0, s>>>(m, t.level.data(), t.sorted.data(), state.data());
+                bfs_advance<<<1, 1, 0, s>>>(state.data(), t.level_offsets.data());
+            }
+            RXMESH_CHECK_LAUNCH();
+        });
+    }
     t.num_levels = read_back(state.data(), stream).level + 1;
     return t;
 }
@@ -247,8 +307,18 @@ GeodesicReport pde_propagate(const PdeMesh& pde, const float* positions,
         }
         RXMESH_CHECK_LAUNCH();
     };
-    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, enqueue_chunk, options.graph);
+    if (options.one_launch) {
+        const unsigned one_grid = resident_grid(reinterpret_cast<const void*>(ptp_one_launch), block_threads);
+        const float*   p        = positions;
+        float          tol      = float(options.tolerance);
+        void*          args[]   = {const_cast<Halfedges*>(&m), const_cast<PtpArrays*>(&a), &p, &tol};
+        RXMESH_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(ptp_one_launch),
+                                                      one_grid, block_threads, args, 0, stream));
+    } else {
+        run_device_loop(&state.data()->done, stream, max_it / chunk + 2, enqueue_chunk, options.graph);
+    }
     rep.propagation_ms    = timer.stop_ms();
+    rep.one_launch        = options.one_launch;
     const PtpState last   = read_back(state.data(), stream);
     rep.iterations        = last.iteration;
     rep.sweeps            = last.sweeps;

@@ -27,6 +27,7 @@
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_halo.h"
+#include "rxmesh/query/device_loop_options.h"
 #include "rxmesh/query/op.h"
 
 namespace rxmesh {
@@ -206,6 +207,14 @@ class RXMesh
               typename Active = AllActive>
     void for_each_scheduled(const PatchSchedule& schedule, F f, Active active = {},
                             bool oriented = false, cudaStream_t stream = 0) const;
+    //! Iterations of for_each_scheduled<op>(schedule, f, active), each
+    //! followed by step(), as accumulate_scheduled_loop below.
+    template <Op op, int BlockThreads = default_query_threads(op), typename F, typename Active,
+              typename Step>
+    DeviceLoopReport for_each_scheduled_loop(const PatchSchedule& schedule, F f, Active active,
+                                             Step step, long max_iterations,
+                                             const DeviceLoopOptions& options = {},
+                                             bool oriented = false, cudaStream_t stream = 0) const;
 
     //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
     //! patch, then calls `finalize(v, sum)` once per vertex: see
@@ -268,6 +277,24 @@ class RXMesh
                                                     Contribute contribute, Finalize finalize,
                                                     Active active = {},
                                                     cudaStream_t stream = 0) const;
+
+    //! Iterations of accumulate_scheduled(schedule, input, contribute,
+    //! finalize, active), each followed by step(): a __device__ functor,
+    //! `bool operator()() const`, run by one thread, that moves the schedule
+    //! and the caller's state on and returns true to stop; at most
+    //! max_iterations iterations. One cooperative launch where the device
+    //! allows and it pays (what an iteration writes, the next reads with
+    //! plain loads), else chunks enqueued by the host
+    //! (query/scheduled_loop.cuh).
+    //! Synchronises `stream` once, at the end.
+    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
+              typename Input, typename Contribute, typename Finalize, typename Active,
+              typename Step>
+    DeviceLoopReport accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
+                                         Contribute contribute, Finalize finalize, Active active,
+                                         Step step, long max_iterations,
+                                         const DeviceLoopOptions& options = {},
+                                         cudaStream_t stream = 0) const;
 
     // ---- higher-order queries (query/kring.cuh) ----
 
@@ -335,6 +362,7 @@ class RXMesh
 #include "rxmesh/query/kring.cuh"
 #include "rxmesh/query/launch.cuh"
 #include "rxmesh/query/patch_query.cuh"
+#include "rxmesh/query/scheduled_loop.cuh"
 
 namespace rxmesh {
 
@@ -395,6 +423,51 @@ detail::IfValueType<T> RXMesh::accumulate_scheduled(const PatchSchedule& schedul
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
         mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
         contribute, finalize, stream);
+}
+
+template <Op op, typename T, int N, typename Combine, int BlockThreads, typename Input,
+          typename Contribute, typename Finalize, typename Active, typename Step>
+DeviceLoopReport RXMesh::accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
+                                                   Contribute contribute, Finalize finalize,
+                                                   Active active, Step step, long max_iterations,
+                                                   const DeviceLoopOptions& options,
+                                                   cudaStream_t stream) const
+{
+    DeviceMesh mesh = device();
+    mesh.schedule   = schedule;
+    return detail::run_scheduled_loop(
+        "RXMesh::accumulate_scheduled_loop", step, max_iterations, options, stream,
+        [&](detail::LoopState* state, bool forced) {
+            return detail::launch_accumulate_loop<op, T, N, BlockThreads>(
+                mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
+                contribute, finalize, step, state, max_iterations, forced, stream);
+        },
+        [&](const detail::LoopState* state, cudaStream_t s) {
+            accumulate_scheduled<op, T, N, Combine, BlockThreads>(
+                schedule, input, contribute, finalize,
+                detail::ActiveUntilDone<Active>{active, state}, s);
+        });
+}
+
+template <Op op, int BlockThreads, typename F, typename Active, typename Step>
+DeviceLoopReport RXMesh::for_each_scheduled_loop(const PatchSchedule& schedule, F f,
+                                                 Active active, Step step, long max_iterations,
+                                                 const DeviceLoopOptions& options, bool oriented,
+                                                 cudaStream_t stream) const
+{
+    DeviceMesh mesh = device();
+    mesh.schedule   = schedule;
+    return detail::run_scheduled_loop(
+        "RXMesh::for_each_scheduled_loop", step, max_iterations, options, stream,
+        [&](detail::LoopState* state, bool forced) {
+            return detail::launch_for_each_loop<op, BlockThreads>(
+                mesh, f, active, oriented, step, state, max_iterations, forced, stream);
+        },
+        [&](const detail::LoopState* state, cudaStream_t s) {
+            for_each_scheduled<op, BlockThreads>(schedule, f,
+                                                 detail::ActiveUntilDone<Active>{active, state},
+                                                 oriented, s);
+        });
 }
 
 // T and N read from finalize (query/accumulate_args.h): the members above.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test.h"
@@ -108,15 +109,22 @@ void expect_matches_reference(const RXMesh& mesh, const std::vector<std::uint32_
     }
 }
 
+//! Both forms of the steps' loop (one cooperative launch, the default, and
+//! host-enqueued chunks) against the reference.
 TEST(GpuGeodesic, LevelsMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    DeviceLoopOptions chunks;
+    chunks.form  = DeviceLoopOptions::Form::Chunks;
+    chunks.chunk = 5;
     for (const auto& m : generated_meshes()) {
         SCOPED_TRACE(m.name);
         const RXMesh mesh(m.soup, with_capacity(64));
-        for (std::uint32_t count : {1u, 3u}) {
+        for (const auto& [count, loop] : {std::pair{1u, DeviceLoopOptions{}}, std::pair{3u, DeviceLoopOptions{}},
+                                          std::pair{3u, chunks}}) {
+            SCOPED_TRACE(loop.form == DeviceLoopOptions::Form::Chunks ? "chunks" : "one launch");
             const auto      sources = spread_sources(mesh.num_vertices(), count);
-            const Toplesets t       = toplesets(mesh, sources);
+            const Toplesets t       = toplesets(mesh, sources, 0, loop);
             const auto      ref     = reference::toplesets(mesh.num_vertices(), test::faces_of(mesh), sources);
             EXPECT_EQ(t.num_levels, ref.num_levels);
             const auto level = t.level.to_host();
@@ -359,17 +367,48 @@ TEST(GpuGeodesic, WithoutClosingSweepsStopsWhereTheSweepsBegin)
     }
 }
 
-//! A limit on the iterations stops the loop early, and says so.
+//! A limit on the iterations stops the loop early, and says so, in both
+//! forms of the loop.
 TEST(GpuGeodesic, IterationLimitReportsNotConverged)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const RXMesh    mesh(generate::icosphere(4));
-    GeodesicOptions o;
-    o.max_iterations = 5;
-    GeodesicReport rep;
-    (void)gpu_distances(mesh, {0}, o, &rep);
-    EXPECT_FALSE(rep.converged);
-    EXPECT_EQ(rep.iterations, 5);
+    const RXMesh mesh(generate::icosphere(4));
+    for (const bool one_launch : {true, false}) {
+        GeodesicOptions o;
+        o.max_iterations = 5;
+        o.one_launch     = one_launch;
+        GeodesicReport rep;
+        (void)gpu_distances(mesh, {0}, o, &rep);
+        EXPECT_FALSE(rep.converged);
+        EXPECT_EQ(rep.iterations, 5);
+        EXPECT_EQ(rep.one_launch, one_launch);
+    }
+}
+
+//! The one-launch loop (the default on a device with cooperative launches)
+//! and the chunked one run the same iterations: the same distances, bit for
+//! bit, and the same counts, on every generated mesh.
+TEST(GpuGeodesic, OneLaunchAndChunksAgree)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes()) {
+        SCOPED_TRACE(m.name);
+        const RXMesh    mesh(m.soup, with_capacity(64));
+        const auto      sources = spread_sources(mesh.num_vertices(), 3);
+        GeodesicOptions o;
+        GeodesicReport  one, chunks;
+        const auto      d_one = gpu_distances(mesh, sources, o, &one);
+        o.one_launch          = false;
+        const auto d_chunks   = gpu_distances(mesh, sources, o, &chunks);
+        EXPECT_TRUE(one.one_launch);
+        EXPECT_FALSE(chunks.one_launch);
+        EXPECT_EQ(one.iterations, chunks.iterations);
+        EXPECT_EQ(one.sweeps, chunks.sweeps);
+        EXPECT_EQ(one.converged, chunks.converged);
+        ASSERT_EQ(d_one.size(), d_chunks.size());
+        for (std::size_t v = 0; v < d_one.size(); ++v)
+            ASSERT_EQ(d_one[v], d_chunks[v]) << "vertex " << v;
+    }
 }
 
 }  // namespace geodesic_test

@@ -27,17 +27,21 @@
 //    GeodesicOptions::closing_sweeps). (An addition to Romero Calla et al.)
 // reference/geodesic.h is the serial oracle of exactly these steps.
 //
-// The programming model: each iteration is one
-// RXMesh::accumulate_scheduled<Op::FV, float, 1, Min> with an active set
+// The programming model: the iterations are one
+// RXMesh::accumulate_scheduled_loop<Op::FV, float, 1, Min>, each iteration
+// an accumulation with an active set
 // ("level in the window") over only the patches that can hold a vertex of
 // the window: patches in order of their lowest level, a contiguous range of
 // them per window (a device-side PatchSchedule). Each block stages its
 // patch's positions and current distances in shared memory (coalesced for
 // the owned vertices), and each window vertex takes, in registers, the least
-// of its faces' updates: no global gathers per face and no atomics. A
-// one-thread kernel moves the window and the range on the device; the host
-// enqueues iterations in chunks and reads the "done" flag one chunk late
-// (algo/device_loop.cuh).
+// of its faces' updates: no global gathers per face and no atomics. The
+// loop's step, one thread, moves the window and the range on the device.
+// All iterations run in one cooperative launch, with grid barriers between
+// them, where the device allows: an iteration over a front of a few patches
+// is shorter than a kernel launch. Elsewhere (or with
+// GeodesicOptions::one_launch off) the host enqueues iterations in chunks
+// and reads the "done" flag one chunk late (core/device_loop.cuh).
 //
 // Faces, not the paper's oriented VV: consecutive vertices of an oriented
 // ring are a triangle only around manifold interior vertices, while every
@@ -58,7 +62,7 @@
 #include <limits>
 #include <vector>
 
-#include "rxmesh/algo/device_loop.cuh"
+#include "rxmesh/core/device_loop.cuh"
 #include "rxmesh/algo/ptp_update.h"
 #include "rxmesh/algo/toplesets.cuh"
 #include "rxmesh/algo/view_checks.h"
@@ -76,8 +80,13 @@ struct GeodesicOptions
 {
     double tolerance      = 1e-4;  // a level converged: no vertex changed by more, relative
     long   max_iterations = 0;     // 0: 8 L + 64
-    int    chunk          = 32;    // iterations enqueued between looks at the done flag
-    bool   graph          = true;  // replay a chunk as a CUDA graph (algo/device_loop.cuh)
+    //! The toplesets' steps and the propagation's iterations each in one
+    //! cooperative launch where the device allows (RXMesh::
+    //! accumulate_scheduled_loop); false, or where it cannot: chunks of
+    //! iterations enqueued by the host, as below.
+    bool one_launch = true;
+    int  chunk      = 32;    // iterations enqueued between looks at the done flag
+    bool graph      = true;  // replay a chunk as a CUDA graph (core/device_loop.cuh)
     //! Settle the result with closing sweeps once the window has passed the
     //! last level (see the top of the file). false: stop there, as Romero
     //! Calla et al. do; fewer iterations, but distances above the update's
@@ -92,6 +101,7 @@ struct GeodesicReport
     long          iterations = 0;  // window iterations and closing sweeps
     long          sweeps     = 0;  // closing sweeps (see the top of the file)
     bool          converged  = true;
+    bool          one_launch = false;  // the iterations ran in one cooperative launch
     float         toplesets_ms = 0, propagation_ms = 0;
 };
 
@@ -209,7 +219,7 @@ __device__ inline void stop(PtpState* s, bool converged)
 
 //! After iteration t: move the window, or decide on the closing sweeps (see
 //! the top of the file).
-static __global__ void ptp_advance_kernel(PtpArrays a)
+__device__ inline void ptp_advance(const PtpArrays& a)
 {
     PtpState* s = a.state;
     if (s->done)
@@ -241,6 +251,22 @@ static __global__ void ptp_advance_kernel(PtpArrays a)
     schedule_window(a, s);
 }
 
+static __global__ void ptp_advance_kernel(PtpArrays a)
+{
+    ptp_advance(a);
+}
+
+//! ptp_advance as the step of RXMesh::accumulate_scheduled_loop.
+struct PtpStep
+{
+    PtpArrays       a;
+    __device__ bool operator()() const
+    {
+        ptp_advance(a);
+        return a.state->done != 0;
+    }
+};
+
 static __global__ void ptp_init_kernel(PtpArrays a, const std::uint32_t* sources, std::uint32_t count)
 {
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
@@ -252,55 +278,96 @@ static __global__ void ptp_init_kernel(PtpArrays a, const std::uint32_t* sources
     }
 }
 
-//! The propagation loop of the top of the file around a relaxation step:
-//! relax(a, schedule, s) enqueues one iteration's update of the window on
-//! stream s (reading distance[t & 1], writing the other, marking changed
-//! levels); the window moves on the device after each.
+//! How the loops run (RXMesh::accumulate_scheduled_loop), `chunk` iterations
+//! per chunk where they run in chunks.
+inline DeviceLoopOptions loop_options(const GeodesicOptions& o, int chunk)
+{
+    DeviceLoopOptions loop;
+    loop.form  = o.one_launch ? DeviceLoopOptions::Form::Auto : DeviceLoopOptions::Form::Chunks;
+    loop.chunk = chunk > 0 ? chunk : 32;
+    loop.graph = o.graph;
+    return loop;
+}
+
+//! The buffers of a propagation and its start: distances +inf, 0 at the
+//! sources, the window at level 0.
+class Propagation
+{
+   public:
+    Propagation(const std::vector<std::uint32_t>& sources, const Toplesets& t,
+                VertexView<float> distance, const GeodesicOptions& options, cudaStream_t stream)
+        : m_distance(distance), m_stream(stream), m_other(distance.num_elements(), stream),
+          m_changed_at(t.num_levels, stream), m_state(1, stream)
+    {
+        max_iterations = options.max_iterations > 0 ? options.max_iterations
+                                                    : 8 * long(t.num_levels) + 64;
+        const auto src = DeviceBuffer<std::uint32_t>::from_host(sources, stream);
+        m_changed_at.memset(0xFF);
+        const float inf = std::numeric_limits<float>::infinity();
+        fill(distance, inf, stream);
+        fill(VertexView<float>(m_other.data(), distance.num_elements()), inf, stream);
+        arrays = {t.level.data(),      t.highest_level.data(), t.level_offsets.data(),
+                  m_changed_at.data(), {distance.data(), m_other.data()},
+                  m_state.data(),      t.num_levels,
+                  t.widest_patch,      max_iterations,
+                  options.closing_sweeps};
+        ptp_init_kernel<<<1, 256, 0, stream>>>(arrays, src.data(), std::uint32_t(src.size()));
+        RXMESH_CHECK_LAUNCH();
+        schedule = {t.by_lowest_level.data(), m_state.data()->range, t.reached};
+        report.levels = t.num_levels;
+    }
+    //! The iterations' outcome in the report; the result in `distance`.
+    GeodesicReport finish()
+    {
+        const PtpState last = read_back(m_state.data(), m_stream);
+        report.iterations   = last.iteration;
+        report.sweeps       = last.sweeps;
+        report.converged    = last.converged != 0;
+        if (last.iteration & 1)  // the last iteration wrote the other array
+            RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_distance.data(), m_other.data(), m_other.bytes(),
+                                              cudaMemcpyDeviceToDevice, m_stream));
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+        return report;
+    }
+
+    PtpArrays      arrays{};
+    PatchSchedule  schedule{};
+    long           max_iterations = 0;
+    GeodesicReport report;
+
+   private:
+    VertexView<float>           m_distance;
+    cudaStream_t                m_stream;
+    DeviceBuffer<float>         m_other;
+    DeviceBuffer<std::uint32_t> m_changed_at;
+    DeviceBuffer<PtpState>      m_state;
+};
+
+//! The propagation loop of the top of the file around any relaxation step,
+//! in chunks enqueued by the host: relax(a, schedule, s) enqueues one
+//! iteration's update of the window on stream s (reading distance[t & 1],
+//! writing the other, marking changed levels); the window moves on the
+//! device after each.
 template <typename EnqueueRelax>
 GeodesicReport run_propagation(const std::vector<std::uint32_t>& sources, const Toplesets& t,
                                VertexView<float> distance, const GeodesicOptions& options,
                                cudaStream_t stream, EnqueueRelax&& relax)
 {
-    const std::uint32_t num_vertices = distance.num_elements();
-    GeodesicReport rep;
-    rep.levels        = t.num_levels;
-    const long max_it = options.max_iterations > 0 ? options.max_iterations
-                                                   : 8 * long(t.num_levels) + 64;
-    DeviceBuffer<float>         other(num_vertices, stream);
-    DeviceBuffer<std::uint32_t> changed_at(t.num_levels, stream);
-    DeviceBuffer<PtpState>      state(1, stream);
-    const auto                  src = DeviceBuffer<std::uint32_t>::from_host(sources, stream);
-    changed_at.memset(0xFF);
-    const float inf = std::numeric_limits<float>::infinity();
-    fill(distance, inf, stream);
-    fill(VertexView<float>(other.data(), num_vertices), inf, stream);
-    const PtpArrays a{t.level.data(), t.highest_level.data(), t.level_offsets.data(),
-                      changed_at.data(), {distance.data(), other.data()}, state.data(),
-                      t.num_levels, t.widest_patch, max_it, options.closing_sweeps};
-    ptp_init_kernel<<<1, 256, 0, stream>>>(a, src.data(), std::uint32_t(src.size()));
-    RXMESH_CHECK_LAUNCH();
-    const PatchSchedule schedule{t.by_lowest_level.data(), state.data()->range, t.reached};
-    GpuTimer            timer(stream);
+    Propagation p(sources, t, distance, options, stream);
+    GpuTimer    timer(stream);
     timer.start();
-    const int chunk = options.chunk > 0 ? options.chunk : 32;
+    const int  chunk         = options.chunk > 0 ? options.chunk : 32;
     const auto enqueue_chunk = [&](cudaStream_t s) {
         for (int i = 0; i < chunk; ++i) {
-            relax(a, schedule, s);
-            ptp_advance_kernel<<<1, 1, 0, s>>>(a);
+            relax(p.arrays, p.schedule, s);
+            ptp_advance_kernel<<<1, 1, 0, s>>>(p.arrays);
         }
         RXMESH_CHECK_LAUNCH();
     };
-    run_device_loop(&state.data()->done, stream, max_it / chunk + 2, enqueue_chunk, options.graph);
-    rep.propagation_ms    = timer.stop_ms();
-    const PtpState last   = read_back(state.data(), stream);
-    rep.iterations        = last.iteration;
-    rep.sweeps            = last.sweeps;
-    rep.converged         = last.converged != 0;
-    if (last.iteration & 1)  // the last iteration wrote the other array
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(distance.data(), other.data(), other.bytes(),
-                                          cudaMemcpyDeviceToDevice, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    return rep;
+    run_device_loop(&p.arrays.state->done, stream, p.max_iterations / chunk + 2, enqueue_chunk,
+                    options.graph);
+    p.report.propagation_ms = timer.stop_ms();
+    return p.finish();
 }
 
 }  // namespace detail
@@ -317,14 +384,19 @@ GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3>
                                   cudaStream_t stream = 0)
 {
     require_vertex_count("propagate_distance", mesh, positions, distance);
-    const float tolerance = float(options.tolerance);
-    return detail::run_propagation(
-        sources, t, distance, options, stream,
-        [&](const detail::PtpArrays& a, const PatchSchedule& schedule, cudaStream_t s) {
-            mesh.accumulate_scheduled<Op::FV, float, 1, Min, BlockThreads>(
-                schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
-                detail::PtpFaceUpdate{}, detail::PtpFinalize{a, tolerance}, detail::InWindow{a}, s);
-        });
+    const float         tolerance = float(options.tolerance);
+    detail::Propagation p(sources, t, distance, options, stream);
+    const DeviceLoopOptions loop = detail::loop_options(options, options.chunk);
+    const detail::PtpArrays& a = p.arrays;
+    GpuTimer                 timer(stream);
+    timer.start();
+    const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, BlockThreads>(
+        p.schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
+        detail::PtpFaceUpdate{}, detail::PtpFinalize{a, tolerance}, detail::InWindow{a},
+        detail::PtpStep{a}, p.max_iterations, loop, stream);
+    p.report.propagation_ms = timer.stop_ms();
+    p.report.one_launch     = loop_report.one_launch;
+    return p.finish();
 }
 
 //! Geodesic distance from `sources` (global vertex ids) to every vertex:
@@ -343,7 +415,7 @@ GeodesicReport geodesic_distance(const RXMesh& mesh, VertexView<const float, 3> 
         throw InvalidInputError("geodesic: the tolerance must be finite and > 0");
     GpuTimer timer(stream);
     timer.start();
-    const Toplesets t       = toplesets(mesh, sources, stream);
+    const Toplesets t = toplesets(mesh, sources, stream, detail::loop_options(options, 16));
     const float     topo_ms = timer.stop_ms();
     GeodesicReport  rep =
         propagate_distance<BlockThreads>(mesh, positions, sources, t, distance, options, stream);

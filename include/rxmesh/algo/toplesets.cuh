@@ -3,11 +3,12 @@
 // breadth-first search on the GPU, with the host out of the loop.
 //
 // Step k runs a VV query over only the patches that own a vertex of level k
-// (RXMesh::for_each_scheduled): each such vertex gives every neighbour still
-// without a level the level k + 1 (atomicCAS: one winner), and the winner
-// appends the neighbour's owner patch, once per level, to the work list of
-// step k + 1. A one-thread kernel then moves the schedule to that list; the
-// search ends when it is empty. The lists of all steps, kept one after the
+// (RXMesh::for_each_scheduled_loop): each such vertex gives every neighbour
+// still without a level the level k + 1 (atomicCAS: one winner), and the
+// winner appends the neighbour's owner patch, once per level, to the work
+// list of step k + 1. The loop's step (one thread) then moves the schedule
+// to that list; the search ends when it is empty. All steps run in one
+// cooperative launch where the device allows, else in host-enqueued chunks. The lists of all steps, kept one after the
 // other, bound their total length by the number of vertices (each entry names
 // a patch that owns a vertex of that level).
 //
@@ -24,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "rxmesh/algo/device_loop.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -122,7 +122,7 @@ struct OnFrontier
 
 //! After step k: the next step's work list is what step k appended (the
 //! patches first reached at level k + 1 end the lowest-level order there).
-static __global__ void bfs_advance_kernel(BfsState* s, std::uint32_t* level_offsets)
+__device__ inline void bfs_advance(BfsState* s, std::uint32_t* level_offsets)
 {
     if (s->done)
         return;
@@ -135,6 +135,23 @@ static __global__ void bfs_advance_kernel(BfsState* s, std::uint32_t* level_offs
     s->range[1] = s->tail;
     s->level += 1;
 }
+
+static __global__ void bfs_advance_kernel(BfsState* s, std::uint32_t* level_offsets)
+{
+    bfs_advance(s, level_offsets);
+}
+
+//! bfs_advance as the step of RXMesh::for_each_scheduled_loop.
+struct BfsStep
+{
+    BfsState*       s;
+    std::uint32_t*  level_offsets;
+    __device__ bool operator()() const
+    {
+        bfs_advance(s, level_offsets);
+        return s->done != 0;
+    }
+};
 
 //! Each patch's highest level (atomicMax over its vertices) and lowest.
 static __global__ void patch_level_span_kernel(const std::uint32_t* level, std::uint32_t num_vertices,
@@ -191,10 +208,11 @@ inline void patch_level_spans(const RXMesh& mesh, Toplesets& t, cudaStream_t str
 
 }  // namespace detail
 
-//! The toplesets of `sources` (global vertex ids).
+//! The toplesets of `sources` (global vertex ids); `loop`: how the steps run
+//! (RXMesh::for_each_scheduled_loop: one cooperative launch by default).
 //! \throw InvalidInputError for no source or a source out of range.
 inline Toplesets toplesets(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
-                           cudaStream_t stream = 0)
+                           cudaStream_t stream = 0, const DeviceLoopOptions& loop = {})
 {
     detail::check_sources(mesh, sources);
     const std::uint32_t V = mesh.num_vertices(), P = mesh.num_patches();
@@ -218,13 +236,10 @@ inline Toplesets toplesets(const RXMesh& mesh, const std::vector<std::uint32_t>&
     // the seed step queued level 0's patches: step 0's work list
     const PatchSchedule schedule{work.data(), state.data()->range, P};
     const detail::OnFrontier on_frontier{t.level.data(), state.data()};
-    run_device_loop(&state.data()->done, stream, (long(V) + 64) / 16 + 2, [&](cudaStream_t s) {
-        for (int i = 0; i < 16; ++i) {
-            mesh.for_each_scheduled<Op::VV>(schedule, detail::BfsExpand{a}, on_frontier, false, s);
-            detail::bfs_advance_kernel<<<1, 1, 0, s>>>(state.data(), t.level_offsets.data());
-        }
-        RXMESH_CHECK_LAUNCH();
-    });
+    // a step per level: at most V + 1 (the last finds no new vertex)
+    mesh.for_each_scheduled_loop<Op::VV>(schedule, detail::BfsExpand{a}, on_frontier,
+                                         detail::BfsStep{state.data(), t.level_offsets.data()},
+                                         long(V) + 2, loop, false, stream);
     const detail::BfsState last = read_back(state.data(), stream);
     t.num_levels = last.level + 1;
     t.reached    = last.first_tail;

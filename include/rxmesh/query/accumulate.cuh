@@ -373,6 +373,37 @@ struct AccumulateSpec
     Reduce reduce;
 };
 
+//! Block-wide: accumulates the patches of items [first, end) this block
+//! takes (first + blockIdx.x, then every gridDim.x-th), with its arrays in
+//! `smem` (shared memory, or this block's part of the global scratch);
+//! returns this thread's part of finalize's sum (Reduce::enabled).
+template <Op op, typename T, int N, int BlockThreads, typename Input, typename Combine,
+          typename Active, typename Reduce, typename Contribute, typename Finalize>
+__device__ __forceinline__ double accumulate_items(
+    const DeviceMesh& mesh, std::uint32_t first, std::uint32_t end, const Input& input,
+    const AccumulateSpec<Combine, Active, Reduce>& spec, Contribute& contribute,
+    Finalize& finalize, unsigned char* smem,
+    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
+{
+    double partial = 0;
+    for (std::uint32_t item = first + blockIdx.x; item < end; item += gridDim.x) {
+        const std::uint32_t p = mesh.scheduled_patch(item);
+        if (!patch_may_be_active(spec.active, p))  // the same answer in every thread
+            continue;
+        const PatchInfo pi = mesh.patch(p);
+        SmemCarver      carver(smem);
+        const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
+            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
+        __syncthreads();  // the previous patch's arrays are read
+        if constexpr (Input::components > 0)
+            stage_vertex_input<BlockThreads>(pi, input, a.staged);
+        build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
+        partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
+            pi, a, contribute, finalize, spec.active);
+    }
+    return partial;
+}
+
 //! One block per patch (or, with a schedule or the global scratch, fewer
 //! blocks looping over the patches; the arrays in the scratch when !kShared).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, bool kShared, typename Input,
@@ -383,24 +414,11 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 {
     extern __shared__ __align__(16) unsigned char rxmesh_accumulate_smem[];
     __shared__ typename BlockArrayScan<BlockThreads>::TempStorage scan_tmp;
-    double              partial = 0;
-    const std::uint32_t end     = mesh.end_item();
-    for (std::uint32_t item = mesh.first_item() + blockIdx.x; item < end; item += gridDim.x) {
-        const std::uint32_t p = mesh.scheduled_patch(item);
-        if (!patch_may_be_active(spec.active, p))  // the same answer in every thread
-            continue;
-        const PatchInfo pi = mesh.patch(p);
-        SmemCarver      carver(kShared ? rxmesh_accumulate_smem
-                                       : mesh.scratch + blockIdx.x * mesh.scratch_stride);
-        const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
-            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
-        __syncthreads();  // the previous patch's arrays are read
-        if constexpr (Input::components > 0)
-            stage_vertex_input<BlockThreads>(pi, input, a.staged);
-        build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
-        partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-            pi, a, contribute, finalize, spec.active);
-    }
+    unsigned char* smem =
+        kShared ? rxmesh_accumulate_smem : mesh.scratch + blockIdx.x * mesh.scratch_stride;
+    const double partial = accumulate_items<op, T, N, BlockThreads>(
+        mesh, mesh.first_item(), mesh.end_item(), input, spec, contribute, finalize, smem,
+        scan_tmp);
     add_block_sum<BlockThreads>(spec.reduce, partial);
 }
 
