@@ -147,10 +147,12 @@ inline void bilateral_sigma_c(const RXMesh& mesh, const BilateralFrame& f, cudaS
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
+//! BallBlockThreads: the block size of the ball's patch kernel.
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
 //!        hold one element per vertex.
-inline BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
+template <int BallBlockThreads = 64>
+BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
                                          VertexView<float, 3>    denoised,
                                          const BilateralOptions& options = {},
                                          cudaStream_t            stream  = 0)
@@ -185,7 +187,7 @@ inline BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const fl
         detail::bilateral_sigma_c(mesh, f, stream);
         report.sigma_ms += timer.stop_ms();
         timer.start();
-        mesh.for_each_kring_while(VertexInput<float, 3>{x}, detail::InBall{f.sc2},
+        mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.sc2},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
                                   options.kring, stream);
         report.filter_ms += timer.stop_ms();

@@ -2,18 +2,24 @@
 // f(v, KRingView) once per owned, active vertex v, with v's rings grown by
 // grow_rings (query/kring_grow.cuh).
 //
-// Two kernels:
+// The kernels:
 // - the patch kernel: one block per patch, one thread per owned vertex,
 //   growing inside the patch's halo (grow_in_halo): rows of the patch only,
 //   ext ids, a bitmap for membership;
-// - the overflow kernel: vertices whose rings did not fit the list (high
-//   valence, large k) or left the halo grow again (grow_global), one thread
-//   each, with lists four times longer in global memory, and again until
-//   every vertex fits (a list never needs more entries than the mesh has
-//   vertices).
-// The launcher reads how many vertices overflowed: one stream
-// synchronisation per query (query/patch_launch.cuh lists every launch that
-// synchronises).
+// - the warp overflow kernel, queued right behind it: the vertices whose
+//   rings did not fit the list (high valence, large k, a wide ball) or left
+//   the halo grow again in global ids, a warp each (grow_global_warp: 32
+//   row entries tested at a time, membership in a shared-memory set), with
+//   lists four times longer. It reads the queue's length on the device, so
+//   the host does not stand between the two kernels; and since the rings
+//   that overflow are the long ones, a warp rather than a thread grows each.
+// - the thread overflow kernel: what still overflows grows again
+//   (grow_global, one thread each), lists four times longer each round,
+//   until every vertex fits (a list never needs more entries than the mesh
+//   has vertices).
+// The launcher reads how many vertices overflowed the warps: one stream
+// synchronisation per query, one more per further round
+// (query/patch_launch.cuh lists every launch that synchronises).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -165,6 +171,46 @@ __global__ void kring_overflow_kernel(KRingHaloView halo, Input input,
     }
 }
 
+//! Warps per block of the warp form of the global path.
+inline constexpr int kKRingWarpsPerBlock = 4;
+
+//! The global path by warps: a warp per queued vertex (grow_global_warp),
+//! lists of `capacity` entries in `scratch`, `set_slots` shared-memory set
+//! slots per warp; f runs in the warp's lane 0. The queue's length is read
+//! on the device, so this launch follows the patch kernel without the host.
+template <typename Input, typename F, typename Accept>
+__global__ void __launch_bounds__(32 * kKRingWarpsPerBlock)
+    kring_overflow_warp_kernel(KRingHaloView halo, Input input, const std::uint32_t* queued,
+                               const std::uint32_t* queued_count, int max_rings,
+                               std::uint32_t capacity, std::uint32_t set_slots,
+                               std::uint32_t* scratch, F f, Accept accept, OverflowQueue overflow)
+{
+    extern __shared__ std::uint32_t kring_warp_sets[];
+    const unsigned      lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const std::uint32_t n    = *queued_count;
+    const WarpIdSet     set{kring_warp_sets + warp * set_slots, set_slots - 1};
+    std::uint32_t*      list =
+        scratch + (std::uint64_t(blockIdx.x) * kKRingWarpsPerBlock + warp) * capacity;
+    std::uint32_t ring_end[kMaxKRingRings + 1];
+    const auto    vx = global_vertices(input);
+    // consecutive entries go to different blocks, so a short queue spreads
+    // over the SMs
+    for (std::uint32_t i = warp * gridDim.x + blockIdx.x; i < n;
+         i += gridDim.x * kKRingWarpsPerBlock) {
+        const std::uint32_t v = queued[i];
+        const GrowResult    r =
+            grow_global_warp(halo, vx, v, max_rings, accept, list, capacity, ring_end, set, lane);
+        if (lane == 0) {
+            if (r.overflow)
+                overflow.push(v);
+            else
+                f(VertexId(v), BasicKRingView<std::decay_t<decltype(vx)>>(list, r.size, ring_end,
+                                                                         r.num_rings, vx));
+        }
+        __syncwarp();  // f has read the list before the next vertex overwrites it
+    }
+}
+
 //! List entries per thread when the user leaves it to us: three times the
 //! rings of a regular mesh's vertex (1 + 3k(k + 1) vertices), so that the
 //! irregular valences of scanned meshes rarely take the slow global path
@@ -225,6 +271,39 @@ void grow_overflowed(const KRingHaloView& halo, const Input& input, std::uint32_
         std::swap(queue, next);
         queued = left, all = false;
     }
+}
+
+//! Queues the warp form of the global path for the vertices `queue` holds
+//! (its length read on the device), lists of `capacity` entries, the
+//! vertices that overflow those into `next`; false (nothing launched) when
+//! its sets do not fit shared memory.
+template <typename Input, typename F, typename Accept>
+bool launch_overflow_warps(const KRingHaloView& halo, const Input& input,
+                           std::uint32_t num_vertices, KRingQueue& queue, KRingQueue& next,
+                           int max_rings, std::uint32_t capacity, F f, Accept accept,
+                           cudaStream_t stream)
+{
+    constexpr auto kernel    = kring_overflow_warp_kernel<Input, F, Accept>;
+    // at most half full: a batch may insert 32 entries before the list's
+    // overflow is seen, so the set holds up to capacity + 32
+    std::uint32_t set_slots = 64;
+    while (set_slots < 2 * (capacity + 32))
+        set_slots *= 2;
+    const std::size_t smem = std::size_t(set_slots) * 4 * kKRingWarpsPerBlock;
+    Launcher          l    = launcher<kernel>();
+    if (!l.fit_shared_memory(smem))
+        return false;
+    const unsigned grid = l.resident_grid(
+        32 * kKRingWarpsPerBlock, smem,
+        (std::uint64_t(num_vertices) + kKRingWarpsPerBlock - 1) / kKRingWarpsPerBlock);
+    DeviceBuffer<std::uint32_t> scratch(std::uint64_t(grid) * kKRingWarpsPerBlock * capacity,
+                                        stream);
+    next.count.memset(0);
+    kernel<<<grid, 32 * kKRingWarpsPerBlock, smem, stream>>>(
+        halo, input, queue.vertices.data(), queue.count.data(), max_rings, capacity, set_slots,
+        scratch.data(), f, accept, next.sink());
+    RXMESH_CHECK_LAUNCH();
+    return true;
 }
 
 //! The patch kernel with lists of Capacity entries; false (nothing
@@ -298,9 +377,25 @@ void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input
                         active, stream);
         return;
     }
-    const std::uint32_t queued = queue.read_count(stream);
-    if (queued > 0)  // rings longer than the shared-memory lists
-        grow_overflowed(halo, input, num_vertices, queue, queued, false, max_rings, capacity, f, accept,
+    // the vertices whose rings outgrew the patch kernel's lists or halos:
+    // warps, lists 4x longer, queued without the host (the set of the
+    // largest lists may not fit shared memory: then threads, after a look)
+    const std::uint32_t longer =
+        std::uint32_t(std::min<std::uint64_t>(std::uint64_t(capacity) * 4, num_vertices));
+    KRingQueue next(num_vertices, stream);
+    if (!launch_overflow_warps(halo, input, num_vertices, queue, next, max_rings, longer, f, accept,
+                               stream)) {
+        const std::uint32_t queued = queue.read_count(stream);
+        if (queued > 0)
+            grow_overflowed(halo, input, num_vertices, queue, queued, false, max_rings, capacity, f,
+                            accept, active, stream);
+        return;
+    }
+    const std::uint32_t left = next.read_count(stream);
+    if (left > 0 && longer >= num_vertices)
+        throw Error("k-ring query: a vertex's rings exceed the vertex count (corrupt rows)");
+    if (left > 0)  // rings longer still: threads, lists 4x longer again, and so on
+        grow_overflowed(halo, input, num_vertices, next, left, false, max_rings, longer, f, accept,
                         active, stream);
 }
 

@@ -282,6 +282,127 @@ RXMESH_DEVICE GrowResult grow_global(const KRingHaloView& h, const Vertices& vx,
     return r;
 }
 
+//! A warp's set of global ids in shared memory (the warp form of the
+//! global path): open addressing over a power-of-two table, linear probing,
+//! never more than half full (the caller sizes it for twice the list and
+//! one batch).
+struct WarpIdSet
+{
+    static constexpr std::uint32_t kEmpty = ~0u;  // never a vertex id
+    std::uint32_t*                 slots;
+    std::uint32_t                  mask;  // slots - 1
+
+    RXMESH_DEVICE void clear(unsigned lane) const
+    {
+        for (std::uint32_t i = lane; i <= mask; i += 32)
+            slots[i] = kEmpty;
+        __syncwarp();
+    }
+    //! Inserts y; true when it was not in the set.
+    RXMESH_DEVICE bool insert(std::uint32_t y) const
+    {
+        for (std::uint32_t i = (y * 0x9E3779B1u) & mask;; i = (i + 1) & mask) {
+            const std::uint32_t before = atomicCAS(slots + i, kEmpty, y);
+            if (before == kEmpty || before == y)
+                return before == kEmpty;
+        }
+    }
+};
+
+//! Where a lane's frontier vertex's row lies, for grow_global_warp.
+struct WarpRow
+{
+    LocalToGlobal map;
+    std::uint32_t first = 0, length = 0;
+};
+
+RXMESH_DEVICE inline WarpRow row_of(const KRingHaloView& h, std::uint32_t x)
+{
+    WarpRow             w;
+    const std::uint32_t q = h.owner(x);
+    w.map                 = h.ext_to_global(q);
+    const std::uint32_t row = h.row_first[q] + (x - w.map.owned_offset);
+    w.first               = h.row_offsets[row];
+    w.length              = h.row_offsets[row + 1] - w.first;
+    return w;
+}
+
+//! The lane whose row holds entry idx of the rows laid end to end (start:
+//! each lane's exclusive prefix; the largest lane whose start <= idx).
+RXMESH_DEVICE inline int lane_of_entry(std::uint32_t start, std::uint32_t idx)
+{
+    int s = 0;
+    for (int step = 16; step >= 1; step >>= 1)
+        if (__shfl_sync(~0u, start, s + step) <= idx)
+            s += step;
+    return s;
+}
+
+//! grow_global by a whole warp (every lane calls it; the result is the same
+//! in every lane): each ring's frontier 32 vertices at a time, their rows
+//! laid end to end and 32 entries tested at a time, membership in `set`.
+//! The list comes out in grow_global's order (frontier order, then row
+//! order; the first of equal entries wins), so the two agree entry for entry.
+template <typename Accept, typename Vertices>
+RXMESH_DEVICE GrowResult grow_global_warp(const KRingHaloView& h, const Vertices& vx,
+                                          std::uint32_t v, int max_rings, const Accept& accept,
+                                          std::uint32_t* list, std::uint32_t capacity,
+                                          std::uint32_t* ring_end, const WarpIdSet& set,
+                                          unsigned lane)
+{
+    GrowResult r;
+    set.clear(lane);
+    if (lane == 0) {
+        list[0] = v;
+        set.insert(v);
+    }
+    __syncwarp();
+    ring_end[0] = 1, r.size = 1, r.num_rings = 1;
+    const auto admits = bind_centre(accept, vx(v));
+    for (std::uint32_t d = 0, begin = 0; d < std::uint32_t(max_rings); ++d) {
+        const std::uint32_t end = r.size;
+        for (std::uint32_t c = begin; c < end; c += 32) {
+            const WarpRow mine = c + lane < end ? row_of(h, list[c + lane]) : WarpRow{};
+            std::uint32_t incl = mine.length;  // inclusive prefix over the lanes
+            for (int o = 1; o < 32; o <<= 1) {
+                const std::uint32_t t = __shfl_up_sync(~0u, incl, o);
+                incl += lane >= unsigned(o) ? t : 0u;
+            }
+            const std::uint32_t start = incl - mine.length, total = __shfl_sync(~0u, incl, 31);
+            for (std::uint32_t t0 = 0; t0 < total; t0 += 32) {
+                const std::uint32_t idx = t0 + lane;
+                const int           s   = lane_of_entry(start, idx);
+                const LocalToGlobal map{__shfl_sync(~0u, mine.map.owned_offset, s),
+                                        __shfl_sync(~0u, mine.map.num_owned, s),
+                                        reinterpret_cast<const std::uint32_t*>(__shfl_sync(
+                                            ~0u, reinterpret_cast<unsigned long long>(mine.map.ribbon), s))};
+                const std::uint32_t e = __shfl_sync(~0u, mine.first, s) + idx -
+                                        __shfl_sync(~0u, start, s);
+                std::uint32_t y    = WarpIdSet::kEmpty;
+                bool          keep = false;
+                if (idx < total) {
+                    y    = map(h.entries[e]);
+                    keep = admits(vx(y));
+                }
+                const unsigned same = __match_any_sync(~0u, keep ? y : WarpIdSet::kEmpty);
+                keep = keep && __ffs(same) - 1 == int(lane) && set.insert(y);
+                const unsigned      adds = __ballot_sync(~0u, keep);
+                const std::uint32_t n    = __popc(adds);
+                if (r.size + n > capacity)
+                    return r.overflow = true, r;
+                if (keep)
+                    list[r.size + __popc(adds & ((1u << lane) - 1u))] = y;
+                r.size += n;
+            }
+        }
+        __syncwarp();  // the ring's entries, written by every lane, are read next
+        if (!close_ring(r, end, ring_end))
+            break;
+        begin = end;
+    }
+    return r;
+}
+
 }  // namespace detail
 
 }  // namespace rxmesh

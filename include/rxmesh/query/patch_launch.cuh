@@ -25,8 +25,9 @@
 //   slow path surfaces at the call, and the scratch, which can be large, is
 //   back in the pool before the caller's next launch).
 // - the k-ring queries: once per query, to read how many vertices
-//   overflowed the patch kernel's lists (the host sizes the overflow rounds
-//   from it), and once more per overflow round.
+//   overflowed the lists of the warp overflow kernel that follows the patch
+//   kernel (the host sizes further rounds from it), and once more per
+//   further round.
 #pragma once
 
 #include <cuda_runtime.h>
