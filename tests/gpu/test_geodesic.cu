@@ -344,27 +344,41 @@ TEST(GpuGeodesic, BadInputThrows)
                  Error);
 }
 
+//! On every generated mesh (patch capacity 64, `count` spread sources):
+//! check(distances, report) of the default options against those with
+//! change(options) applied.
+template <typename Change, typename Check>
+void against_default_options(std::uint32_t count, Change change, Check check)
+{
+    for (const auto& m : generated_meshes()) {
+        SCOPED_TRACE(m.name);
+        const RXMesh    mesh(m.soup, with_capacity(64));
+        const auto      sources = spread_sources(mesh.num_vertices(), count);
+        GeodesicOptions o;
+        GeodesicReport  by_default, changed;
+        const auto      d_default = gpu_distances(mesh, sources, o, &by_default);
+        change(o);
+        const auto d_changed = gpu_distances(mesh, sources, o, &changed);
+        check(d_default, by_default, d_changed, changed);
+    }
+}
+
 //! Without closing sweeps the loop stops where the sweeps would begin: the
 //! same window iterations, and every distance at or above the swept one (a
 //! sweep only lowers values).
 TEST(GpuGeodesic, WithoutClosingSweepsStopsWhereTheSweepsBegin)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& m : generated_meshes()) {
-        SCOPED_TRACE(m.name);
-        const RXMesh    mesh(m.soup, with_capacity(64));
-        const auto      sources = spread_sources(mesh.num_vertices(), 2);
-        GeodesicOptions o;
-        GeodesicReport  swept, plain;
-        const auto      d_swept = gpu_distances(mesh, sources, o, &swept);
-        o.closing_sweeps        = false;
-        const auto d_plain      = gpu_distances(mesh, sources, o, &plain);
-        EXPECT_TRUE(plain.converged);
-        EXPECT_EQ(plain.sweeps, 0);
-        EXPECT_EQ(plain.iterations, swept.iterations - swept.sweeps);
-        for (std::size_t v = 0; v < d_plain.size(); ++v)
-            ASSERT_GE(d_plain[v], d_swept[v]) << "vertex " << v;
-    }
+    against_default_options(
+        2, [](GeodesicOptions& o) { o.closing_sweeps = false; },
+        [](const std::vector<float>& d_swept, const GeodesicReport& swept,
+           const std::vector<float>& d_plain, const GeodesicReport& plain) {
+            EXPECT_TRUE(plain.converged);
+            EXPECT_EQ(plain.sweeps, 0);
+            EXPECT_EQ(plain.iterations, swept.iterations - swept.sweeps);
+            for (std::size_t v = 0; v < d_plain.size(); ++v)
+                ASSERT_GE(d_plain[v], d_swept[v]) << "vertex " << v;
+        });
 }
 
 //! A limit on the iterations stops the loop early, and says so, in both
@@ -391,24 +405,19 @@ TEST(GpuGeodesic, IterationLimitReportsNotConverged)
 TEST(GpuGeodesic, OneLaunchAndChunksAgree)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& m : generated_meshes()) {
-        SCOPED_TRACE(m.name);
-        const RXMesh    mesh(m.soup, with_capacity(64));
-        const auto      sources = spread_sources(mesh.num_vertices(), 3);
-        GeodesicOptions o;
-        GeodesicReport  one, chunks;
-        const auto      d_one = gpu_distances(mesh, sources, o, &one);
-        o.one_launch          = false;
-        const auto d_chunks   = gpu_distances(mesh, sources, o, &chunks);
-        EXPECT_TRUE(one.one_launch);
-        EXPECT_FALSE(chunks.one_launch);
-        EXPECT_EQ(one.iterations, chunks.iterations);
-        EXPECT_EQ(one.sweeps, chunks.sweeps);
-        EXPECT_EQ(one.converged, chunks.converged);
-        ASSERT_EQ(d_one.size(), d_chunks.size());
-        for (std::size_t v = 0; v < d_one.size(); ++v)
-            ASSERT_EQ(d_one[v], d_chunks[v]) << "vertex " << v;
-    }
+    against_default_options(
+        3, [](GeodesicOptions& o) { o.one_launch = false; },
+        [](const std::vector<float>& d_one, const GeodesicReport& one,
+           const std::vector<float>& d_chunks, const GeodesicReport& chunks) {
+            EXPECT_TRUE(one.one_launch);
+            EXPECT_FALSE(chunks.one_launch);
+            EXPECT_EQ(one.iterations, chunks.iterations);
+            EXPECT_EQ(one.sweeps, chunks.sweeps);
+            EXPECT_EQ(one.converged, chunks.converged);
+            ASSERT_EQ(d_one.size(), d_chunks.size());
+            for (std::size_t v = 0; v < d_one.size(); ++v)
+                ASSERT_EQ(d_one[v], d_chunks[v]) << "vertex " << v;
+        });
 }
 
 }  // namespace geodesic_test

@@ -151,7 +151,7 @@ inline void bilateral_sigma_c(const RXMesh& mesh, const BilateralFrame& f, cudaS
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
 //!        hold one element per vertex.
-template <int BallBlockThreads = 64>
+template <int BallBlockThreads = 256>
 BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
                                          VertexView<float, 3>    denoised,
                                          const BilateralOptions& options = {},
