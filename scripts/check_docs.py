@@ -16,7 +16,8 @@ drift from the code unnoticed:
   class, enum or member inside the part before it; and a whole backticked
   span that is plainly one C++ name: a CamelCase type (`PatchQuery<Op>`), a
   template (`accumulate_sum<Op::EV>`), a snake_case call
-  (`for_each_kring_while(accept, max_rings, f)`) or an RXMESH_ macro; in a
+  (`for_each_kring_while(accept, max_rings, f)`) or an RXMESH_ macro (or a
+  CMake option or cache variable of a CMakeLists.txt or *.cmake file); in a
   plain fenced block (a diagram or a listing, no language), every template
   and snake_case call (`import_mesh()`), where in a code example they may be
   the example's own. Declarations are found in include/, src/ and apps/ by
@@ -161,11 +162,21 @@ class CodeIndex:
         self.namespaces = {}    # namespace -> files
         self.functions = {}     # function name -> files
         self.variables = {}     # variable or data member name -> files
-        self.macros = set()
+        self.macros = set()     # RXMESH_ macros, and CMake options and cache variables
         self.qualified = set()  # (scope, name) pairs written as scope::name in code
         for rel in code_files(root) if root else ():
             with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
                 self.add_file(rel, fh.read())
+        for rel in cmake_files(root) if root else ():
+            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+                self.add_cmake(fh.read())
+
+    def add_cmake(self, text):
+        """CMake options and cache variables: what `-DRXMESH_...=` sets."""
+        for m in re.finditer(r"^\s*option\s*\(\s*(%s)" % IDENT, text, re.M | re.I):
+            self.macros.add(m.group(1))
+        for m in re.finditer(r"^\s*set\s*\(\s*(%s)\b[^)]*\bCACHE\b" % IDENT, text, re.M | re.I):
+            self.macros.add(m.group(1))
 
     def add_file(self, rel, text):
         for m in re.finditer(r"^\s*#\s*define\s+(%s)" % IDENT, text, re.M):
@@ -271,6 +282,15 @@ def code_files(root):
             for f in sorted(filenames):
                 if f.endswith(SOURCE_EXTS):
                     yield os.path.relpath(os.path.join(dirpath, f), root).replace(os.sep, "/")
+
+
+def cmake_files(root):
+    """CMakeLists.txt and *.cmake files of the tree (build outputs and hidden folders excluded)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "build")))
+        for f in sorted(filenames):
+            if f == "CMakeLists.txt" or f.endswith(".cmake"):
+                yield os.path.relpath(os.path.join(dirpath, f), root).replace(os.sep, "/")
 
 
 def file_names(root):
@@ -412,7 +432,7 @@ class Checker:
         self.references += 1
         if macro and name not in self.index.macros:
             self.report(doc, line, "unknown name `%s`: no macro `%s` is defined in include/, src/ "
-                        "or apps/" % (written, name))
+                        "or apps/" % (written, name))  # (nor a CMake option of that name)
         elif not macro and not self.index.type_or_function(name):
             self.report(doc, line, "unknown name `%s`: no class, enum, alias or function `%s` is "
                         "declared in include/, src/ or apps/" % (written, name))

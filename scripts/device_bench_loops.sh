@@ -9,7 +9,7 @@ set -uo pipefail
 STAGE="${1:?ball or geodesic}"; RUNS="${RUNS:-15}"
 source scripts/device_env.sh
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRXMESH_DEVICE_CHECKS=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+  -DRXMESH_DEVICE_CHECKS=OFF -DRXMESH_BUILD_BENCHMARKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
   -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" > "$OUT/build.log" 2>&1 || exit 1
 ninja -C build-bench bench_geodesic bench_bilateral bench_kring >> "$OUT/build.log" 2>&1 \
   || { grep -B2 -A12 error "$OUT/build.log" | head -40; exit 1; }

@@ -5,7 +5,7 @@ set -uo pipefail
 OUT="${OUT:-$PWD/device-out}"
 mkdir -p "$OUT" /tmp/rxmesh-deps
 for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" /tmp/rxmesh-deps; done
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON \
   -DRXMESH_CGAL_DATA_TARBALL=/tmp/rxmesh-deps/usr/share/doc/libcgal-dev/data.tar.gz \
   > "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
 cmake --build build-device --target bench_vertex_normals >> "$OUT/build.log" 2>&1 \

@@ -18,7 +18,7 @@ fi
 if [ "${1:-}" = "--no-bench" ]; then DEVICE_CHECKS=${DEVICE_CHECKS:-1}; else DEVICE_CHECKS=${DEVICE_CHECKS:-0}; fi
 echo "device checks: $([ "$DEVICE_CHECKS" = 1 ] && echo on || echo off)"
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_DEVICE_CHECKS=$([ "$DEVICE_CHECKS" = 1 ] && echo ON || echo OFF) \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_DEVICE_CHECKS=$([ "$DEVICE_CHECKS" = 1 ] && echo ON || echo OFF) \
   -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT \
   -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
   -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \

@@ -14,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu
 configure_build_device()
 {
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DRXMESH_DEVICE_CHECKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+    -DRXMESH_DEVICE_CHECKS=ON -DRXMESH_BUILD_BENCHMARKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
     -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
     -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
     -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \

@@ -88,7 +88,7 @@ fi
 # configure SRC BUILD ON|OFF: device_check.sh's configure line
 configure() {
   timeout -k 10 300 cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_DEVICE_CHECKS="$3" \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_DEVICE_CHECKS="$3" \
     -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT \
     -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
     -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models"

@@ -37,7 +37,7 @@ echo "GPU: $GPU -> $RESULTS"
 
 if want build; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES="${CUDAARCHS:-native}" ${CMAKE_EXTRA:-} > "$RESULTS/.configure.log"
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDAARCHS:-native}" -DRXMESH_BUILD_BENCHMARKS=ON ${CMAKE_EXTRA:-} > "$RESULTS/.configure.log"
   cmake --build "$BUILD_DIR" > "$RESULTS/.build.log" || { tail -40 "$RESULTS/.build.log"; exit 1; }
 fi
 [ -d "$M" ] || { echo "run_benchmarks: $M missing (libcgal-demo's data.tar.gz not found at configure time)" >&2; exit 1; }

@@ -288,6 +288,18 @@ class NameTest(TreeTestCase):
             "enum declared in include/, src/ or apps/" % n,
             "README.md:%d: unknown name `rxmesh::nope`: `nope` is not declared in `rxmesh`" % n])
 
+    def test_cmake_options_are_names(self):
+        self.write("CMakeLists.txt", 'option(RXMESH_BUILD_THINGS "Build things" OFF)\n'
+                                     'set(RXMESH_DATA_DIR "/usr/share" CACHE PATH "data")\n')
+        self.write("cmake/Extra.cmake", "Option(RXMESH_EXTRA_FLAG \"x\" ON)\n")
+        self.append("README.md", "\n`RXMESH_BUILD_THINGS`, `RXMESH_DATA_DIR`, `RXMESH_EXTRA_FLAG`\n")
+        self.assert_clean()
+        self.append("README.md", "\n`RXMESH_BUILD_STUFF`\n")
+        n = self.readme_line("RXMESH_BUILD_STUFF")
+        self.assertEqual(self.problems(), [
+            "README.md:%d: unknown name `RXMESH_BUILD_STUFF`: no macro `RXMESH_BUILD_STUFF` is "
+            "defined in include/, src/ or apps/" % n])
+
     def test_made_up_unqualified_names_fail(self):
         # under a heading of its own: kernel<Op> is allowed only under "From the paper"
         self.append("README.md", "\n## Queries\n\n`PatchQuerry`, `launch_everything(q)`,"

@@ -152,8 +152,10 @@ class Bilateral final : public app::App
                                              [](float v) { return std::isfinite(v) && v >= 0; }))
             ->capture_default_str();
         cli.add_option(
-            "--noisy-out", m_noisy_output,
-            "write the filter's input (after --noise) as binary PLY, same order and faces");
+               "--noisy-out", m_noisy_output,
+               "write the filter's input (after --noise) as binary PLY, same order and faces")
+            ->check([](const std::string& path) { return app::output_format_error(kInfo, path); },
+                    "*.ply");
     }
 
     app::Input default_input() const override

@@ -94,12 +94,15 @@ function(rxmesh_add_input_order_test app name vertices faces)
 endfunction()
 
 # rxmesh_add_app(APP SOURCES file... HELP_PATTERN regex
-#                [NO_MESH] [DEFAULT_ARGS arg...]
+#                [NO_MESH] [WRITES_OBJ] [DEFAULT_ARGS arg...]
 #                [INPUT_ORDER_MESH file] [INPUT_ORDER_ARGS arg...] [INPUT_ORDER_COUNTS V F]
 #                [BAD_INPUTS "NAME|ARG,ARG" ...])
 # Builds and installs rxmesh-APP (underscores become dashes) from SOURCES and,
 # with the tests, adds what every app is tested for:
 #   rxmesh_APP.help            --help prints a match of HELP_PATTERN (cpu)
+#   rxmesh_APP.version         --version prints "rxmesh-APP <project version>" (cpu)
+#   rxmesh_APP.bad_output_format  -o out.obj (WRITES_OBJ: out.stl): refused before
+#                              any work (cpu)
 #   rxmesh_APP.default_check   the default run with --check, -o, --json and DEFAULT_ARGS
 #   rxmesh_APP.input_order     INPUT_ORDER_MESH (default tet_extra.obj), --check
 #                              and INPUT_ORDER_ARGS: the -o file has V vertices
@@ -112,7 +115,7 @@ endfunction()
 #   sanitize.{memcheck,racecheck}.app_<executable suffix>  the default run under
 #                              compute-sanitizer
 function(rxmesh_add_app app)
-  cmake_parse_arguments(PARSE_ARGV 1 A "NO_MESH" "HELP_PATTERN;INPUT_ORDER_MESH"
+  cmake_parse_arguments(PARSE_ARGV 1 A "NO_MESH;WRITES_OBJ" "HELP_PATTERN;INPUT_ORDER_MESH"
     "SOURCES;DEFAULT_ARGS;INPUT_ORDER_ARGS;INPUT_ORDER_COUNTS;BAD_INPUTS")
   string(REPLACE "_" "-" _suffix "${app}")
   add_executable(rxmesh-${_suffix} ${A_SOURCES})
@@ -126,6 +129,19 @@ function(rxmesh_add_app app)
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> "-DPATTERN=${A_HELP_PATTERN}"
             -P ${RXMESH_APP_COMMON}/expect_help.cmake)
   set_tests_properties(rxmesh_${app}.help PROPERTIES LABELS cpu)
+  add_test(NAME rxmesh_${app}.version
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DFLAG=--version
+            "-DPATTERN=^rxmesh-${_suffix} ${PROJECT_VERSION}\n$" -P ${RXMESH_APP_COMMON}/expect_help.cmake)
+  set_tests_properties(rxmesh_${app}.version PROPERTIES LABELS cpu)
+  # an output name whose format the app does not write: refused up front
+  set(_unwritten obj)
+  if(A_WRITES_OBJ)
+    set(_unwritten stl)
+  endif()
+  add_test(NAME rxmesh_${app}.bad_output_format
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DARGS=
+            -DOUT=${_dir}/bad_output_format.${_unwritten} -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
+  set_tests_properties(rxmesh_${app}.bad_output_format PROPERTIES LABELS cpu)
   rxmesh_add_app_check(${app} default_check -o ${_dir}/${app}_default.ply
     --json ${_dir}/${app}_default.json ${A_DEFAULT_ARGS})
 

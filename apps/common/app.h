@@ -54,7 +54,21 @@ struct Info
     //! --weld's help; nullptr for an app that builds no RXMesh (then it has
     //! neither --weld nor --capacity).
     const char* weld_help = "merge vertices with identical positions";
+    //! -o writes OBJ too (by the name's extension); else PLY only.
+    bool writes_obj = false;
 };
+
+//! What is wrong with -o `path` for `info`'s app ("" when nothing): the
+//! format comes from the extension and is refused before any work.
+inline std::string output_format_error(const Info& info, const std::string& path)
+{
+    const io::Format f = io::format_from_path(path);
+    if (f == io::Format::Ply || (info.writes_obj && f == io::Format::Obj))
+        return "";
+    return path + ": " + info.name + " writes " +
+           (info.writes_obj ? "PLY or OBJ: name the output *.ply or *.obj"
+                            : "PLY only: name the output *.ply");
+}
 
 //! The options every app has.
 struct CommonOptions
@@ -262,7 +276,10 @@ namespace detail {
 
 inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o)
 {
-    cli.add_option("-o,--output", o.output, info.output_help);
+    cli.add_option("-o,--output", o.output, info.output_help)
+        ->check([&info](const std::string& path) { return output_format_error(info, path); },
+                info.writes_obj ? "*.ply or *.obj" : "*.ply");
+    cli.set_version_flag("--version", std::string(info.name) + " " + rxmesh::version());
     cli.add_option("--json", o.json, "write a JSON report");
     cli.add_flag("--check", o.check, info.check_help);
     if (!info.weld_help) return;

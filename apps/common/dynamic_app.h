@@ -28,16 +28,6 @@
 
 namespace rxmesh::app {
 
-//! The output format is known before any work, so that a bad name fails
-//! early (the library writes PLY and OBJ). \throw InvalidInputError.
-inline void require_mesh_output_format(const std::string& path)
-{
-    if (path.empty()) return;
-    const io::Format f = io::format_from_path(path);
-    if (f != io::Format::Ply && f != io::Format::Obj)
-        throw InvalidInputError(path + ": -o writes .ply or .obj");
-}
-
 //! Writes `mesh` to `tmp` in the format of `path`'s extension (tmp is the
 //! temporary that Outputs renames to path).
 inline void write_mesh_as(const std::string& tmp, const std::string& path, const TriangleSoup& mesh)

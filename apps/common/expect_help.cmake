@@ -1,8 +1,12 @@
-# Runs "APP --help" and expects exit status 0 and stdout matching PATTERN.
-execute_process(COMMAND ${APP} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Runs "APP FLAG" (FLAG: --help unless given, e.g. --version) and expects exit
+# status 0 and stdout matching PATTERN.
+if(NOT FLAG)
+  set(FLAG --help)
+endif()
+execute_process(COMMAND ${APP} ${FLAG} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "--help: expected exit status 0, got '${rc}'; stderr: ${err}")
+  message(FATAL_ERROR "${FLAG}: expected exit status 0, got '${rc}'; stderr: ${err}")
 endif()
 if(NOT out MATCHES "${PATTERN}")
-  message(FATAL_ERROR "--help: the output does not match '${PATTERN}':\n${out}")
+  message(FATAL_ERROR "${FLAG}: the output does not match '${PATTERN}':\n${out}")
 endif()

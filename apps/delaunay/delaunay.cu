@@ -31,7 +31,7 @@ const app::Info kInfo{"rxmesh-delaunay",
                 "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
                 "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
                 "flip refused by the serial reference (exit 2 otherwise)",
-    nullptr};
+    nullptr, true};
 
 struct Run
 {
@@ -132,11 +132,6 @@ class Delaunay final : public app::App
     {
         return {generate::noisy(generate::torus(128, 64), 0.3f, 1),
                 "embedded noisy torus (128 x 64 quads, noise 0.3 x mean edge)"};
-    }
-
-    void prepare(app::Input&, const app::CommonOptions& o) const override
-    {
-        app::require_mesh_output_format(o.output);
     }
 
     int run(app::Session& s) override

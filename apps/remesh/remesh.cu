@@ -61,7 +61,7 @@ const app::Info kInfo{
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise)",
-    nullptr};
+    nullptr, true};
 
 //! What the options ask of L: a length, a ratio to the input's mean edge
 //! length, or neither (0: the mean itself).
@@ -378,9 +378,8 @@ class Remesh final : public app::App
                 "embedded noisy torus (48 x 24 quads, noise 0.3 x mean edge)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    void prepare(app::Input& in, const app::CommonOptions&) const override
     {
-        app::require_mesh_output_format(o.output);
         m_target = choose_target_length(in.soup, m_request, in.name);
     }
 

@@ -49,7 +49,7 @@ const app::Info kInfo{
         "reason why not; up to 20000 input faces also the serial reference to the same target: "
         "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise)",
-    nullptr};
+    nullptr, true};
 
 //! What the options ask for: a face count, else a share of the input's.
 struct TargetRequest
@@ -245,9 +245,8 @@ class Simplify final : public app::App
         return {generate::torus(96, 48), "embedded torus (96 x 48 quads, radii 1 and 0.3)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    void prepare(app::Input& in, const app::CommonOptions&) const override
     {
-        app::require_mesh_output_format(o.output);
         require_reachable_target(in, m_request);
     }
 

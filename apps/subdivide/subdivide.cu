@@ -38,7 +38,8 @@ app::Info info_without_mesh()
                 "input order, then one per edge of each level",
                 "compare with the serial double CPU reference (exit 2 when a face differs or a "
                 "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)"};
-    i.weld_help = nullptr;
+    i.weld_help  = nullptr;
+    i.writes_obj = true;
     return i;
 }
 
@@ -67,16 +68,6 @@ void require_32bit_ids(const TriangleSoup& soup, int levels)
     const auto E = std::uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
     loop::require_32bit_ids(
         loop::level_counts({soup.positions.size(), E, soup.faces.size()}, levels));
-}
-
-//! The output format is known before any work, so that a bad name fails
-//! early. \throw InvalidInputError.
-void require_output_format(const std::string& path)
-{
-    if (path.empty()) return;
-    const io::Format f = io::format_from_path(path);
-    if (f != io::Format::Ply && f != io::Format::Obj)
-        throw InvalidInputError(path + ": -o writes .ply or .obj");
 }
 
 //! --check: the largest coordinate difference from the reference over the
@@ -170,10 +161,9 @@ class Subdivide final : public app::App
         return {generate::torus(24, 12), "embedded torus (24 x 12 quads, radii 1 and 0.3)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    void prepare(app::Input& in, const app::CommonOptions&) const override
     {
         require_32bit_ids(in.soup, m_levels);
-        require_output_format(o.output);
     }
 
     int run(app::Session& s) override

@@ -32,6 +32,9 @@
 
 namespace rxmesh {
 
+//! This build's version, "major.minor.patch" (CMake's project version).
+const char* version();
+
 template <Op op, int BlockThreads>
 class PatchQuery;
 template <typename U, int M>
