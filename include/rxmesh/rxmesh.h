@@ -29,11 +29,9 @@
 #include "rxmesh/query/kring_halo.h"
 #include "rxmesh/query/device_loop_options.h"
 #include "rxmesh/query/op.h"
+#include "rxmesh/version.h"
 
 namespace rxmesh {
-
-//! This build's version, "major.minor.patch" (CMake's project version).
-const char* version();
 
 template <Op op, int BlockThreads>
 class PatchQuery;

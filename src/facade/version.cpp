@@ -1,6 +1,6 @@
 // rxmesh::version(): the version CMake's project() names, compiled in here
 // only (CMakeLists.txt defines RXMESH_VERSION_STRING for this file).
-#include "rxmesh/rxmesh.h"
+#include "rxmesh/version.h"
 
 namespace rxmesh {
 
