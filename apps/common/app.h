@@ -326,6 +326,7 @@ inline int run_app(App& app, int argc, char** argv)
                    std::string("input mesh (OBJ, OFF, PLY, STL); default: ") + info.default_input);
     app.add_options(cli);
     detail::add_common_options(cli, info, o);
+    cli.footer(kExitStatusHelp);
     if (const int rc = parse(cli, argc, argv, info.name); rc >= 0) return rc;
     return run(info.name, [&] { return detail::load_and_run(app, o, start); });
 }

@@ -58,6 +58,12 @@ inline std::string start_gpu()
     return name;
 }
 
+//! The exit statuses of the policy above, for --help.
+inline constexpr const char* kExitStatusHelp =
+    "Exit status: 0 done; 1 bad input or option, nothing written; 2 --check failed; 3 a limit "
+    "stopped the work (the apps with one say so above); 77 no CUDA device (1 with "
+    "RXMESH_REQUIRE_GPU=1).";
+
 //! Runs an app's body under the error policy; returns the exit status.
 inline int run(const char* app_name, const std::function<int()>& body)
 {
