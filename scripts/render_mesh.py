@@ -11,12 +11,13 @@ usage: render_mesh.py OUT.png MESH [MESH ...] [--titles "a|b"] [--view ELEV,AZIM
 rxmesh-geodesic's "distance"), shaded, with K iso-lines (faces that a level
 crosses drawn dark); infinite values grey.
 
-MESH: OFF (text) or PLY (binary little-endian, as the apps write).
+MESH: OFF (text), OBJ (v and f lines; polygons fanned into triangles) or
+PLY (binary little-endian, as the apps write).
 Flat-shaded triangles, lit from the viewer, each mesh in its own panel left
 to right with equal axis scales, so a before/after picture is two meshes:
   render_mesh.py before_after.png noisy.ply denoised.ply --titles "noisy|denoised"
-No dependency beyond matplotlib (optional: without it the script says so
-and exits 0).
+No dependency beyond matplotlib (python3-matplotlib; without it the script
+says so and exits 1, as for an unreadable mesh: one line on stderr).
 """
 import argparse
 import struct
@@ -90,11 +91,34 @@ def read_ply(path):
         return verts, faces, extra
 
 
+def read_obj(path):
+    verts, faces = [], []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            if words[0] == "v":
+                verts.append(tuple(map(float, words[1:4])))
+            elif words[0] == "f":
+                # "i", "i/t", "i//n", "i/t/n"; negative: from the end so far
+                ids = [int(w.split("/")[0]) for w in words[1:]]
+                ids = [i - 1 if i > 0 else len(verts) + i for i in ids]
+                if len(ids) < 3 or min(ids) < 0 or max(ids) >= len(verts):
+                    raise ValueError(f"{path}:{number}: a face with a bad vertex index")
+                faces += [(ids[0], ids[j], ids[j + 1]) for j in range(1, len(ids) - 1)]
+    return verts, faces
+
+
 def read_mesh(path):
-    if path.lower().endswith(".ply"):
+    lower = path.lower()
+    if lower.endswith(".ply"):
         return read_ply(path)
-    verts, faces = read_off(path)
-    return verts, faces, {}
+    if lower.endswith(".obj"):
+        return (*read_obj(path), {})
+    if lower.endswith(".off"):
+        return (*read_off(path), {})
+    raise ValueError(f"{path}: not a mesh this script reads (.off, .obj or .ply)")
 
 
 def normal_colors(faces, extra):
@@ -148,6 +172,7 @@ def main():
     ap.add_argument("--color-distance", default="", help="a vertex property to colour by")
     ap.add_argument("--isolines", type=int, default=12)
     args = ap.parse_args()
+    meshes = [read_mesh(path) for path in args.meshes]  # bad input first, with or without matplotlib
     try:
         import math
         import matplotlib
@@ -155,15 +180,15 @@ def main():
         import matplotlib.pyplot as plt
         from mpl_toolkits.mplot3d.art3d import Poly3DCollection
     except ImportError:
-        print("render_mesh.py: matplotlib not installed; no picture rendered")
-        return 0
+        print("render_mesh.py: matplotlib is not installed (python3-matplotlib); no picture "
+              "rendered", file=sys.stderr)
+        return 1
     elev, azim = map(float, args.view.split(","))
     e, a = math.radians(elev), math.radians(azim)
     view_dir = (math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e))
     titles = args.titles.split("|") if args.titles else args.meshes
     fig = plt.figure(figsize=(5 * len(args.meshes), 5))
-    for i, path in enumerate(args.meshes):
-        verts, faces, extra = read_mesh(path)
+    for i, (verts, faces, extra) in enumerate(meshes):
         if args.up == "y":  # matplotlib's up is z
             verts = [(x, -z, y) for x, y, z in verts]
         tris = [(verts[x], verts[y], verts[z]) for x, y, z in faces]
@@ -185,7 +210,7 @@ def main():
             ax.set_box_aspect((1, 1, 1))
         ax.view_init(elev=elev, azim=azim)
         ax.set_axis_off()
-        ax.set_title(titles[i] if i < len(titles) else path)
+        ax.set_title(titles[i] if i < len(titles) else args.meshes[i])
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
     print(f"render_mesh.py: wrote {args.out}")
@@ -193,4 +218,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (OSError, ValueError, IndexError, struct.error) as e:  # unreadable or bad mesh
+        print(f"render_mesh.py: {e}", file=sys.stderr)
+        sys.exit(1)
