@@ -1,5 +1,7 @@
 // RXMESH_CHECK_CUDA: every CUDA runtime call goes through it; a failure
-// becomes a rxmesh::CudaError naming the call, the file and the line.
+// becomes a rxmesh::CudaError naming the call, the file and the line (a
+// NoDeviceError, "no usable CUDA device", when there is no device or the
+// driver is too old; a hint for code compiled for other GPUs).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -15,9 +17,21 @@ inline void throw_cuda_error(cudaError_t err,
                              const char* file,
                              int         line)
 {
-    throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " +
-                    call + " failed: " + cudaGetErrorName(err) + " (" +
-                    cudaGetErrorString(err) + ")");
+    const std::string what = std::string(file) + ":" + std::to_string(line) + ": " + call +
+                             " failed: " + cudaGetErrorName(err) + " (" +
+                             cudaGetErrorString(err) + ")";
+    switch (err) {
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+        case cudaErrorDevicesUnavailable:
+            throw NoDeviceError("no usable CUDA device: " + what);
+        case cudaErrorNoKernelImageForDevice:
+        case cudaErrorUnsupportedPtxVersion:
+            throw CudaError(what + "; RXMesh (or this program) was compiled for other GPUs: "
+                                   "set CMAKE_CUDA_ARCHITECTURES to this GPU's");
+        default:
+            throw CudaError(what);
+    }
 }
 
 }  // namespace rxmesh::detail

@@ -96,4 +96,12 @@ class CudaError : public Error
     using Error::Error;
 };
 
+//! A CUDA call failed because there is no usable device: none, or a driver
+//! too old for this build's CUDA runtime (a CudaError too).
+class NoDeviceError : public CudaError
+{
+   public:
+    using CudaError::CudaError;
+};
+
 }  // namespace rxmesh
