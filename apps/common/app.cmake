@@ -111,7 +111,7 @@ endfunction()
 #                              vertex, unused and welded included)
 #   rxmesh_APP.input_order_weld  the same with --weld (not with NO_MESH: an app
 #                              that builds no RXMesh has no --weld)
-#   rxmesh_APP.bad_*           missing_file, bad_index, nan, empty, parse_error,
+#   rxmesh_APP.bad_*           missing_file, bad_index, nan, empty, parse_error, json_is_a_folder,
 #                              unwritable_json and the BAD_INPUTS cases (cpu)
 #   sanitize.{memcheck,racecheck}.app_<executable suffix>  the default run under
 #                              compute-sanitizer
@@ -167,6 +167,7 @@ function(rxmesh_add_app app)
     "empty|${_dir}/empty.obj"
     "parse_error|${_dir}/parse_error.off"
     "unwritable_json|--json,/nonexistent/dir/report.json"
+    "json_is_a_folder|--json,${_dir}"
     ${A_BAD_INPUTS})
   rxmesh_add_sanitizer_test(app_${_suffix} memcheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
   rxmesh_add_sanitizer_test(app_${_suffix} racecheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)

@@ -28,11 +28,15 @@ class Outputs
         for (const auto& tmp : m_staged) std::filesystem::remove(tmp, ignored);
     }
 
-    //! \throw IOError now, not after the work, when `path` cannot be created.
-    //! An empty path (the output was not asked for) passes.
+    //! \throw IOError now, not after the work, when `path` cannot be created
+    //! (a folder there included). An empty path (the output was not asked
+    //! for) passes.
     static void expect(const std::string& path)
     {
         if (path.empty()) return;
+        std::error_code no_folder;
+        if (std::filesystem::is_directory(path, no_folder))
+            throw IOError("cannot write " + path + ": it is a folder; name a file");
         const std::string probe = temporary(path);
         std::FILE*        f     = std::fopen(probe.c_str(), "wb");
         if (!f) throw IOError("cannot write " + path);
