@@ -142,7 +142,7 @@ class Bilateral final : public app::App
     void add_options(CLI::App& cli) override
     {
         cli.add_option("--iters", m_bilateral.iterations, "Jacobi iterations of the filter")
-            ->check(CLI::Range(0, 1000000))
+            ->check(app::integer_in(0, 1000000))
             ->capture_default_str();
         cli.add_option("--noise", m_noise,
                        "first move every vertex along its normal by a random amount in [-A, A] x "

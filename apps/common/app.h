@@ -285,7 +285,7 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
     if (!info.weld_help) return;
     cli.add_flag("--weld", o.weld, info.weld_help);
     cli.add_option("--capacity", o.capacity, "faces per patch")
-        ->check(CLI::Range(64u, 4096u))
+        ->check(integer_in(64, 4096))
         ->capture_default_str();
 }
 

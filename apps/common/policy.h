@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -111,6 +112,30 @@ CLI::Validator number_where(const std::string& label, const std::string& what, O
             return {};
         },
         label);
+}
+
+//! A CLI11 check that the whole text is one integer (decimal) in [lo, hi];
+//! otherwise "must be an integer in [lo, hi], got TEXT" (1e3 is not one).
+inline CLI::Validator integer_in(long long lo, long long hi)
+{
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            errno               = 0;
+            char*           end = nullptr;
+            const long long v   = std::strtoll(text.c_str(), &end, 10);
+            if (end == text.c_str() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+                return "must be an integer in " + range + ", got " + text;
+            return {};
+        },
+        "INT in " + range);
+}
+
+//! A finite, positive double (for tolerances).
+inline CLI::Validator positive_double()
+{
+    return number_where<double>("POSITIVE NUMBER", "a positive number",
+                                [](double v) { return std::isfinite(v) && v > 0; });
 }
 
 //! For options stored as float: a finite, positive float (1e39 would become

@@ -124,7 +124,7 @@ class Delaunay final : public app::App
             ->capture_default_str();
         cli.add_option("--max-passes", m_options.max_passes,
                        "stop after this many flip passes (exit 3 if flips were still applied)")
-            ->check(CLI::Range(1u, 1000000000u))
+            ->check(app::integer_in(1, 1000000000))
             ->capture_default_str();
     }
 

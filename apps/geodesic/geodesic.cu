@@ -127,7 +127,7 @@ class Geodesic final : public app::App
             ->capture_default_str();
         cli.add_option("--max-iter", m_geodesic.max_iterations,
                        "iteration limit (0: 8 x levels + 64)")
-            ->check(CLI::Range(0L, 1000000000L))
+            ->check(app::integer_in(0, 1000000000))
             ->capture_default_str();
     }
 

@@ -74,21 +74,23 @@ class Mcf final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("--dt", m_mcf.dt,
-                       "time step (> 0); default: --dt-scale x mean edge length^2")
-            ->check(app::positive_float());
+        CLI::Option* dt = cli.add_option("--dt", m_mcf.dt,
+                                         "time step (> 0); default: --dt-scale x mean edge "
+                                         "length^2")
+                              ->check(app::positive_float());
         cli.add_option("--dt-scale", m_mcf.relative_dt,
-                       "time step relative to the mean edge length squared")
+                       "time step relative to the mean edge length squared (not with --dt)")
             ->check(app::positive_float())
+            ->excludes(dt)
             ->capture_default_str();
         cli.add_option("--tol", m_mcf.cg.tolerance, "CG stops when |r| <= tol |r0|")
-            ->check(CLI::PositiveNumber)
+            ->check(app::positive_double())
             ->capture_default_str();
         cli.add_option("--max-iter", m_mcf.cg.max_iterations, "CG iteration limit per step")
-            ->check(CLI::Range(0, 100000000))
+            ->check(app::integer_in(0, 100000000))
             ->capture_default_str();
         cli.add_option("--steps", m_mcf.steps, "number of flow steps")
-            ->check(CLI::Range(1, 1000000))
+            ->check(app::integer_in(1, 1000000))
             ->capture_default_str();
         cli.add_flag("--uniform", m_mcf.uniform, "uniform weights (1) and areas (valence / 2)");
     }

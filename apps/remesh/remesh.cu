@@ -359,7 +359,7 @@ class Remesh final : public app::App
         length->excludes(relative);
         cli.add_option("--iterations", m_options.iterations,
                        "rounds of split, collapse, flip, smooth and project")
-            ->check(CLI::Range(1u, 1000u))
+            ->check(app::integer_in(1, 1000))
             ->capture_default_str();
         cli.add_flag("--no-project", m_no_project,
                      "smooth without projecting onto the input (the surface drifts)");

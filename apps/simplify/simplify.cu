@@ -224,7 +224,7 @@ class Simplify final : public app::App
     {
         CLI::Option* faces =
             cli.add_option("--faces", m_request.faces, "target face count N, 1 to the input's")
-                ->check(CLI::Range(1u, std::numeric_limits<std::uint32_t>::max()));
+                ->check(app::integer_in(1, std::numeric_limits<std::uint32_t>::max()));
         CLI::Option* ratio =
             cli.add_option("--ratio", m_request.ratio,
                            "target face count as a share r of the input's, in (0, 1]")

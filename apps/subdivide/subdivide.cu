@@ -149,7 +149,7 @@ class Subdivide final : public app::App
     void add_options(CLI::App& cli) override
     {
         cli.add_option("--levels", m_levels, "levels of Loop subdivision")
-            ->check(CLI::Range(0, 16))
+            ->check(app::integer_in(0, 16))
             ->capture_default_str();
         cli.add_option("--block", m_block, "threads per block of the subdivision kernels")
             ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
