@@ -299,6 +299,12 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     const auto               read_start = Session::Clock::now();
     Input in = o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
     validate_input(in.soup, in.name);
+    if (app.info().weld_help && !o.weld && !o.file.empty() &&
+        io::format_from_path(o.file) == io::Format::Stl)
+        std::fprintf(stderr,
+                     "%s: note: STL stores every triangle's corners apart, so the mesh has no "
+                     "shared vertices; --weld merges equal positions into a connected mesh\n",
+                     app.info().name);
     app.prepare(in, o);
     const double import_ms = ms_since(read_start);
     Outputs::expect(o.output);
