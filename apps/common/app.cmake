@@ -14,6 +14,7 @@ function(rxmesh_write_app_inputs dir)
   file(WRITE ${dir}/nan.obj "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n")
   file(WRITE ${dir}/empty.obj "# no faces\nv 0 0 0\n")
   file(WRITE ${dir}/parse_error.off "OFF\n3 1 0\n0 0 0\n1 0 zero\n0 1 0\n3 0 1 2\n")
+  file(WRITE ${dir}/tet.stl "solid t\nfacet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\nfacet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\nfacet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\nfacet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\nendsolid t\n")
   file(WRITE ${dir}/tet_extra.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 5 5 5\nv 1 0 0\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 6 3 4\n")
 endfunction()
 
@@ -111,6 +112,8 @@ endfunction()
 #                              vertex, unused and welded included)
 #   rxmesh_APP.input_order_weld  the same with --weld (not with NO_MESH: an app
 #                              that builds no RXMesh has no --weld)
+#   rxmesh_APP.stl_weld_note   an STL input without --weld gets a note (not with
+#                              NO_MESH; cpu)
 #   rxmesh_APP.bad_*           missing_file, bad_index, nan, empty, parse_error, json_is_a_folder,
 #                              unwritable_json and the BAD_INPUTS cases (cpu)
 #   sanitize.{memcheck,racecheck}.app_<executable suffix>  the default run under
@@ -158,6 +161,12 @@ function(rxmesh_add_app app)
   rxmesh_add_input_order_test(${app} input_order ${_order})
   if(NOT A_NO_MESH)
     rxmesh_add_input_order_test(${app} input_order_weld ${_order} --weld)
+    # STL without --weld: a note that --weld connects the triangles
+    add_test(NAME rxmesh_${app}.stl_weld_note
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DARGS=${_dir}/tet.stl
+              "-DPATTERN=note: STL stores every triangle's corners apart.*--weld merges"
+              -P ${RXMESH_APP_COMMON}/expect_stderr.cmake)
+    set_tests_properties(rxmesh_${app}.stl_weld_note PROPERTIES LABELS cpu)
   endif()
 
   rxmesh_add_bad_input_tests(${app}
