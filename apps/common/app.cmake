@@ -104,7 +104,7 @@ endfunction()
 #                              statuses (cpu)
 #   rxmesh_APP.version         --version prints "rxmesh-APP <project version>" (cpu)
 #   rxmesh_APP.bad_output_format  -o out.obj (WRITES_OBJ: out.stl): refused before
-#                              any work (cpu)
+#                              any work (cpu); bad_output_no_extension: -o out
 #   rxmesh_APP.default_check   the default run with --check, -o, --json and DEFAULT_ARGS
 #   rxmesh_APP.input_order     INPUT_ORDER_MESH (default tet_extra.obj), --check
 #                              and INPUT_ORDER_ARGS: the -o file has V vertices
@@ -146,7 +146,11 @@ function(rxmesh_add_app app)
   add_test(NAME rxmesh_${app}.bad_output_format
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DARGS=
             -DOUT=${_dir}/bad_output_format.${_unwritten} -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
-  set_tests_properties(rxmesh_${app}.bad_output_format PROPERTIES LABELS cpu)
+  add_test(NAME rxmesh_${app}.bad_output_no_extension
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DARGS=
+            -DOUT=${_dir}/bad_output_no_extension -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
+  set_tests_properties(rxmesh_${app}.bad_output_format rxmesh_${app}.bad_output_no_extension
+    PROPERTIES LABELS cpu)
   rxmesh_add_app_check(${app} default_check -o ${_dir}/${app}_default.ply
     --json ${_dir}/${app}_default.json ${A_DEFAULT_ARGS})
 

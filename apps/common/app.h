@@ -62,8 +62,13 @@ struct Info
 //! format comes from the extension and is refused before any work.
 inline std::string output_format_error(const Info& info, const std::string& path)
 {
-    const io::Format f = io::format_from_path(path);
-    if (f == io::Format::Ply || (info.writes_obj && f == io::Format::Obj))
+    bool writable = false;
+    try {
+        const io::Format f = io::format_from_path(path);
+        writable           = f == io::Format::Ply || (info.writes_obj && f == io::Format::Obj);
+    } catch (const Error&) {  // no extension, or one of no format: not writable either
+    }
+    if (writable)
         return "";
     return path + ": " + info.name + " writes " +
            (info.writes_obj ? "PLY or OBJ: name the output *.ply or *.obj"
