@@ -98,7 +98,8 @@ endfunction()
 #                [NO_MESH] [WRITES_OBJ] [DEFAULT_ARGS arg...]
 #                [INPUT_ORDER_MESH file] [INPUT_ORDER_ARGS arg...] [INPUT_ORDER_COUNTS V F]
 #                [BAD_INPUTS "NAME|ARG,ARG" ...])
-# Builds and installs rxmesh-APP (underscores become dashes) from SOURCES and,
+# Builds rxmesh-APP (underscores become dashes; installed with
+# RXMESH_INSTALL_APPS) from SOURCES and,
 # with the tests, adds what every app is tested for:
 #   rxmesh_APP.help            --help prints a match of HELP_PATTERN, then the exit
 #                              statuses (cpu)
@@ -124,7 +125,9 @@ function(rxmesh_add_app app)
   string(REPLACE "_" "-" _suffix "${app}")
   add_executable(rxmesh-${_suffix} ${A_SOURCES})
   target_link_libraries(rxmesh-${_suffix} PRIVATE rxmesh::rxmesh rxmesh::reference CLI11::CLI11)
-  install(TARGETS rxmesh-${_suffix} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(RXMESH_INSTALL_APPS)
+    install(TARGETS rxmesh-${_suffix} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
   if(NOT RXMESH_BUILD_TESTS)
     return()
   endif()
