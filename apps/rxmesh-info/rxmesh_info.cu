@@ -4,10 +4,13 @@
 // pipeline when a CUDA device is present, the CPU reference otherwise (or
 // with --cpu). With a GPU it also builds the RXMesh patch store and reports
 // its statistics and validation. Without FILE it uses a generated icosphere.
-// Bad input: exit status 1 and one line on stderr.
+// Bad input or a bad option: exit status 1 and one line on stderr;
+// --version prints the version.
 #include <cuda_runtime.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -48,13 +51,26 @@ const std::map<std::string, std::function<rxmesh::TriangleSoup()>>& generators()
 void usage(FILE* out)
 {
     std::fprintf(out,
-                 "usage: rxmesh-info [FILE] [--weld] [--cpu] [--capacity N] [--validate] [--generate NAME]\n"
+                 "usage: rxmesh-info [FILE] [--weld] [--cpu] [--capacity N] [--validate] [--generate NAME] [--version]\n"
                  "  FILE        OBJ, OFF, PLY or STL mesh (default: a generated mesh)\n"
                  "  --weld      merge vertices with bit-identical positions first\n"
                  "  --cpu       use the CPU reference even when a GPU is present\n"
-                 "  --capacity  faces per patch of the RXMesh store (default 512)\n"
-                 "  --validate  check every contract of the patch store (CPU, slow)\n"
-                 "  --generate  icosphere | torus | grid | quad_grid (without FILE)\n");
+                 "  --capacity  faces per patch of the RXMesh store, 64..4096 (default 512)\n"
+                 "  --validate  check every contract of the patch store (slow; needs the GPU path)\n"
+                 "  --generate  icosphere | torus | grid | quad_grid (without FILE)\n"
+                 "  --version   print the version\n"
+                 "Exit status: 0 done; 1 bad input or option (one line on stderr).\n");
+}
+
+//! --capacity's value: an integer in [64, 4096], as the other apps take it.
+std::uint32_t capacity_from(const std::string& text)
+{
+    errno               = 0;
+    char*           end = nullptr;
+    const long long v   = std::strtoll(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || errno == ERANGE || v < 64 || v > 4096)
+        throw std::invalid_argument("--capacity must be an integer in [64, 4096], got " + text);
+    return static_cast<std::uint32_t>(v);
 }
 
 Options parse_args(int argc, char** argv)
@@ -68,12 +84,18 @@ Options parse_args(int argc, char** argv)
             o.force_cpu = true;
         else if (a == "--validate")
             o.validate = true;
-        else if (a == "--capacity" && i + 1 < argc)
-            o.capacity = static_cast<std::uint32_t>(std::stoul(argv[++i]));
-        else if (a == "--generate" && i + 1 < argc)
-            o.generator = argv[++i];
-        else if (a == "-h" || a == "--help") {
+        else if (a == "--capacity" || a == "--generate") {
+            if (i + 1 == argc)
+                throw std::invalid_argument(a + " needs a value");
+            if (a == "--capacity")
+                o.capacity = capacity_from(argv[++i]);
+            else
+                o.generator = argv[++i];
+        } else if (a == "-h" || a == "--help") {
             usage(stdout);
+            std::exit(0);
+        } else if (a == "--version") {
+            std::printf("rxmesh-info %s\n", rxmesh::version());
             std::exit(0);
         } else if (!a.empty() && a[0] != '-' && o.file.empty())
             o.file = a;
@@ -125,6 +147,9 @@ int main(int argc, char** argv)
             o.file.empty() ? "generated:" + o.generator : o.file;
 
         const bool use_gpu = !o.force_cpu && gpu_present();
+        if (o.validate && !use_gpu)
+            throw std::invalid_argument("--validate checks the RXMesh patch store, which is "
+                                        "built on a GPU: not with --cpu or without a device");
         rxmesh::MeshStats stats;
         std::uint64_t     dropped = soup.dropped_faces;
         std::string       device, timings, patches = "null";
@@ -206,10 +231,9 @@ int main(int argc, char** argv)
                     (unsigned long long)stats.components, (long long)stats.euler,
                     (unsigned long long)dropped, timings.c_str(), patches.c_str());
         return 0;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "rxmesh-info: %s\n", e.what());
-        usage(stderr);
-        return 2;
+    } catch (const std::invalid_argument& e) {  // a bad option: one line, status 1
+        std::fprintf(stderr, "rxmesh-info: %s (--help lists the options)\n", e.what());
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rxmesh-info: %s\n", e.what());
         return 1;
