@@ -49,22 +49,41 @@ function(rxmesh_write_dome path n)
 endfunction()
 
 # Adds the test rxmesh_APP.bad_NAME for each case "NAME|ARG,ARG,...": the
-# app run with those arguments (and -o) must exit with status 1, print one
-# line on stderr and leave no output file (expect_bad_input.cmake).
+# app run with those arguments (and -o, unless NO_OUTPUT) must exit with
+# status 1, print one line on stderr and leave no output file
+# (expect_bad_input.cmake).
 function(rxmesh_add_bad_input_tests app)
   if(NOT RXMESH_BUILD_TESTS)
     return()
   endif()
+  cmake_parse_arguments(PARSE_ARGV 1 B "NO_OUTPUT" "" "")
   string(REPLACE "_" "-" _exe "rxmesh-${app}")
-  foreach(_case IN LISTS ARGN)
+  foreach(_case IN LISTS B_UNPARSED_ARGUMENTS)
     string(REPLACE "," ";" _case "${_case}")
     string(REPLACE "|" ";" _fields "${_case}")
     list(POP_FRONT _fields _name)  # what is left: the arguments
+    set(_out -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bad_${_name}.ply)
+    if(B_NO_OUTPUT)
+      set(_out)
+    endif()
     add_test(NAME rxmesh_${app}.bad_${_name}
-      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${_fields}"
-              -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bad_${_name}.ply -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${_fields}" ${_out}
+              -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
     set_tests_properties(rxmesh_${app}.bad_${_name} PROPERTIES LABELS cpu)
   endforeach()
+endfunction()
+
+# Adds the test rxmesh_APP.version: --version prints "rxmesh-APP <project
+# version>" and exits 0.
+function(rxmesh_add_version_test app)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  add_test(NAME rxmesh_${app}.version
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> -DFLAG=--version
+            "-DPATTERN=^${_exe} ${PROJECT_VERSION}\n$" -P ${RXMESH_APP_COMMON}/expect_help.cmake)
+  set_tests_properties(rxmesh_${app}.version PROPERTIES LABELS cpu)
 endfunction()
 
 # Adds the GPU test rxmesh_APP.NAME: the app with --check and ARGN must exit
@@ -137,10 +156,7 @@ function(rxmesh_add_app app)
             "-DPATTERN=${A_HELP_PATTERN}.*Exit status: 0 done.*77 no CUDA device"
             -P ${RXMESH_APP_COMMON}/expect_help.cmake)
   set_tests_properties(rxmesh_${app}.help PROPERTIES LABELS cpu)
-  add_test(NAME rxmesh_${app}.version
-    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:rxmesh-${_suffix}> -DFLAG=--version
-            "-DPATTERN=^rxmesh-${_suffix} ${PROJECT_VERSION}\n$" -P ${RXMESH_APP_COMMON}/expect_help.cmake)
-  set_tests_properties(rxmesh_${app}.version PROPERTIES LABELS cpu)
+  rxmesh_add_version_test(${app})
   # an output name whose format the app does not write: refused up front
   set(_unwritten obj)
   if(A_WRITES_OBJ)

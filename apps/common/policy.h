@@ -7,7 +7,6 @@
 #include <cuda_runtime.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +16,7 @@
 #include <type_traits>
 
 #include "cli_parse.h"
+#include "integer_text.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
 
@@ -118,15 +118,11 @@ CLI::Validator number_where(const std::string& label, const std::string& what, O
 //! otherwise "must be an integer in [lo, hi], got TEXT" (1e3 is not one).
 inline CLI::Validator integer_in(long long lo, long long hi)
 {
-    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    const std::string range = range_text(lo, hi);
     return CLI::Validator(
         [lo, hi, range](std::string& text) -> std::string {
-            errno               = 0;
-            char*           end = nullptr;
-            const long long v   = std::strtoll(text.c_str(), &end, 10);
-            if (end == text.c_str() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-                return "must be an integer in " + range + ", got " + text;
-            return {};
+            return integer_in_range(text, lo, hi) ? std::string()
+                                                  : "must be an integer in " + range + ", got " + text;
         },
         "INT in " + range);
 }

@@ -8,15 +8,14 @@
 // --version prints the version.
 #include <cuda_runtime.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <string>
 
+#include "../common/integer_text.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/io/generate.h"
@@ -65,11 +64,10 @@ void usage(FILE* out)
 //! --capacity's value: an integer in [64, 4096], as the other apps take it.
 std::uint32_t capacity_from(const std::string& text)
 {
-    errno               = 0;
-    char*           end = nullptr;
-    const long long v   = std::strtoll(text.c_str(), &end, 10);
-    if (end == text.c_str() || *end != '\0' || errno == ERANGE || v < 64 || v > 4096)
-        throw std::invalid_argument("--capacity must be an integer in [64, 4096], got " + text);
+    long long v = 0;
+    if (!rxmesh::app::integer_in_range(text, 64, 4096, &v))
+        throw std::invalid_argument("--capacity must be an integer in " +
+                                    rxmesh::app::range_text(64, 4096) + ", got " + text);
     return static_cast<std::uint32_t>(v);
 }
 
