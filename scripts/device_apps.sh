@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# rxmesh-delaunay tried as a user would on a GPU machine: a real mesh with
-# -o out.ply --json r.json --check, then the PLY compared with the input
+# An app tried as a user would on a GPU machine: a real mesh with
+# -o out.ply --json r.json --check; for the apps that keep the vertices
+# (KEEPS_VERTICES=1, the default) the PLY is then compared with the input
 # (one vertex per input vertex, in input order, same face count).
-# usage: scripts/device_app_delaunay.sh BUILD_DIR MESH.off   (logs in $OUT)
+# usage: [KEEPS_VERTICES=0] scripts/device_apps.sh BUILD_DIR MESH.off APP [ARGS...]
+#   APP is the folder under apps/ (delaunay, mcf, ...); logs in $OUT/apps.txt
 set -uo pipefail
-BUILD="${1:?build dir}"; MESH="${2:?mesh}"
+BUILD="${1:?build dir}"; MESH="${2:?mesh}"; NAME="${3:?app}"; shift 3
 OUT="${OUT:-$PWD/device-out}"; mkdir -p "$OUT"
-APP="$BUILD/apps/delaunay/rxmesh-delaunay"
+APP="$BUILD/apps/$NAME/rxmesh-${NAME//_/-}"
+LOG="$OUT/apps.txt"
 T=$(mktemp -d)
-"$APP" "$MESH" -o "$T/out.ply" --json "$T/r.json" --check > "$OUT/app_delaunay.txt" 2>&1
-echo "rxmesh-delaunay exit $?" | tee -a "$OUT/app_delaunay.txt"
-cp "$T/r.json" "$OUT/app_delaunay.json" 2>/dev/null
-python3 - "$MESH" "$T/out.ply" <<'PY' | tee -a "$OUT/app_delaunay.txt"
+echo "== rxmesh-${NAME//_/-} $(basename "$MESH") $*" >> "$LOG"
+"$APP" "$MESH" -o "$T/out.ply" --json "$T/r.json" --check "$@" >> "$LOG" 2>&1
+echo "rxmesh-${NAME//_/-} exit $?" | tee -a "$LOG"
+cp "$T/r.json" "$OUT/app_$NAME.json" 2>/dev/null
+if [ "${KEEPS_VERTICES:-1}" = 1 ]; then
+python3 - "$MESH" "$T/out.ply" <<'PY' | tee -a "$LOG"
 import struct, sys
 off, ply = sys.argv[1], sys.argv[2]
 tok = open(off).read().split()
@@ -41,4 +46,5 @@ faces = [e for e in elems if e[0] == "face"][0][1]
 print(f"PLY vertices {vert[1]} (input {nv}), faces {faces} (input {nf}), worst relative position change {worst:.2e}")
 print("PLY matches input order" if vert[1] == nv and faces == nf and worst < 1e-6 else "PLY MISMATCH")
 PY
+fi
 rm -rf "$T"
