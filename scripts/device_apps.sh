@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # An app tried as a user would on a GPU machine: a real mesh with
-# -o out.ply --json r.json --check; for the apps that keep the vertices
-# (KEEPS_VERTICES=1, the default) the PLY is then compared with the input
-# (one vertex per input vertex, in input order, same face count).
-# usage: [KEEPS_VERTICES=0] scripts/device_apps.sh BUILD_DIR MESH.off APP [ARGS...]
+# -o out.ply --json r.json --check; then the PLY is compared with the input:
+#   COMPARE=positions (default)  one vertex per input vertex, in input order,
+#                                same face count, positions unchanged
+#   COMPARE=counts               the same counts; positions may move (mcf, bilateral)
+#   COMPARE=none                 the app changes the mesh (subdivide, remesh, simplify)
+# usage: [COMPARE=...] scripts/device_apps.sh BUILD_DIR MESH.off APP [ARGS...]
 #   APP is the folder under apps/ (delaunay, mcf, ...); logs in $OUT/apps.txt
 set -uo pipefail
 BUILD="${1:?build dir}"; MESH="${2:?mesh}"; NAME="${3:?app}"; shift 3
@@ -15,8 +17,9 @@ echo "== rxmesh-${NAME//_/-} $(basename "$MESH") $*" >> "$LOG"
 "$APP" "$MESH" -o "$T/out.ply" --json "$T/r.json" --check "$@" >> "$LOG" 2>&1
 echo "rxmesh-${NAME//_/-} exit $?" | tee -a "$LOG"
 cp "$T/r.json" "$OUT/app_$NAME.json" 2>/dev/null
-if [ "${KEEPS_VERTICES:-1}" = 1 ]; then
-python3 - "$MESH" "$T/out.ply" <<'PY' | tee -a "$LOG"
+COMPARE="${COMPARE:-positions}"
+if [ "$COMPARE" != none ]; then
+python3 - "$MESH" "$T/out.ply" "$COMPARE" <<'PY' | tee -a "$LOG"
 import struct, sys
 off, ply = sys.argv[1], sys.argv[2]
 tok = open(off).read().split()
@@ -44,7 +47,9 @@ for v in range(vert[1]):
     worst = max(worst, max(abs(a - b) / max(1.0, abs(b)) for a, b in zip(p, q)))
 faces = [e for e in elems if e[0] == "face"][0][1]
 print(f"PLY vertices {vert[1]} (input {nv}), faces {faces} (input {nf}), worst relative position change {worst:.2e}")
-print("PLY matches input order" if vert[1] == nv and faces == nf and worst < 1e-6 else "PLY MISMATCH")
+same_counts = vert[1] == nv and faces == nf
+same_places = worst < 1e-6 or sys.argv[3] == "counts"
+print(f"PLY matches input ({sys.argv[3]})" if same_counts and same_places else "PLY MISMATCH")
 PY
 fi
 rm -rf "$T"
