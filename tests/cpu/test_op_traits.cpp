@@ -5,6 +5,7 @@
 // from a value type.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <type_traits>
 
 #include "rxmesh/query/accumulate_args.h"
@@ -146,5 +147,24 @@ TEST(AccumulateArgs, CombineToldApartFromValueTypes)
     static_assert(!detail::IsCombine<float>::value);
     static_assert(!detail::IsCombine<unsigned long long>::value);
     static_assert(!detail::IsCombine<StoreFloat3>::value);
+    static_assert(detail::IsCombine<PerComponent<Plus, 3, Min>>::value);
     SUCCEED();
+}
+
+TEST(AccumulateArgs, PerComponentCombinesEachValueByItsOwnRule)
+{
+    using C = PerComponent<Plus, 2, Min>;
+    // values 0 and 1 sum from 0; value 2 keeps the least, from +infinity
+    EXPECT_EQ((detail::combine_identity<C, float>(0)), 0.f);
+    EXPECT_EQ((detail::combine_identity<C, float>(1)), 0.f);
+    EXPECT_EQ((detail::combine_identity<C, float>(2)), std::numeric_limits<float>::infinity());
+    EXPECT_EQ((detail::combine_identity<C, int>(2)), std::numeric_limits<int>::max());
+    EXPECT_EQ(detail::combine_apply<C>(0, 2.f, 3.f), 5.f);
+    EXPECT_EQ(detail::combine_apply<C>(1, 2.f, 3.f), 5.f);
+    EXPECT_EQ(detail::combine_apply<C>(2, 2.f, 3.f), 2.f);
+    EXPECT_EQ(detail::combine_apply<C>(2, 4.f, 3.f), 3.f);
+    // the uniform ones through the same helpers
+    EXPECT_EQ((detail::combine_identity<Min, float>(0)), std::numeric_limits<float>::infinity());
+    EXPECT_EQ(detail::combine_apply<Plus>(5, 2, 3), 5);
+    EXPECT_EQ(detail::combine_apply<Min>(0, 2, 3), 2);
 }

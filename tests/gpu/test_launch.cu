@@ -135,6 +135,28 @@ struct OtherCornersMin
         }
     }
 };
+//! (1, the other corners' sum) summed and that sum's least, in one pass.
+struct OtherCornersSumAndMin
+{
+    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<u64, 1>& x,
+                               const VertexReduction<u64, 3, PerComponent<Plus, 2, Min>>& r) const
+    {
+        for (int k = 0; k < 3; ++k) {
+            const u64 other = x((k + 1) % 3, 0) + x((k + 2) % 3, 0);
+            const u64 v[3]  = {1ull, other, other};
+            r.add(k, v);
+        }
+    }
+};
+struct StoreThree
+{
+    u64*            out;
+    __device__ void operator()(VertexId v, const u64 (&sum)[3]) const
+    {
+        for (int d = 0; d < 3; ++d)
+            out[3 * std::size_t(v.id()) + d] = sum[d];
+    }
+};
 //! Each edge adds the other end's id + 1 to both ends.
 struct OtherEnd
 {
@@ -321,6 +343,19 @@ TEST(GpuLaunch, AccumulateReadsTAndNFromFinalize)
         ASSERT_EQ(d[2 * std::size_t(v) + 1], ref.sum[v]) << "vertex " << v;
         ASSERT_EQ(g[2 * std::size_t(v)], d[2 * std::size_t(v)]) << "vertex " << v;
         ASSERT_EQ(g[2 * std::size_t(v) + 1], d[2 * std::size_t(v) + 1]) << "vertex " << v;
+    }
+
+    // (count, sum) and the least in one pass: PerComponent<Plus, 2, Min>
+    DeviceBuffer<u64> mixed(3 * std::size_t(V));
+    mixed.memset(0xFF);
+    mesh.accumulate<Op::FV, u64, 3, PerComponent<Plus, 2, Min>>(x, OtherCornersSumAndMin{},
+                                                                StoreThree{mixed.data()});
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    const auto m = mixed.to_host();
+    for (std::uint32_t v = 0; v < V; ++v) {
+        ASSERT_EQ(m[3 * std::size_t(v)], ref.count[v]) << "vertex " << v;
+        ASSERT_EQ(m[3 * std::size_t(v) + 1], ref.sum[v]) << "vertex " << v;
+        ASSERT_EQ(m[3 * std::size_t(v) + 2], ref.least[v]) << "vertex " << v;
     }
 
     DeviceBuffer<u64> least(V);

@@ -1,10 +1,12 @@
 // Bilateral mesh denoising (Fleishman, Drori, Cohen-Or 2003; the formulas in
 // algo/bilateral_terms.h), Jacobi iterations: every vertex reads the previous
-// positions. Written with the public API, one iteration is three queries:
-//   1. RXMesh::accumulate<Op::FV>: the normal, summed per patch in
-//      registers (positions staged in shared memory);
-//   2. RXMesh::for_each<Op::VV>: sigma_c^2, the least squared edge length;
-//   3. RXMesh::for_each_kring_while: the ball, grown ring by ring while it
+// positions. Written with the public API, one iteration is two queries:
+//   1. RXMesh::accumulate<Op::FV> with PerComponent<Plus, 3, Min>: in one
+//      pass over each vertex's faces (positions staged in shared memory),
+//      the normal (a sum) and sigma_c^2 (the least squared length of the
+//      face edges at the vertex: every one-ring edge lies on a face, so this
+//      is the one-ring's least, the same floats);
+//   2. RXMesh::for_each_kring_while: the ball, grown ring by ring while it
 //      finds vertices within 2 sigma_c, and the weighted offset along n;
 //      the positions of every vertex a patch's balls can reach are staged
 //      in shared memory (the growth tests and the weights read them there).
@@ -41,7 +43,8 @@ struct BilateralOptions
 struct BilateralReport
 {
     int   iterations = 0;
-    float normals_ms = 0, sigma_ms = 0, filter_ms = 0, total_ms = 0;
+    float terms_ms   = 0;  // the normal and sigma_c^2 (one pass)
+    float filter_ms = 0, total_ms = 0;
 };
 
 namespace detail {
@@ -50,38 +53,58 @@ namespace detail {
 struct BilateralFrame
 {
     VertexView<const float, 3> x;       // positions read
-    VertexView<float, 3>       normal;  // zero when undefined
-    VertexView<float>          sc2;     // sigma_c^2; 0 when undefined
+    VertexView<float, 4>       terms;   // unit normal (zero when undefined), sigma_c^2
     VertexView<float, 3>       x_next;  // positions written
 };
 
-//! The area-weighted normal term of the corner this call sums.
-using BilateralNormalTerm = FaceCornerContribution<AreaVectorTerm>;
+//! How the four values of a vertex combine over its faces.
+using BilateralCombine = PerComponent<Plus, 3, Min>;
 
-struct StoreBilateralNormal
+//! A face's contribution to its owned corners p (next q, previous r): the
+//! area vector cross(q - p, r - p) and min(|q - p|^2, |r - p|^2).
+struct BilateralCornerTerms
 {
-    VertexView<float, 3> normal;
-    __device__ void      operator()(VertexId v, const float (&sum)[3]) const
+    __device__ void operator()(FaceId, const RowView<VertexId>&, const StagedRow<float, 3>& x,
+                               const VertexReduction<float, 4, BilateralCombine>& sums) const
+    {
+        for (int k = 0; k < 3; ++k) {
+            if (!sums.owns(k))  // the other corners are summed by other calls
+                continue;
+            const int   a = (k + 1) % 3, b = (k + 2) % 3;
+            const float p[3] = {x(k, 0), x(k, 1), x(k, 2)};
+            const float q[3] = {x(a, 0), x(a, 1), x(a, 2)};
+            const float r[3] = {x(b, 0), x(b, 1), x(b, 2)};
+            float       value[4];
+            bilateral::normal_term(p, q, r, value);
+            // neighbour first, as the one-ring formula reads it
+            value[3] = fminf(bilateral::squared_distance(q, p), bilateral::squared_distance(r, p));
+            sums.add(k, value);
+        }
+    }
+};
+
+//! The unit normal (zero when the sum is zero) and sigma_c^2 (0 for a
+//! vertex without faces).
+struct StoreBilateralTerms
+{
+    VertexView<float, 4> terms;
+    __device__ void      operator()(VertexId v, const float (&sum)[4]) const
     {
         float n[3] = {sum[0], sum[1], sum[2]};
         if (!bilateral::normalize(n))
             n[0] = n[1] = n[2] = 0.f;
         for (int d = 0; d < 3; ++d)
-            normal(v, d) = n[d];
+            terms(v, d) = n[d];
+        terms(v, 3) = sum[3] == INFINITY ? 0.f : sum[3];
     }
 };
-
-__device__ inline const float* position(VertexView<const float, 3> x, VertexId v)
-{
-    return &x(v);
-}
 
 using StagedPoint = KRingVertex<float, 3>;  // a vertex and its staged position
 
 //! The ball of a centre: within 2 sigma_c of it (bound to the centre once).
 struct InBall
 {
-    VertexView<const float> sc2;
+    VertexView<const float, 4> terms;  // sigma_c^2 is value 3
     struct Bound
     {
         float           p[3], sc2;
@@ -92,7 +115,7 @@ struct InBall
     };
     __device__ Bound bind(const StagedPoint& c) const
     {
-        return {{c.value[0], c.value[1], c.value[2]}, sc2(c.id)};
+        return {{c.value[0], c.value[1], c.value[2]}, terms(c.id, 3)};
     }
     __device__ bool operator()(const StagedPoint& c, const StagedPoint& u) const
     {
@@ -108,8 +131,8 @@ struct MoveAlongNormal
     __device__ void operator()(VertexId v, const StagedKRingView<float, 3>& ball) const
     {
         const float* p   = ball.vertex(0).value;  // the centre, staged
-        const float* n   = position(f.normal, v);
-        const float  sc2 = f.sc2(v);
+        const float  n[3] = {f.terms(v, 0), f.terms(v, 1), f.terms(v, 2)};
+        const float  sc2  = f.terms(v, 3);
         float        offset = 0.f;
         if (sc2 > 0.f && bilateral::dot3(n, n) > 0.f)
             offset = bilateral::ball_offset(p, n, sc2, [&](const auto& g) {
@@ -121,26 +144,11 @@ struct MoveAlongNormal
     }
 };
 
-//! Iteration stages 1 and 2: normals and sigma_c^2 of positions f.x.
-inline void bilateral_prepare(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
+//! Iteration stage 1: the normal and sigma_c^2 of positions f.x.
+inline void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 3>(VertexInput<float, 3>{f.x}, BilateralNormalTerm{},
-                                      StoreBilateralNormal{f.normal}, stream);
-}
-
-inline void bilateral_sigma_c(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
-{
-    const VertexView<const float, 3> x   = f.x;
-    const VertexView<float>          sc2 = f.sc2;
-    mesh.for_each<Op::VV>(
-        [=] __device__(VertexId v, const RowView<VertexId>& vv) {
-            float least = vv.size() ? INFINITY : 0.f;
-            for (std::uint32_t i = 0; i < vv.size(); ++i)
-                least = fminf(least, bilateral::squared_distance(position(x, vv[i]),
-                                                                 position(x, v)));
-            sc2(v) = least;
-        },
-        AllActive{}, false, stream);
+    mesh.accumulate<Op::FV, float, 4, BilateralCombine>(
+        VertexInput<float, 3>{f.x}, BilateralCornerTerms{}, StoreBilateralTerms{f.terms}, stream);
 }
 
 }  // namespace detail
@@ -162,7 +170,7 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
                                 std::to_string(options.iterations));
     require_vertex_count("bilateral_denoise", mesh, positions, denoised);
     const std::uint32_t V = mesh.num_vertices();
-    DeviceBuffer<float> normal(3 * std::size_t(V), stream), sc2(V, stream), other(3 * std::size_t(V), stream);
+    DeviceBuffer<float> terms(4 * std::size_t(V), stream), other(3 * std::size_t(V), stream);
     BilateralReport     report;
     GpuTimer            timer(stream), total(stream);
     mesh.kring_halo(stream);  // built once, outside the timings
@@ -179,15 +187,12 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
             copy(scratch, x, stream);
             x = scratch;
         }
-        const detail::BilateralFrame f{x, {normal.data(), V}, {sc2.data(), V}, x_next};
+        const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
         timer.start();
-        detail::bilateral_prepare(mesh, f, stream);
-        report.normals_ms += timer.stop_ms();
+        detail::bilateral_terms(mesh, f, stream);
+        report.terms_ms += timer.stop_ms();
         timer.start();
-        detail::bilateral_sigma_c(mesh, f, stream);
-        report.sigma_ms += timer.stop_ms();
-        timer.start();
-        mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.sc2},
+        mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
                                   options.kring, stream);
         report.filter_ms += timer.stop_ms();

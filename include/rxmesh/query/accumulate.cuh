@@ -111,7 +111,7 @@ class VertexReduction
         if (owns(k))
 #pragma unroll
             for (int d = 0; d < N; ++d)
-                m_sum[d] = Combine::apply(m_sum[d], value[d]);
+                m_sum[d] = detail::combine_apply<Combine>(d, m_sum[d], value[d]);
     }
 
    private:
@@ -333,7 +333,7 @@ __device__ __forceinline__ double gather_owned_vertices(
         T sum[N];
 #pragma unroll
         for (int d = 0; d < N; ++d)
-            sum[d] = Combine::template identity<T>();
+            sum[d] = combine_identity<Combine, T>(d);
         for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
             const std::uint32_t  i      = a.v_val[j];
             const std::uint16_t* r      = a.rows + K * i;

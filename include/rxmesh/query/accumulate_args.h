@@ -8,7 +8,8 @@
 //   passes would disagree), `deduced` is false and the caller gives T and N
 //   (accumulate<op, T, N>(...)).
 // - IsCombine<C>: whether the argument after op is a Combine
-//   (query/combine.h: identity<T>() and apply), which tells the two forms
+//   (query/combine.h: identity<T>() and apply, or PerComponent's
+//   identity_at and apply_at), which tells the two forms
 //   apart: accumulate<Op::FV, Min>(...) reads T and N, accumulate<Op::FV,
 //   float, 3>(...) gives them.
 #pragma once
@@ -16,6 +17,7 @@
 #include <type_traits>
 
 #include "rxmesh/core/ids.h"
+#include "rxmesh/query/combine.h"
 
 namespace rxmesh::detail {
 
@@ -85,13 +87,19 @@ constexpr bool require_finalize_args()
 }
 
 template <typename C, typename = void>
-struct IsCombine : std::false_type
+struct CombinesUniformly : std::false_type
 {
 };
 template <typename C>
-struct IsCombine<
+struct CombinesUniformly<
     C, std::void_t<decltype(&C::template identity<int>), decltype(&C::template apply<int>)>>
     : std::true_type
+{
+};
+//! Plus, Min or a PerComponent of them (query/combine.h).
+template <typename C>
+struct IsCombine
+    : std::bool_constant<CombinesUniformly<C>::value || CombinesPerComponent<C>::value>
 {
 };
 
