@@ -48,7 +48,7 @@ using namespace rxmesh;
 struct Args
 {
     std::string   file, json;
-    int           levels = 4, runs = 11, fixed_iterations = 50;
+    int           levels = 4, min_level = 0, runs = 11, fixed_iterations = 50;
     double        tol = 1e-5, dt_scale = 10;
     std::uint64_t eigen_max_faces = 1'000'000;
 };
@@ -422,6 +422,7 @@ void add_options(CLI::App& cli, Args& a)
 {
     bench::add_mesh(cli, a.file, "default: a noisy icosphere of 5 subdivisions");
     bench::add_levels(cli, a.levels);
+    bench::add_min_level(cli, a.min_level);
     bench::add_runs(cli, a.runs);
     cli.add_option("--tol", a.tol, "CG stops when |r| <= tol |r0|")
         ->check(CLI::Range(1e-12, 1.0))
@@ -561,6 +562,8 @@ int main(int argc, char** argv)
         for (int level = 0; level <= a.levels; ++level) {
             if (level > 0)
                 soup = generate::refine(soup);
+            if (level < a.min_level)
+                continue;
             BuildOptions opt;
             opt.weld = true;
             const RXMesh    mesh(soup, opt);
@@ -587,7 +590,7 @@ int main(int argc, char** argv)
             rows.push_back(row);
             std::fprintf(stderr, "level %d done: RXMesh %.3f ms/iter, PDE %.3f, cuSPARSE %.3f\n", level,
                          row.rx_iter_ms, row.pd_iter_ms, row.sp_iter_ms);
-            json += (level ? ", " : "") + row_json(level, row);
+            json += (rows.size() > 1 ? ", " : "") + row_json(level, row);
         }
         json += "]}\n";
         print_tables(rows);

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "rxmesh/algo/bilateral_terms.h"
 #include "rxmesh/algo/face_corners.cuh"
@@ -28,7 +29,7 @@
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
-#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/core/stage_clock.h"
 #include "rxmesh/rxmesh.cuh"
 
 namespace rxmesh {
@@ -172,9 +173,10 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     const std::uint32_t V = mesh.num_vertices();
     DeviceBuffer<float> terms(4 * std::size_t(V), stream), other(3 * std::size_t(V), stream);
     BilateralReport     report;
-    GpuTimer            timer(stream), total(stream);
     mesh.kring_halo(stream);  // built once, outside the timings
-    total.start();
+    // stages 0 (terms) and 1 (ball), timed without a host wait between them
+    StageClock clock(stream, 2);
+    clock.mark();
     // Jacobi: read x, write x_next, swap; every vertex is written, so no
     // copies, and the last iteration writes `denoised` (the first reads
     // `positions`: no copy of the input either)
@@ -186,21 +188,22 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
         if (x_next.data() == x.data()) {  // in place, an odd count: read a copy first
             copy(scratch, x, stream);
             x = scratch;
+            clock.mark();
         }
         const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
-        timer.start();
         detail::bilateral_terms(mesh, f, stream);
-        report.terms_ms += timer.stop_ms();
-        timer.start();
+        clock.mark(0);
         mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
                                   options.kring, stream);
-        report.filter_ms += timer.stop_ms();
+        clock.mark(1);
         x = x_next;
         ++report.iterations;
     }
     copy(denoised, x, stream);  // iterations == 0 only: nothing was written
-    report.total_ms = total.stop_ms();
+    clock.mark();
+    const std::vector<float>& ms = clock.finish();
+    report.terms_ms = ms[0], report.filter_ms = ms[1], report.total_ms = clock.total_ms();
     return report;
 }
 
