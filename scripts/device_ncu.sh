@@ -41,6 +41,9 @@ for g in $GROUPS_RUN; do
       prof pde_normals_13m     'pde_bilateral_normals' 2 240 "${BIL[@]}" ;;
     mcf)
       MCF=("$B/bench_mcf" --mesh $M --min-level 4 --levels 4 --runs 1 --eigen-max-faces 0)
+      # the cached operator's whole solve (one cooperative launch, the
+      # iterations bench_mcf reports), then cg_solve's accumulate product
+      prof mcf_cached_solve_13m 'pl_cg_persistent<3, 128' 1 300 "${MCF[@]}"
       prof mcf_product_13m  'accumulate_kernel' 12 300 "${MCF[@]}"
       prof mcf_update_13m   'cg_update_kernel'  12 300 "${MCF[@]}"
       prof pde_product_13m  'pde_product'       12 300 "${MCF[@]}" ;;
