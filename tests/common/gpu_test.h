@@ -15,6 +15,17 @@ inline bool gpu_available()
     return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+//! Why no device is usable, for the skip message (ctest's closing summary,
+//! tests/skip_summary.cmake, quotes it).
+inline const char* gpu_unavailable_reason()
+{
+    int               count = 0;
+    const cudaError_t e     = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return cudaGetErrorName(e);
+    return count == 0 ? "no device present" : "";
+}
+
 inline bool gpu_required()
 {
     const char* v = std::getenv("RXMESH_REQUIRE_GPU");
@@ -29,6 +40,7 @@ inline bool gpu_required()
         if (!::rxmesh::test::gpu_available()) {                                \
             if (::rxmesh::test::gpu_required())                                \
                 FAIL() << "RXMESH_REQUIRE_GPU=1 but no CUDA device is usable"; \
-            GTEST_SKIP() << "no CUDA device: GPU test skipped";                \
+            GTEST_SKIP() << "no CUDA device: GPU test skipped ("              \
+                         << ::rxmesh::test::gpu_unavailable_reason() << ")";   \
         }                                                                      \
     } while (0)

@@ -1,6 +1,14 @@
-# Installs the build tree into a scratch prefix, then configures, builds and
-# runs tests/package/consumer against it with find_package(RXMesh).
-# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, CUDA_ARCHS, GENERATOR, INSTALL_APPS.
+# Downstream builds of examples/hello_mesh, as a user makes them.
+#   MODE=find_package: installs the build tree into a scratch prefix, checks
+#     what the install holds, then configures, builds and runs the example
+#     against it; and checks that the package passes RXMesh's CUDA
+#     architectures on to a consumer whose own share none (and keeps the
+#     consumer's with RXMESH_KEEP_CUDA_ARCHITECTURES=ON).
+#   MODE=add_subdirectory: builds the example with RXMesh's source tree
+#     (-DRXMESH_SOURCE_DIR) and runs it.
+# The example exits 77 without a usable CUDA device: accepted unless
+# RXMESH_REQUIRE_GPU=1.
+# Variables: MODE, BUILD_DIR, SOURCE_DIR, WORK_DIR, CUDA_ARCHS, GENERATOR, INSTALL_APPS.
 file(REMOVE_RECURSE "${WORK_DIR}")
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
@@ -8,6 +16,34 @@ function(run)
     message(FATAL_ERROR "failed (${rc}): ${ARGN}")
   endif()
 endfunction()
+set(EXAMPLE "${SOURCE_DIR}/examples/hello_mesh")
+
+function(run_example exe)
+  execute_process(COMMAND "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${out}${err}")
+  if(rc EQUAL 77 AND NOT "$ENV{RXMESH_REQUIRE_GPU}" STREQUAL "1")
+    message(STATUS "hello_mesh built; not run: no usable CUDA device")
+  elseif(NOT rc EQUAL 0)
+    message(FATAL_ERROR "hello_mesh exited ${rc}")
+  elseif(NOT out MATCHES "mean valence")
+    message(FATAL_ERROR "hello_mesh printed no valence")
+  endif()
+endfunction()
+
+#! The CUDA flags of the hello_mesh target in a configured Ninja build dir.
+function(cuda_flags dir out)
+  file(STRINGS "${dir}/build.ninja" flags REGEX "arch=compute_")
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "add_subdirectory")
+  run(${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
+      "-DRXMESH_SOURCE_DIR=${SOURCE_DIR}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS}")
+  run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+  run_example("${WORK_DIR}/build/hello_mesh")
+  return()
+endif()
+
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/install")
 # what the install holds besides the library: the LICENSE, and no app
 # (RXMESH_INSTALL_APPS is off by default)
@@ -19,8 +55,32 @@ file(GLOB _apps "${WORK_DIR}/install/bin/rxmesh-*")
 if(_apps AND NOT INSTALL_APPS)
   message(FATAL_ERROR "apps installed without RXMESH_INSTALL_APPS: ${_apps}")
 endif()
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/build"
-    -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${WORK_DIR}/install"
-    "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS}")
+run(${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
+    "-DCMAKE_PREFIX_PATH=${WORK_DIR}/install" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS}")
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
-run("${WORK_DIR}/build/consumer")
+run_example("${WORK_DIR}/build/hello_mesh")
+
+# a consumer configured for an architecture RXMesh was not built for
+string(REGEX MATCH "^[0-9]+" _first "${CUDA_ARCHS}")
+if(_first)
+  set(_other 75)
+  if(CUDA_ARCHS MATCHES "(^|;)75")
+    set(_other 80)
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK_DIR}/other" -G "${GENERATOR}"
+                  "-DCMAKE_PREFIX_PATH=${WORK_DIR}/install" "-DCMAKE_CUDA_ARCHITECTURES=${_other}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  cuda_flags("${WORK_DIR}/other" _flags)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "RXMesh: CUDA code of hello_mesh compiles for"
+     OR NOT _flags MATCHES "compute_${_first}" OR _flags MATCHES "compute_${_other}")
+    message(FATAL_ERROR "architectures not passed on (asked ${_other}, RXMesh ${CUDA_ARCHS}):\n"
+                        "${out}${err}\nflags: ${_flags}")
+  endif()
+  run(${CMAKE_COMMAND} -S "${EXAMPLE}" -B "${WORK_DIR}/keep" -G "${GENERATOR}"
+      "-DCMAKE_PREFIX_PATH=${WORK_DIR}/install" "-DCMAKE_CUDA_ARCHITECTURES=${_other}"
+      -DRXMESH_KEEP_CUDA_ARCHITECTURES=ON)
+  cuda_flags("${WORK_DIR}/keep" _flags)
+  if(NOT _flags MATCHES "compute_${_other}" OR _flags MATCHES "compute_${_first}")
+    message(FATAL_ERROR "RXMESH_KEEP_CUDA_ARCHITECTURES=ON did not keep ${_other}: ${_flags}")
+  endif()
+endif()
