@@ -43,7 +43,7 @@ import os
 import re
 import sys
 
-DEFAULT_DOCS = ("README.md", "ARCHITECTURE.md", "benchmarks/results/*/README.md")
+DEFAULT_DOCS = ("README.md", "ARCHITECTURE.md", "docs/concepts.md", "benchmarks/results/*/README.md")
 
 # Spans that name no code of this repository on purpose:
 # name -> (why, regular expression the enclosing section's heading must match, or None)
