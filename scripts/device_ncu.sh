@@ -5,7 +5,7 @@
 # speed of light, occupancy, launch statistics, warp stall reasons and the
 # DRAM bytes moved. Sizes: the armadillo refined to LEVEL (4: 13.3M faces;
 # 0: 52K). Reports land in $OUT/ncu/*.txt, packed into $OUT/ncu.tgz.
-# usage: scripts/device_ncu.sh [GROUP...]   GROUP: bilateral mcf geodesic
+# usage: scripts/device_ncu.sh [GROUP...]   GROUP: bilateral mcf mcf_cached geodesic
 #        (default: all three; carry .deps)
 set -uo pipefail
 source scripts/device_env.sh
@@ -47,6 +47,9 @@ for g in $GROUPS_RUN; do
       prof mcf_product_13m  'accumulate_kernel' 12 300 "${MCF[@]}"
       prof mcf_update_13m   'cg_update_kernel'  12 300 "${MCF[@]}"
       prof pde_product_13m  'pde_product'       12 300 "${MCF[@]}" ;;
+    mcf_cached)
+      MCF=("$B/bench_mcf" --mesh $M --min-level 4 --levels 4 --runs 1 --eigen-max-faces 0)
+      prof mcf_cached_solve_13m 'pl_cg_persistent<3, 128' 1 300 "${MCF[@]}" ;;
     geodesic)
       GEO=("$B/bench_geodesic" --mesh $M --levels 0 --runs 2 --cpu-max-faces 0 --oracle-max-faces 0)
       prof geodesic_toplesets_52k 'for_each_loop_kernel' 1 120 "${GEO[@]}"

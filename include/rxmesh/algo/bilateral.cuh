@@ -146,9 +146,10 @@ struct MoveAlongNormal
 };
 
 //! Iteration stage 1: the normal and sigma_c^2 of positions f.x.
-inline void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
+template <int MinBlocks>
+void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 4, BilateralCombine>(
+    mesh.accumulate<Op::FV, float, 4, BilateralCombine, 128, MinBlocks>(
         VertexInput<float, 3>{f.x}, BilateralCornerTerms{}, StoreBilateralTerms{f.terms}, stream);
 }
 
@@ -156,11 +157,14 @@ inline void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStr
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
-//! BallBlockThreads: the block size of the ball's patch kernel.
+//! BallBlockThreads: the block size of the ball's patch kernel;
+//! TermsMinBlocks: the least resident blocks per SM of the normal and
+//! sigma_c pass (128 threads; a register cap), both swept by
+//! benchmarks/bilateral.cu.
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
 //!        hold one element per vertex.
-template <int BallBlockThreads = 256>
+template <int BallBlockThreads = 256, int TermsMinBlocks = 1>
 BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
                                          VertexView<float, 3>    denoised,
                                          const BilateralOptions& options = {},
@@ -191,7 +195,7 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
             clock.mark();
         }
         const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
-        detail::bilateral_terms(mesh, f, stream);
+        detail::bilateral_terms<TermsMinBlocks>(mesh, f, stream);
         clock.mark(0);
         mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
