@@ -43,13 +43,13 @@ for g in $GROUPS_RUN; do
       MCF=("$B/bench_mcf" --mesh $M --min-level 4 --levels 4 --runs 1 --eigen-max-faces 0)
       # the cached operator's whole solve (one cooperative launch, the
       # iterations bench_mcf reports), then cg_solve's accumulate product
-      prof mcf_cached_solve_13m 'pl_cg_persistent<3, 128' 1 300 "${MCF[@]}"
+      prof mcf_cached_solve_13m 'pl_cg_persistent<.int.3, .int.128>' 1 300 "${MCF[@]}"
       prof mcf_product_13m  'accumulate_kernel' 12 300 "${MCF[@]}"
       prof mcf_update_13m   'cg_update_kernel'  12 300 "${MCF[@]}"
       prof pde_product_13m  'pde_product'       12 300 "${MCF[@]}" ;;
     mcf_cached)
       MCF=("$B/bench_mcf" --mesh $M --min-level 4 --levels 4 --runs 1 --eigen-max-faces 0)
-      prof mcf_cached_solve_13m 'pl_cg_persistent<3, 128' 1 300 "${MCF[@]}" ;;
+      prof mcf_cached_solve_13m 'pl_cg_persistent<.int.3, .int.128>' 1 300 "${MCF[@]}" ;;
     geodesic)
       GEO=("$B/bench_geodesic" --mesh $M --levels 0 --runs 2 --cpu-max-faces 0 --oracle-max-faces 0)
       prof geodesic_toplesets_52k 'for_each_loop_kernel' 1 120 "${GEO[@]}"
