@@ -56,6 +56,9 @@ struct Info
     const char* weld_help = "merge vertices with identical positions";
     //! -o writes OBJ too (by the name's extension); else PLY only.
     bool writes_obj = false;
+    //! The app has --device cpu: its serial CPU reference instead of the
+    //! GPU, same outputs and report keys (App::run reads Session::on_cpu()).
+    bool cpu_path = false;
 };
 
 //! What is wrong with -o `path` for `info`'s app ("" when nothing): the
@@ -79,6 +82,7 @@ inline std::string output_format_error(const Info& info, const std::string& path
 struct CommonOptions
 {
     std::string   file, output, json;
+    std::string   device = "gpu";  //!< --device: gpu or cpu (apps with Info::cpu_path)
     bool          check = false, weld = false;
     std::uint32_t capacity = 512;
 };
@@ -131,6 +135,8 @@ class Session
     bool                 check() const { return m_options.check; }
     const Input&         input() const { return m_input; }
     const std::string&   gpu() const { return m_gpu; }
+    //! --device cpu: the app runs its serial CPU reference (no GPU touched).
+    bool on_cpu() const { return m_options.device == "cpu"; }
     double               import_ms() const { return m_import_ms; }
 
     //! The input's RXMesh, built with --weld and --capacity.
@@ -165,6 +171,27 @@ class Session
         });
     }
 
+    //! Stages -o, when given, from values in input order (the CPU path):
+    //! `positions` one per input vertex, the input's faces, `properties`.
+    void write_input_order(const std::vector<Vec3f>&            positions,
+                           const std::function<std::vector<io::VertexScalar>()>& properties = {})
+    {
+        stage(m_options.output, [&](const std::string& tmp) {
+            io::write_ply(tmp, positions, m_input.soup.faces, {},
+                          properties ? properties() : std::vector<io::VertexScalar>{});
+        });
+    }
+    //! The report's first keys and "mesh" for the CPU path: the input's
+    //! sizes and those of the mesh the reference ran on.
+    Json report(std::size_t vertices, std::size_t faces) const
+    {
+        Json sizes;
+        sizes.num("input_vertices", double(m_input.soup.positions.size()))
+            .num("input_faces", double(m_input.soup.faces.size()))
+            .num("vertices", double(vertices))
+            .num("faces", double(faces));
+        return report().obj("mesh", sizes).str("device", "cpu");
+    }
     //! Stages any output through `write(temporary path)`, when `path` is
     //! not empty.
     void stage(const std::string& path, const std::function<void(const std::string&)>& write)
@@ -287,6 +314,12 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
     cli.set_version_flag("--version", std::string(info.name) + " " + rxmesh::version());
     cli.add_option("--json", o.json, "write a JSON report");
     cli.add_flag("--check", o.check, info.check_help);
+    if (info.cpu_path)
+        cli.add_option("--device", o.device,
+                       "gpu, or cpu: the serial CPU reference, no GPU needed (the same outputs "
+                       "and report; --check then has nothing to compare)")
+            ->check(CLI::IsMember({"gpu", "cpu"}))
+            ->capture_default_str();
     if (!info.weld_help) return;
     cli.add_flag("--weld", o.weld, info.weld_help);
     cli.add_option("--capacity", o.capacity, "faces per patch")
@@ -300,8 +333,10 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
 //! without a GPU.
 inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_point start)
 {
-    std::future<std::string> gpu = std::async(std::launch::async, start_gpu);
-    const auto               read_start = Session::Clock::now();
+    const bool               on_cpu = o.device == "cpu";
+    std::future<std::string> gpu;
+    if (!on_cpu) gpu = std::async(std::launch::async, start_gpu);
+    const auto read_start = Session::Clock::now();
     Input in = o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
     validate_input(in.soup, in.name);
     if (app.info().weld_help && !o.weld && !o.file.empty() &&
@@ -315,8 +350,16 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     Outputs::expect(o.output);
     Outputs::expect(o.json);
     for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
-    const auto        wait_start = Session::Clock::now();
-    const std::string gpu_name   = gpu.get();
+    const auto  wait_start = Session::Clock::now();
+    std::string gpu_name   = "CPU (serial reference, --device cpu)";
+    if (!on_cpu) {
+        try {
+            gpu_name = gpu.get();
+        } catch (const NoGpu&) {
+            if (app.info().cpu_path) throw NoGpu("--device cpu runs the serial CPU reference");
+            throw;
+        }
+    }
     Session session(app.info(), o, std::move(in), import_ms, ms_since(wait_start), gpu_name,
                     start);
     const int status = app.run(session);

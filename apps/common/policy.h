@@ -25,7 +25,11 @@ namespace rxmesh::app {
 //! Thrown when there is no CUDA device.
 struct NoGpu : Error
 {
-    NoGpu() : Error("no CUDA device is available") {}
+    //! `hint`: what the user can do instead, appended after a semicolon.
+    explicit NoGpu(const std::string& hint = "")
+        : Error("no CUDA device is available" + (hint.empty() ? "" : "; " + hint))
+    {
+    }
 };
 
 //! Thrown by --check on a mismatch with the CPU reference.

@@ -1,0 +1,59 @@
+// The mesh of an app's CPU path (--device cpu): the input reindexed as
+// RXMesh's build treats it (vertices no face uses dropped, --weld merging
+// equal positions, faces that collapse dropped), for reference/, and the way
+// back to one row per input vertex for -o.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/reference/topology.h"
+
+namespace rxmesh::app {
+
+class CpuMesh
+{
+   public:
+    CpuMesh(const TriangleSoup& soup, bool weld)
+        : m_mesh(reference::reindex(soup.positions, soup.faces, weld))
+    {
+    }
+
+    const std::vector<Vec3f>&    positions() const { return m_mesh.positions; }
+    const std::vector<Triangle>& faces() const { return m_mesh.faces; }
+    std::size_t                  num_vertices() const { return m_mesh.positions.size(); }
+    std::size_t                  num_faces() const { return m_mesh.faces.size(); }
+
+    //! `values` (n per mesh vertex) as n per input vertex; a vertex the
+    //! mesh dropped gets `dropped`, welded copies their vertex's values.
+    template <typename T>
+    std::vector<T> to_input_order(const std::vector<T>& values, int n, T dropped) const
+    {
+        const auto&    map = m_mesh.old_to_new;
+        std::vector<T> out(std::size_t(n) * map.size(), dropped);
+        for (std::size_t v = 0; v < map.size(); ++v)
+            if (map[v] != ~0u)
+                for (int k = 0; k < n; ++k)
+                    out[std::size_t(n) * v + k] = values[std::size_t(n) * map[v] + k];
+        return out;
+    }
+
+    //! Positions per mesh vertex as one per input vertex: a dropped vertex
+    //! keeps its input position `input[v]`.
+    std::vector<Vec3f> positions_to_input_order(const std::vector<Vec3f>& moved,
+                                                const std::vector<Vec3f>& input) const
+    {
+        const auto&        map = m_mesh.old_to_new;
+        std::vector<Vec3f> out(input);
+        for (std::size_t v = 0; v < map.size(); ++v)
+            if (map[v] != ~0u)
+                out[v] = moved[map[v]];
+        return out;
+    }
+
+   private:
+    reference::Reindexed m_mesh;
+};
+
+}  // namespace rxmesh::app
