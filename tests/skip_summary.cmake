@@ -28,7 +28,8 @@ foreach(line IN LISTS _lines)
     if(_this_test)
       math(EXPR _skipped "${_skipped} + 1")
     endif()
-  elseif(_in_output AND line MATCHES "no usable CUDA device|no CUDA device|no GPU: skipped"
+  elseif(_in_output AND line MATCHES
+         "no CUDA device: GPU test skipped|no CUDA device is available|no usable CUDA device|no GPU: skipped"
          AND NOT line MATCHES "RXMESH_REQUIRE_GPU=1 but")
     set(_this_test TRUE)
     if(NOT _reason AND line MATCHES "(cuda[A-Za-z]*Error[A-Za-z]*)")
@@ -37,9 +38,13 @@ foreach(line IN LISTS _lines)
   endif()
 endforeach()
 if(_skipped GREATER 0)
-  if(NOT _reason)
-    set(_reason "no CUDA device")
+  if(_reason)
+    set(_reason " (${_reason})")
   endif()
-  message("${_skipped} GPU tests skipped: no usable CUDA device (${_reason}); "
+  set(_tests "tests")
+  if(_skipped EQUAL 1)
+    set(_tests "test")
+  endif()
+  message("${_skipped} GPU ${_tests} skipped: no usable CUDA device${_reason}; "
           "RXMESH_REQUIRE_GPU=1 makes them fail instead")
 endif()

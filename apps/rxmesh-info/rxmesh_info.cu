@@ -1,21 +1,28 @@
-// rxmesh-info FILE [--weld] [--cpu] [--capacity N] [--generate NAME]
-//
-// Prints one JSON object with the mesh's statistics. Runs the GPU import
-// pipeline when a CUDA device is present, the CPU reference otherwise (or
-// with --cpu). With a GPU it also builds the RXMesh patch store and reports
-// its statistics and validation. Without FILE it uses a generated icosphere.
-// Bad input or a bad option: exit status 1 and one line on stderr;
-// --version prints the version.
+// rxmesh-info [FILE] [options]: the mesh's statistics as one JSON object on
+// stdout (vertices, edges, faces, boundary and non-manifold counts,
+// components, Euler characteristic), from the GPU import pipeline when a
+// CUDA device is present (or --device gpu), from the serial CPU reference
+// otherwise (or --device cpu). On the GPU path it also builds the RXMesh
+// patch store and reports its statistics (--validate: every contract of
+// the store checked). -o writes the mesh as read (welded with --weld; the
+// vertices no face uses and the faces that collapse dropped) as PLY or OBJ;
+// --json writes the object to a file too; --check compares the GPU's
+// statistics with the CPU reference's. Run with --help for the options.
+// Exit status as every app's (apps/common/policy.h): 0 done; 1 bad input or
+// option, nothing written; 2 --check failed; 77 --device gpu without a GPU.
 #include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
 
-#include "../common/integer_text.h"
+#include "../common/json.h"
+#include "../common/outputs.h"
+#include "../common/policy.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/io/generate.h"
@@ -25,20 +32,22 @@
 
 namespace {
 
+using namespace rxmesh;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kName = "rxmesh-info";
+
 struct Options
 {
-    std::string file;
-    std::string generator = "icosphere";
-    bool        weld      = false;
-    bool        force_cpu = false;
+    std::string   file, output, json, generator = "icosphere", device = "auto";
+    bool          weld = false, cpu_alias = false, validate = false, check = false;
     std::uint32_t capacity = 512;
-    bool          validate = false;
 };
 
-const std::map<std::string, std::function<rxmesh::TriangleSoup()>>& generators()
+const std::map<std::string, std::function<TriangleSoup()>>& generators()
 {
-    namespace g = rxmesh::generate;
-    static const std::map<std::string, std::function<rxmesh::TriangleSoup()>> table = {
+    namespace g = generate;
+    static const std::map<std::string, std::function<TriangleSoup()>> table = {
         {"icosphere", [] { return g::icosphere(5); }},
         {"torus", [] { return g::torus(256, 128); }},
         {"grid", [] { return g::grid(512, 512); }},
@@ -47,62 +56,48 @@ const std::map<std::string, std::function<rxmesh::TriangleSoup()>>& generators()
     return table;
 }
 
-void usage(FILE* out)
+void add_options(CLI::App& cli, Options& o)
 {
-    std::fprintf(out,
-                 "usage: rxmesh-info [FILE] [--weld] [--cpu] [--capacity N] [--validate] [--generate NAME] [--version]\n"
-                 "  FILE        OBJ, OFF, PLY or STL mesh (default: a generated mesh)\n"
-                 "  --weld      merge vertices with bit-identical positions first\n"
-                 "  --cpu       use the CPU reference even when a GPU is present\n"
-                 "  --capacity  faces per patch of the RXMesh store, 64..4096 (default 512)\n"
-                 "  --validate  check every contract of the patch store (slow; needs the GPU path)\n"
-                 "  --generate  icosphere | torus | grid | quad_grid (without FILE)\n"
-                 "  --version   print the version\n"
-                 "Exit status: 0 done; 1 bad input or option (one line on stderr).\n");
+    cli.add_option("FILE", o.file, "input mesh (OBJ, OFF, PLY, STL); default: --generate's mesh");
+    cli.add_option("--generate", o.generator, "the mesh without FILE")
+        ->check(CLI::IsMember({"icosphere", "torus", "grid", "quad_grid"}))
+        ->capture_default_str();
+    cli.add_option("-o,--output", o.output,
+                   "write the mesh as read (welded with --weld; unused vertices and collapsed "
+                   "faces dropped), PLY or OBJ by the extension")
+        ->check(
+            [](const std::string& path) {
+                try {
+                    const io::Format f = io::format_from_path(path);
+                    if (f == io::Format::Ply || f == io::Format::Obj)
+                        return std::string();
+                } catch (const Error&) {
+                }
+                return path + ": rxmesh-info writes PLY or OBJ: name the output *.ply or *.obj";
+            },
+            "*.ply or *.obj");
+    cli.add_option("--json", o.json, "write the JSON object to this file too");
+    cli.add_option("--device", o.device,
+                   "auto (the GPU when present, else the CPU reference), gpu or cpu")
+        ->check(CLI::IsMember({"auto", "gpu", "cpu"}))
+        ->capture_default_str();
+    cli.add_flag("--cpu", o.cpu_alias, "the same as --device cpu");
+    cli.add_flag("--weld", o.weld, "merge vertices with bit-identical positions first");
+    cli.add_option("--capacity", o.capacity, "faces per patch of the RXMesh store")
+        ->check(app::integer_in(64, 4096))
+        ->capture_default_str();
+    cli.add_flag("--validate", o.validate,
+                 "check every contract of the patch store (slow; the GPU path only)");
+    cli.add_flag("--check", o.check,
+                 "compare the GPU's statistics with the CPU reference's (exit 2 on a mismatch; "
+                 "the GPU path only)");
+    cli.set_version_flag("--version", std::string(kName) + " " + rxmesh::version());
+    cli.footer(app::kExitStatusHelp);
 }
 
-//! --capacity's value: an integer in [64, 4096], as the other apps take it.
-std::uint32_t capacity_from(const std::string& text)
+double ms_since(Clock::time_point t0)
 {
-    long long v = 0;
-    if (!rxmesh::app::integer_in_range(text, 64, 4096, &v))
-        throw std::invalid_argument("--capacity must be an integer in " +
-                                    rxmesh::app::range_text(64, 4096) + ", got " + text);
-    return static_cast<std::uint32_t>(v);
-}
-
-Options parse_args(int argc, char** argv)
-{
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--weld")
-            o.weld = true;
-        else if (a == "--cpu")
-            o.force_cpu = true;
-        else if (a == "--validate")
-            o.validate = true;
-        else if (a == "--capacity" || a == "--generate") {
-            if (i + 1 == argc)
-                throw std::invalid_argument(a + " needs a value");
-            if (a == "--capacity")
-                o.capacity = capacity_from(argv[++i]);
-            else
-                o.generator = argv[++i];
-        } else if (a == "-h" || a == "--help") {
-            usage(stdout);
-            std::exit(0);
-        } else if (a == "--version") {
-            std::printf("rxmesh-info %s\n", rxmesh::version());
-            std::exit(0);
-        } else if (!a.empty() && a[0] != '-' && o.file.empty())
-            o.file = a;
-        else
-            throw std::invalid_argument("unknown or repeated argument '" + a + "'");
-    }
-    if (o.file.empty() && generators().count(o.generator) == 0)
-        throw std::invalid_argument("unknown generator '" + o.generator + "'");
-    return o;
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
 bool gpu_present()
@@ -111,129 +106,152 @@ bool gpu_present()
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0)
+//! The reference's statistics of the mesh as read, with its times.
+struct CpuResult
 {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    reference::Reindexed mesh;
+    MeshStats            stats;
+    double               reindex_ms = 0, topology_ms = 0, stats_ms = 0;
+};
+
+CpuResult cpu_statistics(const TriangleSoup& soup, bool weld)
+{
+    CpuResult r;
+    auto      t0    = Clock::now();
+    r.mesh          = reference::reindex(soup.positions, soup.faces, weld);
+    r.reindex_ms    = ms_since(t0);
+    t0              = Clock::now();
+    const auto topo = reference::build_topology(std::uint32_t(r.mesh.positions.size()), r.mesh.faces);
+    r.topology_ms   = ms_since(t0);
+    t0              = Clock::now();
+    r.stats         = reference::compute_stats(topo, r.mesh.faces);
+    r.stats_ms      = ms_since(t0);
+    return r;
 }
 
-std::string json_escape(const std::string& s)
+//! The GPU's statistics (import pipeline), its times into `times`, and the
+//! patch store's report into `patches` ("null" for a mesh without faces).
+MeshStats gpu_statistics(const TriangleSoup& soup, const Options& o, app::Json& times,
+                         std::string& patches, std::uint64_t& dropped)
 {
-    std::string out;
-    for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20)
-            continue;
-        out += c;
+    ImportOptions options;
+    options.weld    = o.weld;
+    const auto mesh = import_mesh(soup, options);
+    GpuTimer   timer;
+    timer.start();
+    const MeshStats stats = compute_stats(mesh.topology, mesh.faces.data());
+    times.num("upload_ms", mesh.timings.upload_ms)
+        .num("reindex_ms", mesh.timings.reindex_ms)
+        .num("topology_ms", mesh.timings.topology_ms)
+        .num("stats_ms", timer.stop_ms());
+    dropped += mesh.dropped_faces;
+    if (stats.faces == 0)
+        return stats;
+    BuildOptions build;
+    build.weld             = o.weld;
+    build.patcher.capacity = o.capacity;
+    const RXMesh rx(soup, build);
+    patches = rx.stats().to_json();
+    if (o.validate) {
+        const auto report = rx.validate(1);
+        app::Json  v;
+        v.str("validate", report.ok() ? "ok" : report.summary());
+        patches.insert(patches.size() - 1, ", " + v.text().substr(1, v.text().size() - 2));
     }
-    return out;
+    return stats;
+}
+
+std::string stats_text(const MeshStats& s)
+{
+    return "vertices " + std::to_string(s.vertices) + ", edges " + std::to_string(s.edges) +
+           ", faces " + std::to_string(s.faces) + ", components " +
+           std::to_string(s.components) + ", euler " + std::to_string(s.euler);
+}
+
+int run(const Options& o)
+{
+    app::Outputs::expect(o.output);
+    app::Outputs::expect(o.json);
+    auto               t0   = Clock::now();
+    const TriangleSoup soup = o.file.empty() ? generators().at(o.generator)() : io::read(o.file);
+    const double       read_ms = ms_since(t0);
+    const std::string  device  = o.cpu_alias ? "cpu" : o.device;
+    const bool         use_gpu = device == "gpu" || (device == "auto" && gpu_present());
+    if (device == "gpu" && !gpu_present())
+        throw app::NoGpu("--device cpu runs the CPU reference");
+    if (!use_gpu && (o.validate || o.check))
+        throw InvalidInputError(std::string(o.validate ? "--validate" : "--check") +
+                                " needs the GPU path: not with --device cpu or without a device");
+
+    app::Json times;
+    times.num("read_ms", read_ms);
+    std::string   patches = "null", device_name;
+    std::uint64_t dropped = soup.dropped_faces;
+    MeshStats     stats;
+    CpuResult     cpu;
+    if (use_gpu) {
+        cudaDeviceProp prop{};
+        RXMESH_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+        device_name = prop.name;
+        stats       = gpu_statistics(soup, o, times, patches, dropped);
+    }
+    if (!use_gpu || o.check || !o.output.empty()) {
+        cpu = cpu_statistics(soup, o.weld);
+        if (!use_gpu) {
+            device_name = device == "cpu" ? "cpu (reference, --device cpu)"
+                                          : "cpu (reference; no CUDA device found)";
+            stats       = cpu.stats;
+            times.num("reindex_ms", cpu.reindex_ms)
+                .num("topology_ms", cpu.topology_ms)
+                .num("stats_ms", cpu.stats_ms);
+            dropped += cpu.mesh.dropped_faces;
+        }
+    }
+    if (o.check && !(stats == cpu.stats))
+        throw app::CheckFailed("the GPU's statistics (" + stats_text(stats) +
+                               ") differ from the CPU reference's (" + stats_text(cpu.stats) + ")");
+
+    app::Json j;
+    j.str("input", o.file.empty() ? "generated:" + o.generator : o.file)
+        .str("device", device_name)
+        .flag("welded", o.weld)
+        .num("vertices", double(stats.vertices))
+        .num("faces", double(stats.faces))
+        .num("edges", double(stats.edges))
+        .num("boundary_edges", double(stats.boundary_edges))
+        .num("nonmanifold_edges", double(stats.nonmanifold_edges))
+        .num("nonmanifold_vertices", double(stats.nonmanifold_vertices))
+        .num("components", double(stats.components))
+        .num("euler", double(stats.euler))
+        .num("dropped_faces", double(dropped))
+        .obj("timings", times)
+        .embed("rxmesh", patches);
+    if (o.check)
+        j.flag("checked", true);
+    app::Outputs outputs;
+    outputs.stage(o.output, [&](const std::string& tmp) {
+        TriangleSoup out;
+        out.positions = cpu.mesh.positions;
+        out.faces     = cpu.mesh.faces;
+        if (io::format_from_path(o.output) == io::Format::Obj)
+            io::write_obj(tmp, out);
+        else
+            io::write_ply(tmp, out);
+    });
+    outputs.stage(o.json, [&](const std::string& tmp) { j.write(tmp); });
+    outputs.commit();
+    std::printf("%s\n", j.text().c_str());
+    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    try {
-        const Options o = parse_args(argc, argv);
-
-        auto                 t0 = std::chrono::steady_clock::now();
-        rxmesh::TriangleSoup soup =
-            o.file.empty() ? generators().at(o.generator)() : rxmesh::io::read(o.file);
-        const double read_ms = ms_since(t0);
-        const std::string input =
-            o.file.empty() ? "generated:" + o.generator : o.file;
-
-        const bool use_gpu = !o.force_cpu && gpu_present();
-        if (o.validate && !use_gpu)
-            throw std::invalid_argument("--validate checks the RXMesh patch store, which is "
-                                        "built on a GPU: not with --cpu or without a device");
-        rxmesh::MeshStats stats;
-        std::uint64_t     dropped = soup.dropped_faces;
-        std::string       device, timings, patches = "null";
-        char              buf[512];
-
-        if (use_gpu) {
-            cudaDeviceProp prop{};
-            RXMESH_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-            device = prop.name;
-            rxmesh::ImportOptions options;
-            options.weld = o.weld;
-            const auto mesh = rxmesh::import_mesh(soup, options);
-            rxmesh::GpuTimer timer;
-            timer.start();
-            stats = rxmesh::compute_stats(mesh.topology, mesh.faces.data());
-            const float stats_ms = timer.stop_ms();
-            dropped += mesh.dropped_faces;
-            if (stats.faces > 0) {
-                rxmesh::BuildOptions build;
-                build.weld             = o.weld;
-                build.patcher.capacity = o.capacity;
-                const rxmesh::RXMesh rx(soup, build);
-                patches = rx.stats().to_json();
-                if (o.validate) {
-                    const auto report = rx.validate(1);
-                    patches.insert(patches.size() - 1,
-                                   std::string(", \"validate\": \"") +
-                                       (report.ok() ? "ok" : json_escape(report.summary())) + "\"");
-                }
-            }
-            std::snprintf(buf, sizeof(buf),
-                          "{\"read_ms\": %.3f, \"upload_ms\": %.3f, \"reindex_ms\": %.3f, "
-                          "\"topology_ms\": %.3f, \"stats_ms\": %.3f}",
-                          read_ms, mesh.timings.upload_ms, mesh.timings.reindex_ms,
-                          mesh.timings.topology_ms, stats_ms);
-        } else {
-            device = o.force_cpu ? "cpu (reference, --cpu)"
-                                 : "cpu (reference; no CUDA device found)";
-            t0            = std::chrono::steady_clock::now();
-            const auto r  = rxmesh::reference::reindex(soup.positions, soup.faces, o.weld);
-            const double reindex_ms = ms_since(t0);
-            t0            = std::chrono::steady_clock::now();
-            const auto topo = rxmesh::reference::build_topology(
-                static_cast<std::uint32_t>(r.positions.size()), r.faces);
-            const double topology_ms = ms_since(t0);
-            t0    = std::chrono::steady_clock::now();
-            stats = rxmesh::reference::compute_stats(topo, r.faces);
-            const double stats_ms = ms_since(t0);
-            dropped += r.dropped_faces;
-            std::snprintf(buf, sizeof(buf),
-                          "{\"read_ms\": %.3f, \"reindex_ms\": %.3f, \"topology_ms\": %.3f, "
-                          "\"stats_ms\": %.3f}",
-                          read_ms, reindex_ms, topology_ms, stats_ms);
-        }
-        timings = buf;
-
-        std::printf("{\n"
-                    "  \"input\": \"%s\",\n"
-                    "  \"device\": \"%s\",\n"
-                    "  \"welded\": %s,\n"
-                    "  \"vertices\": %llu,\n"
-                    "  \"faces\": %llu,\n"
-                    "  \"edges\": %llu,\n"
-                    "  \"boundary_edges\": %llu,\n"
-                    "  \"nonmanifold_edges\": %llu,\n"
-                    "  \"nonmanifold_vertices\": %llu,\n"
-                    "  \"components\": %llu,\n"
-                    "  \"euler\": %lld,\n"
-                    "  \"dropped_faces\": %llu,\n"
-                    "  \"timings\": %s,\n"
-                    "  \"rxmesh\": %s\n"
-                    "}\n",
-                    json_escape(input).c_str(), json_escape(device).c_str(),
-                    o.weld ? "true" : "false", (unsigned long long)stats.vertices,
-                    (unsigned long long)stats.faces, (unsigned long long)stats.edges,
-                    (unsigned long long)stats.boundary_edges,
-                    (unsigned long long)stats.nonmanifold_edges,
-                    (unsigned long long)stats.nonmanifold_vertices,
-                    (unsigned long long)stats.components, (long long)stats.euler,
-                    (unsigned long long)dropped, timings.c_str(), patches.c_str());
-        return 0;
-    } catch (const std::invalid_argument& e) {  // a bad option: one line, status 1
-        std::fprintf(stderr, "rxmesh-info: %s (--help lists the options)\n", e.what());
-        return 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "rxmesh-info: %s\n", e.what());
-        return 1;
-    }
+    Options  o;
+    CLI::App cli{std::string(kName) + ": a mesh's statistics (and the RXMesh patch store's, with a GPU)"};
+    add_options(cli, o);
+    if (const int rc = app::parse(cli, argc, argv, kName); rc >= 0)
+        return rc;
+    return app::run(kName, [&] { return run(o); });
 }
