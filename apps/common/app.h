@@ -28,6 +28,7 @@
 
 #include "json.h"
 #include "outputs.h"
+#include "progress.h"
 #include "policy.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/export.h"
@@ -83,6 +84,7 @@ struct CommonOptions
 {
     std::string   file, output, json;
     std::string   device = "gpu";  //!< --device: gpu or cpu (apps with Info::cpu_path)
+    bool          quiet  = false;  //!< --quiet: no progress line
     bool          check = false, weld = false;
     std::uint32_t capacity = 512;
 };
@@ -135,6 +137,9 @@ class Session
     bool                 check() const { return m_options.check; }
     const Input&         input() const { return m_input; }
     const std::string&   gpu() const { return m_gpu; }
+    //! The progress line on stderr (a terminal only, not with --quiet):
+    //! show(stage, share done) while working; erased before the results.
+    Progress& progress() const { return m_progress; }
     //! --device cpu: the app runs its serial CPU reference (no GPU touched).
     bool on_cpu() const { return m_options.device == "cpu"; }
     double               import_ms() const { return m_import_ms; }
@@ -142,6 +147,7 @@ class Session
     //! The input's RXMesh, built with --weld and --capacity.
     RXMesh build_mesh() const
     {
+        m_progress.show("building patches");
         BuildOptions build;
         build.weld             = m_options.weld;
         build.patcher.capacity = m_options.capacity;
@@ -204,6 +210,7 @@ class Session
     //! "NAME: INPUT on GPU".
     void print_header() const
     {
+        m_progress.clear();
         std::printf("%s: %s on %s\n", m_info.name, m_input.name.c_str(), m_gpu.c_str());
     }
 
@@ -253,6 +260,7 @@ class Session
     //! the files are renamed into place.
     void commit()
     {
+        m_progress.clear();
         const double wall = ms_since(m_start);
         if (m_report) {
             m_report->num("wall_ms", wall)
@@ -279,6 +287,7 @@ class Session
     Clock::time_point    m_start;
     std::optional<Json>  m_report;
     Outputs              m_outputs;
+    mutable Progress     m_progress{m_info.name, m_options.quiet};  // output only
 };
 
 //! An app: what is its own. run_app calls, in order: add_options (while the
@@ -314,6 +323,7 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
     cli.set_version_flag("--version", std::string(info.name) + " " + rxmesh::version());
     cli.add_option("--json", o.json, "write a JSON report");
     cli.add_flag("--check", o.check, info.check_help);
+    cli.add_flag("-q,--quiet", o.quiet, "no progress line on stderr (there is none off a terminal)");
     if (info.cpu_path)
         cli.add_option("--device", o.device,
                        "gpu, or cpu: the serial CPU reference, no GPU needed (the same outputs "
@@ -337,7 +347,11 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     std::future<std::string> gpu;
     if (!on_cpu) gpu = std::async(std::launch::async, start_gpu);
     const auto read_start = Session::Clock::now();
-    Input in = o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
+    Input      in         = [&] {
+        Progress reading(app.info().name, o.quiet);  // erased once read
+        reading.show(o.file.empty() ? "making the default input" : "reading " + o.file);
+        return o.file.empty() ? app.default_input() : Input{io::read(o.file), o.file};
+    }();
     validate_input(in.soup, in.name);
     if (app.info().weld_help && !o.weld && !o.file.empty() &&
         io::format_from_path(o.file) == io::Format::Stl)

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -27,6 +28,19 @@
 #include "rxmesh/spatial/hausdorff.h"
 
 namespace rxmesh::app {
+
+//! A topology pass's progress callback (RemeshOptions::progress,
+//! SimplifyOptions::progress) that shows `stage` on the session's progress
+//! line; a share done < 0 is the untimed warm-up run.
+inline std::function<void(double)> progress_line(const Session& s, const char* stage)
+{
+    return [&s, stage](double done) {
+        if (done < 0)
+            s.progress().show("warm-up run (untimed)");
+        else
+            s.progress().show(stage, done);
+    };
+}
 
 //! Writes `mesh` to `tmp` in the format of `path`'s extension (tmp is the
 //! temporary that Outputs renames to path).

@@ -143,7 +143,9 @@ app::MeshState warm_up(const TriangleSoup& in, const RemeshOptions& options, boo
     DynamicMesh    mesh(in);
     app::MeshState input;
     if (check) input = app::state_of(mesh);
-    isotropic_remesh(mesh, options);
+    RemeshOptions untimed = options;  // its progress reads as the warm-up's: done < 0
+    if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
+    isotropic_remesh(mesh, untimed);
     return input;
 }
 
@@ -389,6 +391,7 @@ class Remesh final : public app::App
         RemeshOptions       options = m_options;
         options.target_length       = m_target.value;
         options.project             = !m_no_project;
+        options.progress            = progress_line(s, "remeshing");
         const Remeshed run          = remesh(in, options, s.check());
         RemeshCheck    c;
         if (s.check()) c = check_result(in, run, options);

@@ -91,7 +91,9 @@ app::MeshState warm_up(const TriangleSoup& in, const SimplifyOptions& options, b
     DynamicMesh    mesh(in);
     app::MeshState input;
     if (check) input = app::state_of(mesh);
-    qem_simplify(mesh, options);
+    SimplifyOptions untimed = options;  // its progress reads as the warm-up's: done < 0
+    if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
+    qem_simplify(mesh, untimed);
     return input;
 }
 
@@ -255,6 +257,7 @@ class Simplify final : public app::App
         const TriangleSoup& in      = s.input().soup;
         SimplifyOptions     options = m_options;
         options.target_faces        = target_faces(in.faces.size(), m_request);
+        options.progress            = progress_line(s, "simplifying");
         const Simplified run        = simplify(in, options, s.check());
         SimplifyCheck    c;
         if (s.check()) c = check_result(in, run, options);

@@ -235,14 +235,23 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
         bvh = std::make_unique<TriangleBvh>(input.positions.data(), input.num_vertices,
                                             input.faces.data(), input.num_faces, mesh.stream());
     const std::uint32_t bound = options.max_passes_per_step;
+    // four steps per iteration, reported before each
+    const auto report_step = [&](int step) {
+        if (options.progress)
+            options.progress(double(4 * r.iterations + step) / (4.0 * options.iterations));
+    };
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
+        report_step(0);
         add_step(split_long_edges(mesh, r.target_length, bound), &r.splits, &r.split_passes,
                  &r.hit_pass_bound);
         const double angle = options.feature_angle_degrees;
+        report_step(1);
         add_step(collapse_short_edges(mesh, r.target_length, bound, angle), &r.collapses,
                  &r.collapse_passes, &r.hit_pass_bound);
+        report_step(2);
         add_step(equalize_valences(mesh, bound, angle), &r.flips, &r.flip_passes,
                  &r.hit_pass_bound);
+        report_step(3);
         smooth_tangentially(mesh, bvh.get(), angle);
     }
     r.ms = timer.stop_ms();

@@ -162,7 +162,11 @@ SimplifyReport qem_simplify(DynamicMesh& mesh, const SimplifyOptions& options)
     timer.start();
     auto quadrics = mesh.add_vertex_attribute<double, kQ>("qem quadric", AttributeRule::Sum);
     mesh.for_each_vertex(InitialQuadric{quadrics->view(), options.boundary_weight});
+    const double start_faces = mesh.num_faces();
     while (mesh.num_faces() > options.target_faces) {
+        if (options.progress)  // the share of the faces to remove that are gone
+            options.progress((start_faces - mesh.num_faces()) /
+                             (start_faces - double(options.target_faces)));
         if (r.passes == options.max_passes) {
             r.hit_pass_bound = true;
             break;

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "rxmesh/dynamic/dynamic_mesh.h"
@@ -47,6 +48,9 @@ struct RemeshOptions
     //! halve lengths, collapses remove vertices, flips lower the valence
     //! excess); reaching it is reported, never silent.
     std::uint32_t max_passes_per_step = 200;
+    //! Called on the host before each step of each iteration with the share
+    //! of the steps done, in [0, 1) (e.g. for a progress line); empty: none.
+    std::function<void(double done)> progress;
 };
 
 struct RemeshReport

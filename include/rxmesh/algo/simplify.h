@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "rxmesh/dynamic/dynamic_mesh.h"
@@ -42,6 +43,9 @@ struct SimplifyOptions
     //! A bound on passes (each applies at least one collapse, so the vertex
     //! count bounds them anyway); reaching it is reported.
     std::uint32_t max_passes = 10000;
+    //! Called on the host before each pass with the share of the faces to
+    //! remove that are gone, in [0, 1] (e.g. for a progress line); empty: none.
+    std::function<void(double done)> progress;
 };
 
 struct SimplifyReport
