@@ -23,8 +23,9 @@ drift from the code unnoticed:
   the example's own. Declarations are found in include/, src/ and apps/ by
   simple patterns (comments and strings removed): this is a net for stale
   names, not a C++ parser;
-- completeness: README.md names every app folder and every header of
-  include/rxmesh/algo/ (REQUIRED_MENTIONS), so that a new one is listed.
+- completeness: the layout map (docs/layout.md; README.md in a tree without
+  one) names every app folder and every header of include/rxmesh/algo/
+  (REQUIRED_MENTIONS), so that a new one is listed.
 
 A few spans are deliberately not this library's code (the paper's
 `kernel<Op>`, CMake's `rxmesh::rxmesh`): ALLOWED lists them, each with the
@@ -43,7 +44,8 @@ import os
 import re
 import sys
 
-DEFAULT_DOCS = ("README.md", "ARCHITECTURE.md", "docs/concepts.md", "benchmarks/results/*/README.md")
+DEFAULT_DOCS = ("README.md", "ARCHITECTURE.md", "docs/concepts.md", "docs/guide.md", "docs/layout.md",
+                "benchmarks/results/*/README.md")
 
 # Spans that name no code of this repository on purpose:
 # name -> (why, regular expression the enclosing section's heading must match, or None)
@@ -58,9 +60,12 @@ ALLOWED = {
 # What a document must name, so that a new app or algorithm cannot go unlisted:
 # (document, glob of repository paths, what they are, a regular expression that
 # names one, {name} its base name)
+# The document is the repository's layout map: docs/layout.md, or README.md
+# in a tree without one.
+LAYOUT_DOCS = ("docs/layout.md", "README.md")
 REQUIRED_MENTIONS = (
-    ("README.md", "apps/*/", "app folder", r"apps/{name}(?![\w-])|(?<![\w./-]){name}/"),
-    ("README.md", "include/rxmesh/algo/*", "algorithm header", r"(?<![\w.-]){name}(?!\w)"),
+    (LAYOUT_DOCS, "apps/*/", "app folder", r"apps/{name}(?![\w-])|(?<![\w./-]){name}/"),
+    (LAYOUT_DOCS, "include/rxmesh/algo/*", "algorithm header", r"(?<![\w.-]){name}(?!\w)"),
 )
 
 # Qualified names from outside the repository: not checked.
@@ -467,7 +472,8 @@ class Checker:
         """REQUIRED_MENTIONS: reported at the Layout heading (or line 1)."""
         text = "\n".join(doc.lines)
         line = next((i for i, t in doc.headings if t.lower() == "layout"), 1)
-        for rel, pattern, what, form in REQUIRED_MENTIONS:
+        for docs, pattern, what, form in REQUIRED_MENTIONS:
+            rel = next((d for d in docs if os.path.exists(os.path.join(self.root, d))), None)
             if rel != doc.rel:
                 continue
             for full in sorted(glob.glob(os.path.join(self.root, pattern))):
