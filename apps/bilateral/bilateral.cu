@@ -1,7 +1,8 @@
 // rxmesh-bilateral: bilateral mesh denoising (Fleishman, Drori, Cohen-Or
 // 2003) on the GPU (algo/bilateral.cuh), a thin front end over the apps'
-// skeleton (apps/common/app.h), with optional noise first. Run with --help
-// for the options; without FILE it denoises an embedded noisy torus.
+// skeleton (apps/common/app.h), with optional noise first; --device cpu runs
+// the serial double reference instead. Run with --help for the options;
+// without FILE it denoises an embedded noisy torus.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/bilateral.cuh"
 #include "rxmesh/io/bounding_box.h"
@@ -33,11 +35,13 @@ app::Info info_with_weld_note()
                 "an embedded torus (192 x 64 quads, radii 1 and 0.3) with noise along the "
                 "normals of 0.3 x its mean edge length",
                 "write the denoised mesh as binary PLY (input vertex order, the input's faces, a "
-                "'displacement' vertex property)",
+                "'displacement' vertex property); --device cpu: each iteration in double from "
+                "float positions, as the GPU's",
                 "compare every iteration with one of the serial double CPU reference from the "
                 "same positions (exit 2 when a coordinate differs by more than 1e-4 x the input's "
                 "bounding-box diagonal)"};
     i.weld_help = "merge vertices with identical positions (not with --noise)";
+    i.cpu_path  = true;
     return i;
 }
 
@@ -133,6 +137,43 @@ double max_displacement(const std::vector<float>& start, const std::vector<float
     return worst;
 }
 
+//! --device cpu: `iterations` iterations of the serial double reference,
+//! each from float positions as the GPU's are (it keeps them in float between
+//! iterations), so that one iteration is what --check compares.
+std::vector<Vec3f> reference_denoise(std::vector<Vec3f> x, const std::vector<Triangle>& faces,
+                                     int iterations, app::Progress& progress)
+{
+    for (int it = 0; it < iterations; ++it) {
+        progress.show("denoising", double(it) / iterations);
+        const auto next = reference::bilateral_denoise(x, faces, 1);
+        for (std::size_t v = 0; v < x.size(); ++v)
+            x[v] = {float(next[v][0]), float(next[v][1]), float(next[v][2])};
+    }
+    return x;
+}
+
+//! Flat x, y, z values of the points (the layout of max_displacement's).
+std::vector<float> flat(const std::vector<Vec3f>& points)
+{
+    std::vector<float> out;
+    out.reserve(3 * points.size());
+    for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+//! The 'displacement' property of the GPU path's -o: how far each input
+//! vertex is from its input position.
+io::VertexScalar displacement(const std::vector<Vec3f>& moved, const std::vector<Vec3f>& input)
+{
+    io::VertexScalar d{"displacement", std::vector<float>(input.size())};
+    for (std::size_t v = 0; v < input.size(); ++v) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) d2 += std::pow(double(moved[v][k]) - input[v][k], 2);
+        d.values[v] = float(std::sqrt(d2));
+    }
+    return d;
+}
+
 class Bilateral final : public app::App
 {
    public:
@@ -183,6 +224,7 @@ class Bilateral final : public app::App
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const RXMesh             mesh  = s.build_mesh();
         DeviceBuffer<float>      x     = app::positions_copy(mesh);
         const std::vector<float> start = x.to_host();
@@ -212,6 +254,48 @@ class Bilateral final : public app::App
     }
 
    private:
+    //! --device cpu: the reference on the mesh as the GPU path's build makes
+    //! it (reindexed, --weld), written like the GPU path writes.
+    int run_cpu(app::Session& s)
+    {
+        if (s.check())
+            throw InvalidInputError(
+                "--check compares the GPU with the CPU reference: not with --device cpu");
+        const TriangleSoup& in          = s.input().soup;
+        const auto          build_start = app::Session::Clock::now();
+        const app::CpuMesh  mesh(in, s.options().weld);
+        const double        build_ms     = app::ms_since(build_start);
+        const auto          filter_start = app::Session::Clock::now();
+        const std::vector<Vec3f> x =
+            reference_denoise(mesh.positions(), mesh.faces(), m_bilateral.iterations, s.progress());
+        const double ms    = app::ms_since(filter_start);
+        const double moved = max_displacement(flat(mesh.positions()), flat(x));
+
+        const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
+        s.write_input_order(
+            out, [&] { return std::vector<io::VertexScalar>{displacement(out, in.positions)}; });
+        s.stage(m_noisy_output,
+                [&](const std::string& tmp) { io::write_ply(tmp, in.positions, in.faces, {}); });
+        s.print_header();
+        std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
+        std::printf("  import %.1f ms, build %.1f ms; %d iteration(s): total %.2f ms\n",
+                    s.import_ms(), build_ms, m_bilateral.iterations, ms);
+        std::printf("  largest displacement %.6g\n", moved);
+        app::Json params, times;
+        params.num("iterations", m_bilateral.iterations)
+            .num("noise", m_noise)
+            .flag("weld", s.options().weld);
+        times.num("import", s.import_ms()).num("build", build_ms).num("denoise_total", ms);
+        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
+        j.obj("parameters", params)
+            .obj("times_ms", times)
+            .num("iterations", m_bilateral.iterations)
+            .num("max_displacement", moved)
+            .flag("checked", false);
+        s.write_report(j);
+        return 0;
+    }
+
     app::Json report(const app::Session& s, const RXMesh& mesh, const BilateralReport& st,
                      double moved, const Checker* checker) const
     {
