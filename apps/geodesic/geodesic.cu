@@ -1,14 +1,17 @@
 // rxmesh-geodesic: approximate geodesic distance from source vertices by
 // parallel toplesets propagation on the GPU (algo/geodesic.cuh), a thin front
-// end over the apps' skeleton (apps/common/app.h). Run with --help for the
-// options; without FILE it measures distances on an embedded torus.
+// end over the apps' skeleton (apps/common/app.h); --device cpu runs the
+// serial double reference of the same algorithm instead. Run with --help for
+// the options; without FILE it measures distances on an embedded torus.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/io/generate.h"
@@ -19,12 +22,20 @@ namespace {
 
 using namespace rxmesh;
 
-const app::Info kInfo{
-    "rxmesh-geodesic", "approximate geodesic distance by parallel toplesets propagation on the GPU",
-    "an embedded torus",
-    "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
-    "where unreachable)",
-    "check against the serial CPU reference (exit 2 on mismatch)"};
+app::Info info_with_cpu_path()
+{
+    app::Info i{
+        "rxmesh-geodesic",
+        "approximate geodesic distance by parallel toplesets propagation on the GPU",
+        "an embedded torus",
+        "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
+        "where unreachable)",
+        "check against the serial CPU reference (exit 2 on mismatch)"};
+    i.cpu_path = true;
+    return i;
+}
+
+const app::Info kInfo = info_with_cpu_path();
 
 //! Host-side checks of the sources, before any GPU work. \throw InvalidInputError.
 void validate_sources(const TriangleSoup& soup, const std::vector<std::uint32_t>& sources,
@@ -109,6 +120,20 @@ GeodesicReport distances(const RXMesh& mesh, const std::vector<std::uint32_t>& s
                              VertexView<float>(d.data(), mesh.num_vertices()), o);
 }
 
+//! The CPU mesh's ids of input vertices (each in a face: validate_sources),
+//! read off to_input_order of the identity: the value an input vertex gets
+//! is its mesh vertex's.
+std::vector<std::uint32_t> mesh_ids(const app::CpuMesh&               mesh,
+                                    const std::vector<std::uint32_t>& input_ids)
+{
+    std::vector<std::uint32_t> identity(mesh.num_vertices());
+    std::iota(identity.begin(), identity.end(), 0u);
+    const std::vector<std::uint32_t> of_input = mesh.to_input_order(identity, 1, ~0u);
+    std::vector<std::uint32_t>       out;
+    for (std::uint32_t s : input_ids) out.push_back(of_input[s]);
+    return out;
+}
+
 class Geodesic final : public app::App
 {
    public:
@@ -143,6 +168,7 @@ class Geodesic final : public app::App
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const RXMesh                     mesh    = s.build_mesh();
         const std::vector<std::uint32_t> sources = to_global(mesh, m_sources);
         DeviceBuffer<float>              d(mesh.num_vertices());
@@ -169,6 +195,59 @@ class Geodesic final : public app::App
     }
 
    private:
+    //! --device cpu: the double reference on the mesh as the GPU path's build
+    //! makes it (reindexed, --weld), written like the GPU path writes (+inf
+    //! for a vertex the mesh dropped). Exit 3 when the limit stopped it.
+    int run_cpu(app::Session& s)
+    {
+        if (s.check())
+            throw InvalidInputError(
+                "--check compares the GPU with the CPU reference: not with --device cpu");
+        const auto         build_start = app::Session::Clock::now();
+        const app::CpuMesh mesh(s.input().soup, s.options().weld);
+        const double       build_ms = app::ms_since(build_start);
+        s.progress().show("propagating");
+        const auto                start = app::Session::Clock::now();
+        const reference::Geodesic r     = reference::geodesic_ptp(
+            mesh.positions(), mesh.faces(), mesh_ids(mesh, m_sources), m_geodesic.tolerance,
+            int(m_geodesic.max_iterations));
+        const double       ms = app::ms_since(start);
+        std::vector<float> d(r.distance.begin(), r.distance.end());  // +inf stays +inf
+        const Summary      sum = summarize(d);
+        const float        inf = std::numeric_limits<float>::infinity();
+        s.write_input_order(s.input().soup.positions, [&] {
+            return std::vector<io::VertexScalar>{{"distance", mesh.to_input_order(d, 1, inf)}};
+        });
+        s.print_header();
+        std::printf("  %zu vertices, %zu faces; %zu source(s)\n", mesh.num_vertices(),
+                    mesh.num_faces(), m_sources.size());
+        std::printf("  import %.1f ms, build %.1f ms, toplesets and propagation %.2f ms\n",
+                    s.import_ms(), build_ms, ms);
+        std::printf("  %u levels, %d iterations%s; largest distance %.6g, %zu unreachable "
+                    "vertices\n",
+                    r.toplesets.num_levels, r.iterations, r.converged ? "" : " (not converged)",
+                    sum.max_distance, sum.unreachable);
+        app::Json params, times;
+        params.num("sources", double(m_sources.size()))
+            .num("tolerance", m_geodesic.tolerance)
+            .num("max_iterations", double(m_geodesic.max_iterations))
+            .flag("weld", s.options().weld);
+        times.num("import", s.import_ms())
+            .num("build", build_ms)
+            .num("toplesets_and_propagation", ms);
+        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
+        j.obj("parameters", params)
+            .obj("times_ms", times)
+            .num("levels", r.toplesets.num_levels)
+            .num("iterations", r.iterations)
+            .flag("converged", r.converged)
+            .num("max_distance", sum.max_distance)
+            .num("unreachable_vertices", double(sum.unreachable))
+            .flag("checked", false);
+        s.write_report(j);
+        return r.converged ? 0 : 3;
+    }
+
     app::Json report(const app::Session& s, const RXMesh& mesh, const GeodesicReport& r,
                      const Summary& sum) const
     {
