@@ -1,11 +1,14 @@
 // rxmesh-mcf: smoothing by implicit mean curvature flow on the GPU
 // (algo/mcf.cuh), a thin front end over the apps' skeleton
-// (apps/common/app.h). Run with --help for the options; without FILE it
-// smooths an embedded noisy sphere.
+// (apps/common/app.h); --device cpu solves the serial double reference's
+// system with a host CG instead. Run with --help for the options; without
+// FILE it smooths an embedded noisy sphere.
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/io/generate.h"
@@ -16,10 +19,19 @@ namespace {
 
 using namespace rxmesh;
 
-const app::Info kInfo{
-    "rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
-    "an embedded noisy sphere", "write the smoothed mesh as binary PLY (input vertex order)",
-    "check each step against the CPU reference (exit 2 on mismatch)"};
+app::Info info_with_cpu_path()
+{
+    app::Info i{"rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
+                "an embedded noisy sphere",
+                "write the smoothed mesh as binary PLY (input vertex order, a 'displacement' "
+                "vertex property); --device cpu: the CG in double, each step's result in float "
+                "as the GPU's",
+                "check each step against the CPU reference (exit 2 on mismatch)"};
+    i.cpu_path = true;
+    return i;
+}
+
+const app::Info kInfo = info_with_cpu_path();
 
 //! --check of one step: the GPU's X solves the reference's system
 //! (2 a + dt L) X = 2 a X0 to the CG tolerance, up to float rounding of X.
@@ -67,6 +79,96 @@ McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, 
     return total;
 }
 
+//! --device cpu's solver: conjugate gradient in double on the host for
+//! (2 a + dt L) x = b, from x and its residual r = b - A x (the caller forms
+//! it without cancellation, as the GPU's), with algo/cg.cuh's stopping rule
+//! (|r| <= tolerance |r0|, or max_iterations) and its report.
+CgReport host_cg(const reference::McfSystem& s, double dt, std::vector<double>& x,
+                 std::vector<double> r, const CgOptions& o)
+{
+    const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+        double sum = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+        return sum;
+    };
+    const double        rr0 = dot(r, r), tol2 = o.tolerance * o.tolerance;
+    double              rr  = rr0;
+    std::vector<double> d   = r;
+    CgReport            rep;
+    while (rr > tol2 * rr0 && rep.iterations < o.max_iterations) {
+        const std::vector<double> q  = reference::mcf_apply(s, dt, d);
+        const double              dq = dot(d, q);
+        if (!(dq > 0)) break;  // d = 0 (or an operator that is not positive definite)
+        const double alpha = rr / dq;
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] += alpha * d[i], r[i] -= alpha * q[i];
+        const double rr_next = dot(r, r), beta = rr_next / rr;
+        for (std::size_t i = 0; i < d.size(); ++i) d[i] = r[i] + beta * d[i];
+        rr = rr_next;
+        ++rep.iterations;
+    }
+    if (!std::isfinite(rr))
+        throw Error("the CPU CG's residual is not finite after " + std::to_string(rep.iterations) +
+                    " iterations");
+    rep.initial_residual = std::sqrt(rr0);
+    rep.final_residual   = std::sqrt(rr);
+    rep.converged        = rr0 == 0 || rr <= tol2 * rr0;
+    return rep;
+}
+
+std::vector<double> to_doubles(const std::vector<Vec3f>& points)
+{
+    std::vector<double> out;
+    out.reserve(3 * points.size());
+    for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+//! One step on the host, as the GPU takes it: the system of the step's
+//! starting positions x (float), the right-hand side 2 a X0, the initial
+//! guess X0 with its residual -dt L X0; x becomes the solution, in float.
+//! The float solution is then checked against the reference's system as
+//! --check checks the GPU's. \throw app::CheckFailed when a converged
+//! solve does not solve it.
+McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, float dt,
+                    const McfOptions& o)
+{
+    McfReport  rep;
+    const auto terms_start = app::Session::Clock::now();
+    const reference::McfSystem s = reference::mcf_system(x, faces, o.uniform);
+    rep.terms_ms                 = float(app::ms_since(terms_start));
+    const auto                solve_start = app::Session::Clock::now();
+    const std::vector<double> x0          = to_doubles(x);
+    std::vector<double>       r           = reference::laplacian_apply(s, x0);
+    for (double& v : r) v *= -double(dt);
+    std::vector<double> solution = x0;
+    const CgReport      cg       = host_cg(s, dt, solution, std::move(r), o.cg);
+    for (std::size_t v = 0; v < x.size(); ++v)
+        for (int k = 0; k < 3; ++k) x[v][k] = float(solution[3 * v + k]);
+    rep.solve_ms       = float(app::ms_since(solve_start));
+    rep.iterations     = cg.iterations;
+    rep.final_residual = cg.initial_residual > 0 ? cg.final_residual / cg.initial_residual : 0;
+    rep.converged      = cg.converged;
+    const reference::McfResidual check = reference::mcf_residual(s, dt, x0, to_doubles(x));
+    if (cg.converged && !check.within(o.cg.tolerance, cg.iterations))
+        throw app::CheckFailed("the CPU solution's residual of the reference system " +
+                               std::to_string(check.residual) + " (initial " +
+                               std::to_string(check.initial) + ")");
+    return rep;
+}
+
+//! The 'displacement' property of the GPU path's -o: how far each input
+//! vertex is from its input position.
+io::VertexScalar displacement(const std::vector<Vec3f>& moved, const std::vector<Vec3f>& input)
+{
+    io::VertexScalar d{"displacement", std::vector<float>(input.size())};
+    for (std::size_t v = 0; v < input.size(); ++v) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) d2 += std::pow(double(moved[v][k]) - input[v][k], 2);
+        d.values[v] = float(std::sqrt(d2));
+    }
+    return d;
+}
+
 class Mcf final : public app::App
 {
    public:
@@ -103,6 +205,7 @@ class Mcf final : public app::App
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const RXMesh        mesh  = s.build_mesh();
         DeviceBuffer<float> x     = app::positions_copy(mesh);
         const McfReport     total = flow(mesh, x, m_mcf, s.check());
@@ -118,6 +221,71 @@ class Mcf final : public app::App
     }
 
    private:
+    //! --device cpu: every step on the host (host_step) on the mesh as the
+    //! GPU path's build makes it (reindexed, --weld), with the GPU's one time
+    //! step for the whole flow, written like the GPU path writes. Exit 3 when
+    //! a solve did not converge.
+    int run_cpu(app::Session& s)
+    {
+        if (s.check())
+            throw InvalidInputError(
+                "--check compares the GPU with the CPU reference: not with --device cpu");
+        const TriangleSoup& in          = s.input().soup;
+        const auto          build_start = app::Session::Clock::now();
+        const app::CpuMesh  mesh(in, s.options().weld);
+        const double        build_ms = app::ms_since(build_start);
+        std::vector<Vec3f>  x        = mesh.positions();
+        McfReport           total;
+        total.mean_edge_length = reference::mean_edge_length(x, mesh.faces());
+        total.dt               = m_mcf.dt > 0 ? m_mcf.dt
+                                              : float(m_mcf.relative_dt * total.mean_edge_length *
+                                                      total.mean_edge_length);
+        if (!(total.dt > 0) || !std::isfinite(total.dt))
+            throw InvalidInputError("the time step " + std::to_string(total.dt) +
+                                    " (--dt-scale x mean edge length^2) is not a positive float");
+        for (int step = 0; step < m_mcf.steps; ++step) {
+            s.progress().show("smoothing", double(step) / m_mcf.steps);
+            const McfReport r = host_step(x, mesh.faces(), total.dt, m_mcf);
+            total.iterations += r.iterations;
+            total.final_residual = r.final_residual;
+            total.converged      = total.converged && r.converged;
+            total.terms_ms += r.terms_ms;
+            total.solve_ms += r.solve_ms;
+        }
+        const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
+        s.write_input_order(
+            out, [&] { return std::vector<io::VertexScalar>{displacement(out, in.positions)}; });
+        s.print_header();
+        std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
+        std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
+                    s.import_ms(), build_ms, total.terms_ms, total.solve_ms);
+        std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s\n", total.dt,
+                    total.iterations, total.final_residual,
+                    total.converged ? ", every step's solution verified" : " (not converged)");
+        app::Json params, times;
+        params.num("dt", total.dt)
+            .num("dt_scale", m_mcf.dt > 0 ? 0 : m_mcf.relative_dt)
+            .num("tolerance", m_mcf.cg.tolerance)
+            .num("max_iterations", m_mcf.cg.max_iterations)
+            .num("steps", m_mcf.steps)
+            .flag("uniform", m_mcf.uniform)
+            .flag("weld", s.options().weld);
+        times.num("import", s.import_ms())
+            .num("build", build_ms)
+            .num("weights_areas", total.terms_ms)
+            .num("solve", total.solve_ms);
+        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
+        j.obj("parameters", params)
+            .obj("times_ms", times)
+            .num("mean_edge_length", total.mean_edge_length)
+            .num("iterations", total.iterations)
+            .num("final_relative_residual", total.final_residual)
+            .flag("converged", total.converged)
+            .flag("checked", false);
+        s.write_report(j);
+        return total.converged ? 0 : 3;
+    }
+
     app::Json report(const app::Session& s, const RXMesh& mesh, const McfReport& total) const
     {
         app::Json params;
