@@ -1,10 +1,11 @@
 // bench_delaunay: Delaunay edge flips (algo/delaunay.cuh over the GPU
 // engine DynamicMesh) against a serial CPU baseline of the same rule
-// (delaunay_lawson.h: Lawson's stack of edges on a compact indexed halfedge
-// mesh), on each --mesh and its 1-to-4 refinements (levels --min-level ..
-// --levels; the armadillo's 52K faces give 208K, 832K, 3.3M). OpenMesh and
-// CGAL are not installed on the benchmark machine: the CPU baseline is ours,
-// written here, in the same rule (float cotangents, the same tolerance, the
+// (reference/delaunay_flips.h: Lawson's stack of edges on a compact indexed
+// halfedge mesh), on each --mesh and its 1-to-4 refinements (levels
+// --min-level .. --levels; the armadillo's 52K faces give 208K, 832K, 3.3M).
+// OpenMesh and CGAL are not installed on the benchmark machine: the CPU
+// baseline is ours, in the reference library (rxmesh-delaunay --device cpu
+// runs it too), in the same rule (float cotangents, the same tolerance, the
 // same refusals as reference::EditableMesh::flip).
 //
 // Timing. GPU: every run on a fresh DynamicMesh built from the soup outside
@@ -27,11 +28,11 @@
 
 #include "bench_cli.h"
 #include "bench_util.h"
-#include "delaunay_lawson.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/delaunay_check.h"
+#include "rxmesh/reference/delaunay_flips.h"
 #include "rxmesh/rxmesh.h"
 
 namespace {
@@ -62,10 +63,10 @@ struct Gpu
 
 struct Cpu
 {
-    bench::LawsonStats stats;
-    double             ms = 0, build_ms = 0;  // medians
-    std::size_t        bytes = 0;
-    TriangleSoup       output;
+    reference::LawsonStats stats;
+    double                 ms = 0, build_ms = 0;  // medians
+    std::size_t            bytes = 0;
+    TriangleSoup           output;
 };
 
 struct Row
@@ -126,8 +127,8 @@ Cpu run_cpu(const TriangleSoup& soup, const Args& a)
     // on a curved surface (the GPU's bound is --max-passes)
     const std::uint64_t max_flips = 64 * std::uint64_t(3 * soup.faces.size());
     for (int i = 0; i < a.cpu_runs; ++i) {
-        auto              t0 = std::chrono::steady_clock::now();
-        bench::LawsonMesh mesh(soup);
+        auto                  t0 = std::chrono::steady_clock::now();
+        reference::LawsonMesh mesh(soup);
         build.push_back(ms_since(t0));
         t0      = std::chrono::steady_clock::now();
         c.stats = mesh.flip_all(a.tolerance, max_flips);

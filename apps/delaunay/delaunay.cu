@@ -1,7 +1,8 @@
 // rxmesh-delaunay: Delaunay edge flips on the GPU (algo/delaunay.cuh over the
 // changing-topology engine, dynamic/dynamic_mesh.h), a thin front end over
-// the apps' skeleton (apps/common/app.h). Run with --help for the options;
-// without FILE it flips an embedded noisy torus.
+// the apps' skeleton (apps/common/app.h); --device cpu runs the serial
+// Lawson flips of the same rule instead (reference/delaunay_flips.h). Run
+// with --help for the options; without FILE it flips an embedded noisy torus.
 //
 // Flips move no vertex: the output has the input's vertices, in input order
 // (unused ones included, as isolated vertices), and as many faces. No RXMesh
@@ -16,6 +17,7 @@
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/delaunay_check.h"
+#include "rxmesh/reference/delaunay_flips.h"
 
 namespace {
 
@@ -30,8 +32,16 @@ const app::Info kInfo{"rxmesh-delaunay",
                 "order, the new faces",
                 "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
                 "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
-                "flip refused by the serial reference (exit 2 otherwise)",
-    nullptr, true};
+                "flip refused by the serial reference (exit 2 otherwise); with --device cpu the "
+                "same check of the serial result",
+    nullptr, true, true};
+
+//! --device cpu: Lawson's flips have no passes; this bound on flips (as
+//! bench_delaunay's) stands in for --max-passes, never met in practice.
+std::uint64_t max_cpu_flips(const TriangleSoup& in)
+{
+    return 64 * std::uint64_t(3 * in.faces.size());
+}
 
 struct Run
 {
@@ -74,6 +84,29 @@ Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check)
     return run;
 }
 
+struct CpuRun
+{
+    reference::LawsonStats stats;
+    double                 build_ms = 0, ms = 0;
+    TriangleSoup           result;  // the input's vertices in input order, the flipped faces
+};
+
+//! --device cpu: the serial flips of the same rule (the input's vertices
+//! kept in input order by construction).
+CpuRun flip_on_cpu(const TriangleSoup& in, float tolerance)
+{
+    CpuRun                run;
+    auto                  start = std::chrono::steady_clock::now();
+    reference::LawsonMesh mesh(in);
+    run.build_ms = app::ms_since(start);
+    start        = std::chrono::steady_clock::now();
+    run.stats    = mesh.flip_all(tolerance, max_cpu_flips(in));
+    run.ms       = app::ms_since(start);
+    run.result   = mesh.to_soup();
+    run.result.colors = in.colors;  // as the GPU path: flips keep the vertices
+    return run;
+}
+
 //! --check (reference/delaunay_check.h). \throw app::CheckFailed.
 reference::DelaunayCheck check_result(const TriangleSoup& in, const TriangleSoup& out,
                                       float tolerance)
@@ -99,6 +132,18 @@ void print_summary(const app::Session& s, const Run& run)
     app::print_memory(run.memory);
 }
 
+void print_cpu_summary(const app::Session& s, const CpuRun& run)
+{
+    s.print_header();
+    std::printf("  %zu vertices, %zu faces\n", s.input().soup.positions.size(),
+                s.input().soup.faces.size());
+    std::printf("  flips %llu, %llu edge tests (%s)\n", (unsigned long long)run.stats.flips,
+                (unsigned long long)run.stats.pops,
+                run.stats.converged ? "converged" : "stopped at the flip bound");
+    std::printf("  import %.1f ms, build %.1f ms, flips %.3f ms\n", s.import_ms(), run.build_ms,
+                run.ms);
+}
+
 void print_check(const reference::DelaunayCheck& c)
 {
     std::printf(
@@ -122,10 +167,12 @@ class Delaunay final : public app::App
                                              "a non-negative number within float range",
                                              [](float v) { return std::isfinite(v) && v >= 0; }))
             ->capture_default_str();
-        cli.add_option("--max-passes", m_options.max_passes,
-                       "stop after this many flip passes (exit 3 if flips were still applied)")
-            ->check(app::integer_in(1, 1000000000))
-            ->capture_default_str();
+        m_max_passes =
+            cli.add_option("--max-passes", m_options.max_passes,
+                           "stop after this many flip passes (exit 3 if flips were still "
+                           "applied); not with --device cpu, which has no passes")
+                ->check(app::integer_in(1, 1000000000))
+                ->capture_default_str();
     }
 
     app::Input default_input() const override
@@ -134,8 +181,17 @@ class Delaunay final : public app::App
                 "embedded noisy torus (128 x 64 quads, noise 0.3 x mean edge)"};
     }
 
+    //! Refused before any work: an option the serial flips cannot honour.
+    void prepare(app::Input&, const app::CommonOptions& o) const override
+    {
+        if (o.device == "cpu" && m_max_passes->count() > 0)
+            throw InvalidInputError(
+                "--max-passes: the serial flips (--device cpu) have no passes; leave it out");
+    }
+
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup&      in  = s.input().soup;
         const Run                run = flip(in, m_options, s.check());
         reference::DelaunayCheck c;
@@ -150,6 +206,56 @@ class Delaunay final : public app::App
     }
 
    private:
+    //! --device cpu: the serial flips, then the same --check, -o and report
+    //! keys where they apply (no passes, no device memory).
+    int run_cpu(app::Session& s)
+    {
+        const TriangleSoup& in = s.input().soup;
+        s.progress().show("flipping (CPU)");
+        const CpuRun             run = flip_on_cpu(in, m_options.tolerance);
+        reference::DelaunayCheck c;
+        if (s.check()) c = check_result(in, run.result, m_options.tolerance);
+        const std::string& output = s.options().output;
+        s.stage(output,
+                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        print_cpu_summary(s, run);
+        if (s.check()) print_check(c);
+        s.write_report(cpu_report(s, run, c));
+        return run.stats.converged ? 0 : 3;
+    }
+
+    app::Json cpu_report(const app::Session& s, const CpuRun& run,
+                         const reference::DelaunayCheck& c) const
+    {
+        app::Json params, result, times;
+        params.num("tolerance", m_options.tolerance)
+            .num("max_flips", double(max_cpu_flips(s.input().soup)));
+        result.num("flips", double(run.stats.flips))
+            .num("edge_tests", double(run.stats.pops))
+            .flag("converged", run.stats.converged);
+        times.num("import", s.import_ms()).num("build", run.build_ms).num("flips", run.ms);
+        app::Json j = s.report(run.result.positions.size(), run.result.faces.size());
+        j.obj("parameters", params)
+            .obj("delaunay", result)
+            .obj("times_ms", times)
+            .flag("checked", s.check());
+        if (s.check()) j.obj("check", check_json(c));
+        return j;
+    }
+
+    app::Json check_json(const reference::DelaunayCheck& c) const
+    {
+        app::Json check;
+        check.num("interior_edges", double(c.interior_edges))
+            .num("boundary_or_nonmanifold_edges", double(c.other_edges))
+            .num("non_delaunay", double(c.non_delaunay))
+            .num("refused_legitimately", double(c.refused))
+            .num("min_cot_sum", c.min_cot_sum)
+            .num("bound", reference::delaunay_check_bound(m_options.tolerance))
+            .flag("passed", true);  // a failed check exits 2 and writes nothing
+        return check;
+    }
+
     app::Json report(const app::Session& s, const Run& run, const reference::DelaunayCheck& c) const
     {
         const DelaunayReport& r = run.report;
@@ -172,21 +278,12 @@ class Delaunay final : public app::App
             .obj("times_ms", times)
             .obj("device_memory_bytes", app::memory_json(run.memory))
             .flag("checked", s.check());
-        if (s.check()) {
-            app::Json check;
-            check.num("interior_edges", double(c.interior_edges))
-                .num("boundary_or_nonmanifold_edges", double(c.other_edges))
-                .num("non_delaunay", double(c.non_delaunay))
-                .num("refused_legitimately", double(c.refused))
-                .num("min_cot_sum", c.min_cot_sum)
-                .num("bound", reference::delaunay_check_bound(m_options.tolerance))
-                .flag("passed", true);  // a failed check exits 2 and writes nothing
-            j.obj("check", check);
-        }
+        if (s.check()) j.obj("check", check_json(c));
         return j;
     }
 
     DelaunayOptions m_options;
+    CLI::Option*    m_max_passes = nullptr;  // given or not: refused with --device cpu
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
-// bench_delaunay's serial CPU baseline: Lawson's edge flips on a compact
-// indexed halfedge mesh, in the same rule as algo/delaunay.cuh. OpenMesh and
-// CGAL are not installed on the benchmark machine, so the baseline is ours;
-// it is written for speed (no per-call scans) but decides exactly what the
-// GPU engine decides:
+// Serial Delaunay edge flips (Lawson) on a compact indexed halfedge mesh, in
+// the same rule as algo/delaunay.cuh: the serial CPU counterpart of the GPU
+// engine, timed by bench_delaunay and run by rxmesh-delaunay --device cpu.
+// OpenMesh and CGAL are not installed on the benchmark machine, so the CPU
+// implementation is ours; it is written for speed (no per-call scans) but
+// decides exactly what the GPU engine decides:
 //
 // - an interior edge (a, b) with third vertices c and d is flipped when
 //   cot(alpha) + cot(beta) < -tolerance, in float, with algo/geometry.h's
@@ -15,6 +16,10 @@
 // Lawson's algorithm: every interior edge on a stack; pop one, flip it when
 // it is not locally Delaunay and the flip is allowed, then push its
 // quadrilateral's four outer edges (those not on the stack already).
+//
+//   reference::LawsonMesh mesh(soup);
+//   const reference::LawsonStats s = mesh.flip_all(1e-5f, max_flips);
+//   const TriangleSoup flipped = mesh.to_soup();
 #pragma once
 
 #include <cstddef>
@@ -23,7 +28,7 @@
 
 #include "rxmesh/io/triangle_soup.h"
 
-namespace rxmesh::bench {
+namespace rxmesh::reference {
 
 struct LawsonStats
 {
@@ -39,7 +44,8 @@ struct LawsonStats
 class LawsonMesh
 {
    public:
-    //! \pre the soup's faces name three distinct vertices in range.
+    //! \throw InvalidInputError for a face naming a vertex out of range or
+    //!        repeating one (the halfedges assume neither).
     explicit LawsonMesh(const TriangleSoup& soup);
 
     //! Lawson's flips until the stack is empty or `max_flips` were applied.
@@ -78,4 +84,4 @@ class LawsonMesh
     std::vector<std::uint8_t>  m_manifold;  // per vertex
 };
 
-}  // namespace rxmesh::bench
+}  // namespace rxmesh::reference

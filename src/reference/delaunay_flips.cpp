@@ -1,12 +1,14 @@
-#include "delaunay_lawson.h"
+#include "rxmesh/reference/delaunay_flips.h"
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <utility>
 
 #include "rxmesh/algo/geometry.h"
+#include "rxmesh/core/error.h"
 
-namespace rxmesh::bench {
+namespace rxmesh::reference {
 namespace {
 
 Vec3 vec(const Vec3f& p) { return {p[0], p[1], p[2]}; }
@@ -23,6 +25,22 @@ Vec3d normal(const Vec3f& p, const Vec3f& q, const Vec3f& r)
 
 double dot(const Vec3d& a, const Vec3d& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+//! The halfedge build indexes per-vertex arrays with the corners and pairs
+//! halfedges by their ends: a corner out of range or repeated would break it.
+void require_valid_faces(const TriangleSoup& soup)
+{
+    for (std::size_t f = 0; f < soup.faces.size(); ++f) {
+        const Triangle& t = soup.faces[f];
+        for (std::uint32_t v : t)
+            if (v >= soup.positions.size())
+                throw InvalidInputError("LawsonMesh: face " + std::to_string(f) + " names vertex " +
+                                        std::to_string(v) + " of " +
+                                        std::to_string(soup.positions.size()));
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+            throw InvalidInputError("LawsonMesh: face " + std::to_string(f) + " repeats a vertex");
+    }
+}
+
 }  // namespace
 
 LawsonMesh::LawsonMesh(const TriangleSoup& soup)
@@ -33,6 +51,7 @@ LawsonMesh::LawsonMesh(const TriangleSoup& soup)
       m_out(soup.positions.size(), kBoundary),
       m_manifold(soup.positions.size(), 1)
 {
+    require_valid_faces(soup);
     for (std::uint32_t f = 0; f < soup.faces.size(); ++f)
         for (std::uint32_t k = 0; k < 3; ++k) {
             const std::uint32_t h   = 3 * f + k;
@@ -216,4 +235,4 @@ std::size_t LawsonMesh::bytes() const
            m_manifold.size();
 }
 
-}  // namespace rxmesh::bench
+}  // namespace rxmesh::reference
