@@ -1,6 +1,7 @@
 // rxmesh-subdivide: Loop subdivision on the GPU (algo/loop_subdivision.cuh),
-// a thin front end over the apps' skeleton (apps/common/app.h). Run with
-// --help for the options; without FILE it subdivides an embedded torus.
+// a thin front end over the apps' skeleton (apps/common/app.h); --device cpu
+// runs the serial double reference instead. Run with --help for the options;
+// without FILE it subdivides an embedded torus.
 //
 // The output is the refined mesh: its first vertices are the input's, in
 // input order (none welded, none dropped), then one per edge of each level
@@ -35,11 +36,14 @@ app::Info info_without_mesh()
                 "an embedded torus of 24 x 12 quads (any input is subdivided as indexed: no "
                 "welding)",
                 "write the refined mesh (.ply binary, or .obj): the input's vertices first, in "
-                "input order, then one per edge of each level",
+                "input order, then one per edge of each level; --device cpu: the same faces and "
+                "numbering, the positions computed in double through every level and rounded to "
+                "float once (the GPU's are float at each level)",
                 "compare with the serial double CPU reference (exit 2 when a face differs or a "
                 "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)"};
     i.weld_help  = nullptr;
     i.writes_obj = true;
+    i.cpu_path   = true;
     return i;
 }
 
@@ -99,7 +103,7 @@ struct Run
     std::size_t        num_vertices = 0, num_faces = 0;
     std::vector<float> level_ms;
     float              setup_ms   = 0;
-    std::size_t        peak_bytes = 0;
+    std::size_t        peak_bytes = 0;  // the GPU's
 };
 
 //! The algorithm, on the input as uploaded (no RXMesh); the result is
@@ -129,6 +133,28 @@ Run subdivide(const TriangleSoup& in, int levels, int block, bool download)
                                  sizeof(Vec3f) * r.num_vertices, cudaMemcpyDeviceToHost));
     RXMESH_CHECK_CUDA(cudaMemcpy(run.result.faces.data(), m.faces.data(),
                                  sizeof(Triangle) * r.num_faces, cudaMemcpyDeviceToHost));
+    return run;
+}
+
+//! --device cpu: the serial double reference, level by level (each timed),
+//! its positions rounded to float; setup is level 0's edges.
+Run subdivide_on_cpu(const TriangleSoup& in, int levels, app::Progress& progress)
+{
+    Run        run;
+    const auto setup_start = app::Session::Clock::now();
+    auto       mesh        = reference::loop_level0(in.positions, in.faces);
+    run.setup_ms           = float(app::ms_since(setup_start));
+    for (int l = 0; l < levels; ++l) {
+        progress.show("subdividing", double(l) / levels);
+        const auto start = app::Session::Clock::now();
+        mesh             = reference::loop_subdivide_once(mesh);
+        run.level_ms.push_back(float(app::ms_since(start)));
+    }
+    for (const auto& p : mesh.positions)
+        run.result.positions.push_back({float(p[0]), float(p[1]), float(p[2])});
+    run.result.faces = std::move(mesh.faces);
+    run.num_vertices = run.result.positions.size();
+    run.num_faces    = run.result.faces.size();
     return run;
 }
 
@@ -168,11 +194,31 @@ class Subdivide final : public app::App
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup& in  = s.input().soup;
         const Run           run =
             subdivide(in, m_levels, m_block, s.check() || !s.options().output.empty());
         const double error = s.check() ? check_against_reference(in, m_levels, run.result) : 0.0;
-        const std::string& output = s.options().output;
+        return finish(s, run, error);
+    }
+
+   private:
+    //! --device cpu: the reference on the input as indexed, as the GPU path
+    //! takes it, written and reported like the GPU path's (no block size or
+    //! device memory, "device": "cpu").
+    int run_cpu(app::Session& s)
+    {
+        if (s.check())
+            throw InvalidInputError(
+                "--check compares the GPU with the CPU reference: not with --device cpu");
+        return finish(s, subdivide_on_cpu(s.input().soup, m_levels, s.progress()), 0.0);
+    }
+
+    //! -o, the summary and the report of either path.
+    int finish(app::Session& s, const Run& run, double error) const
+    {
+        const TriangleSoup& in     = s.input().soup;
+        const std::string&  output = s.options().output;
         s.stage(output, [&](const std::string& tmp) {
             write_mesh(tmp, io::format_from_path(output), run.result);
         });
@@ -182,8 +228,9 @@ class Subdivide final : public app::App
         std::printf("  %zu vertices, %zu faces -> %d level(s) -> %zu vertices, %zu faces\n",
                     in.positions.size(), in.faces.size(), m_levels, run.num_vertices,
                     run.num_faces);
-        std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms, peak %.1f MiB", s.import_ms(),
-                    run.setup_ms, total, double(run.peak_bytes) / (1 << 20));
+        std::printf("  import %.1f ms, setup %.3f ms, levels %.3f ms", s.import_ms(), run.setup_ms,
+                    total);
+        if (!s.on_cpu()) std::printf(", peak %.1f MiB", double(run.peak_bytes) / (1 << 20));
         if (s.check())
             std::printf(
                 ", check passed (largest difference from the CPU reference %.3g x the "
@@ -194,20 +241,20 @@ class Subdivide final : public app::App
         return 0;
     }
 
-   private:
     app::Json report(const app::Session& s, const Run& run, double total, double error) const
     {
         app::Json times, params, input, output;
         for (std::size_t l = 0; l < run.level_ms.size(); ++l)
             times.num("level_" + std::to_string(l + 1), run.level_ms[l]);
         times.num("import", s.import_ms()).num("setup", run.setup_ms).num("levels_total", total);
-        params.num("levels", m_levels).num("block", m_block);
+        params.num("levels", m_levels);
+        if (!s.on_cpu()) params.num("block", m_block);
         input.num("vertices", double(s.input().soup.positions.size()))
             .num("faces", double(s.input().soup.faces.size()));
-        output.num("vertices", double(run.num_vertices))
-            .num("faces", double(run.num_faces))
-            .num("peak_device_bytes", double(run.peak_bytes));
+        output.num("vertices", double(run.num_vertices)).num("faces", double(run.num_faces));
+        if (!s.on_cpu()) output.num("peak_device_bytes", double(run.peak_bytes));
         app::Json j = s.report();
+        if (s.on_cpu()) j.str("device", "cpu");
         j.obj("input_mesh", input)
             .obj("output_mesh", output)
             .obj("parameters", params)
