@@ -1,7 +1,9 @@
 // rxmesh-remesh: isotropic remeshing on the GPU (algo/remesh.h over the
 // changing-topology engine, dynamic/dynamic_mesh.h), a thin front end over
-// the apps' skeleton (apps/common/app.h). Run with --help for the options;
-// without FILE it remeshes an embedded noisy torus.
+// the apps' skeleton (apps/common/app.h); --device cpu runs the serial
+// reference (reference/isotropic_remesh.h) with the same L, iterations and
+// projection instead. Run with --help for the options; without FILE it
+// remeshes an embedded noisy torus.
 //
 // Remeshing creates and deletes vertices: the output is the remeshed mesh,
 // compact (vertices in slot order: the input's surviving vertices first, in
@@ -60,8 +62,9 @@ const app::Info kInfo{
         "serial reference with the "
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise)",
-    nullptr, true};
+        "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
+        "reference",
+    nullptr, true, true};
 
 //! What the options ask of L: a length, a ratio to the input's mean edge
 //! length, or neither (0: the mean itself).
@@ -223,23 +226,30 @@ std::size_t require_boundary_kept(const TriangleSoup& in, const Remeshed& run)
     return boundary.size();
 }
 
-//! The serial oracle with the same L and iterations; without projection its
-//! steps one by one (reference::isotropic_remesh always projects).
-TriangleSoup reference_remesh(const TriangleSoup& in, const RemeshOptions& options)
+//! The serial oracle with the same L and iterations (--check's comparison,
+//! and the whole of --device cpu); without projection its steps one by one
+//! (reference::isotropic_remesh always projects). The result is compact in
+//! id order: the input's surviving vertices first, in input order, then the
+//! new ones, as the GPU path's.
+TriangleSoup reference_remesh(const TriangleSoup& in, const RemeshOptions& options,
+                              reference::RemeshReport* report = nullptr)
 {
     if (options.project) {
         reference::RemeshOptions r;
         r.target_length = options.target_length;
         r.iterations    = int(options.iterations);
-        return reference::isotropic_remesh(in, r);
+        return reference::isotropic_remesh(in, r, report);
     }
     reference::EditableMesh m(in.positions, in.faces);
+    reference::RemeshReport r;
+    r.target_length = options.target_length;
     for (std::uint32_t i = 0; i < options.iterations; ++i) {
-        reference::split_long_edges(m, options.target_length);
-        reference::collapse_short_edges(m, options.target_length);
-        reference::equalize_valences(m);
+        r.splits += reference::split_long_edges(m, options.target_length);
+        r.collapses += reference::collapse_short_edges(m, options.target_length);
+        r.flips += reference::equalize_valences(m);
         reference::tangential_smoothing(m);
     }
+    if (report) *report = r;
     return m.compact();
 }
 
@@ -274,6 +284,50 @@ RemeshCheck check_result(const TriangleSoup& in, const Remeshed& run, const Reme
     if (in.faces.size() <= kMaxReferenceFaces && options.feature_angle_degrees == 0)
         compare_with_reference(in, run, options, &c);
     return c;
+}
+
+// ---- --device cpu ----
+
+struct CpuRemeshed
+{
+    reference::RemeshReport report;
+    double                  ms = 0;
+    reference::MeshQuality  quality;
+    app::DistanceToInput    distance;
+    TriangleSoup            result;  // compact, id order (reference_remesh)
+};
+
+//! The result's distance to the input with the serial tree (the GPU path
+//! samples on the GPU; this one has no means: they stay NaN, null in the
+//! report).
+app::DistanceToInput distance_on_cpu(const TriangleSoup& result, const TriangleSoup& in)
+{
+    app::DistanceToInput d;
+    d.diagonal = bounding_box_diagonal(in.positions);
+    if (result.faces.empty()) return d;
+    const reference::HausdorffDistance h = reference::hausdorff_fast(result, in);
+    d.h.from_a = h.from_a;  // a: the result, b: the input, as the GPU path
+    d.h.from_b = h.from_b;
+    return d;
+}
+
+CpuRemeshed remesh_on_cpu(const TriangleSoup& in, const RemeshOptions& options)
+{
+    CpuRemeshed run;
+    const auto  start = std::chrono::steady_clock::now();
+    run.result        = reference_remesh(in, options, &run.report);
+    run.ms            = app::ms_since(start);
+    run.quality       = reference::mesh_quality(run.result, options.target_length);
+    run.distance      = distance_on_cpu(run.result, in);
+    return run;
+}
+
+//! A JSON array of counts, as SurfaceQuality::to_json writes its lists.
+std::string json_list(const std::vector<std::uint32_t>& v)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    return s + "]";
 }
 
 // ---- what it prints ----
@@ -314,6 +368,28 @@ void print_summary(const app::Session& s, const Remeshed& run, const TargetLengt
     std::printf("  import %.1f ms, upload %.1f ms, remesh %.3f ms (device), %.3f ms (wall)\n",
                 s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
     app::print_memory(run.memory);
+}
+
+//! The GPU path's summary where it applies: no passes, no device memory.
+void print_cpu_summary(const app::Session& s, const CpuRemeshed& run, const TargetLength& target,
+                       std::uint32_t iterations)
+{
+    const reference::RemeshReport& r = run.report;
+    const reference::MeshQuality&  q = run.quality;
+    s.print_header();
+    std::printf("  %zu vertices, %zu faces -> %zu vertices, %zu faces\n",
+                s.input().soup.positions.size(), s.input().soup.faces.size(),
+                run.result.positions.size(), run.result.faces.size());
+    std::printf("  target edge length %.6g (%s), %u iteration%s\n", target.value,
+                target.source.c_str(), iterations, iterations == 1 ? "" : "s");
+    std::printf("  splits %llu, collapses %llu, flips %llu\n", (unsigned long long)r.splits,
+                (unsigned long long)r.collapses, (unsigned long long)r.flips);
+    std::printf(
+        "  edges within [4/5 L, 4/3 L]: %.1f%%, min angle %.2f degrees, interior "
+        "valences %s\n",
+        100 * q.share_in_band, q.min_angle_degrees, valence_list(q.interior_valences).c_str());
+    run.distance.print();
+    std::printf("  import %.1f ms, remesh %.3f ms\n", s.import_ms(), run.ms);
 }
 
 void print_check(const RemeshCheck& c, const Remeshed& run, std::size_t input_faces)
@@ -368,8 +444,8 @@ class Remesh final : public app::App
         cli.add_option("--feature-angle", m_options.feature_angle_degrees,
                        "keep feature edges: those whose faces' normals differ by more than this "
                        "many degrees are never flipped, their vertices never move or collapse "
-                       "(0, the default: none; with feature edges --check skips the serial reference, "
-                       "which has none)")
+                       "(0, the default: none; with feature edges --check skips the serial "
+                       "reference, which has none, and --device cpu refuses them)")
             ->check(CLI::Range(0.0, 180.0))
             ->capture_default_str();
     }
@@ -380,17 +456,17 @@ class Remesh final : public app::App
                 "embedded noisy torus (48 x 24 quads, noise 0.3 x mean edge)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions&) const override
+    void prepare(app::Input& in, const app::CommonOptions& o) const override
     {
+        if (o.device == "cpu") refuse_on_cpu(o);
         m_target = choose_target_length(in.soup, m_request, in.name);
     }
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup& in      = s.input().soup;
-        RemeshOptions       options = m_options;
-        options.target_length       = m_target.value;
-        options.project             = !m_no_project;
+        RemeshOptions       options = algorithm_options();
         options.progress            = progress_line(s, "remeshing");
         const Remeshed run          = remesh(in, options, s.check());
         RemeshCheck    c;
@@ -405,15 +481,84 @@ class Remesh final : public app::App
     }
 
    private:
-    app::Json report(const app::Session& s, const Remeshed& run, const RemeshCheck& c) const
+    //! What the serial reference cannot do, refused before any work: it has
+    //! no feature edges, and --check would compare it with itself.
+    void refuse_on_cpu(const app::CommonOptions& o) const
+    {
+        if (o.check)
+            throw InvalidInputError(
+                "--check compares the GPU with the serial CPU reference: not with --device cpu");
+        if (m_options.feature_angle_degrees != 0)
+            throw InvalidInputError(
+                "--feature-angle: the serial CPU reference has no feature edges: not with "
+                "--device cpu");
+    }
+
+    //! The algorithm's options, L chosen (by prepare).
+    RemeshOptions algorithm_options() const
+    {
+        RemeshOptions o = m_options;
+        o.target_length = m_target.value;
+        o.project       = !m_no_project;
+        return o;
+    }
+
+    //! --device cpu: the serial reference with the GPU path's L, iterations
+    //! and projection; its -o and report as the GPU path's, where they apply.
+    int run_cpu(app::Session& s)
+    {
+        const TriangleSoup& in = s.input().soup;
+        s.progress().show("remeshing (CPU)");
+        const CpuRemeshed  run    = remesh_on_cpu(in, algorithm_options());
+        const std::string& output = s.options().output;
+        s.stage(output,
+                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        print_cpu_summary(s, run, m_target, m_options.iterations);
+        s.write_report(cpu_report(s, run));
+        return 0;
+    }
+
+    app::Json parameters(double target_length) const
     {
         app::Json params;
-        params.num("target_length", run.report.target_length)
+        params.num("target_length", target_length)
             .str("target_length_from", m_target.source)
             .num("input_mean_edge_length", m_target.input_mean_edge)
             .num("iterations", m_options.iterations)
             .flag("project", !m_no_project)
             .num("feature_angle_degrees", m_options.feature_angle_degrees);
+        return params;
+    }
+
+    app::Json cpu_report(const app::Session& s, const CpuRemeshed& run) const
+    {
+        const reference::RemeshReport& r = run.report;
+        app::Json                      remesh, quality, times;
+        remesh.num("target_length", r.target_length)
+            .num("iterations", m_options.iterations)
+            .num("splits", double(r.splits))
+            .num("collapses", double(r.collapses))
+            .num("flips", double(r.flips));
+        quality.num("faces", run.quality.faces)
+            .num("target_length", r.target_length)
+            .num("mean_edge", run.quality.mean_edge)
+            .num("share_in_band", run.quality.share_in_band)
+            .num("min_angle_degrees", run.quality.min_angle_degrees)
+            .embed("interior_valences", json_list(run.quality.interior_valences));
+        times.num("import", s.import_ms()).num("remesh", run.ms);
+        app::Json j = s.report(run.result.positions.size(), run.result.faces.size());
+        j.obj("parameters", parameters(r.target_length))
+            .obj("remesh", remesh)
+            .obj("quality", quality)
+            .obj("hausdorff", run.distance.to_json())
+            .obj("times_ms", times)
+            .flag("checked", false);
+        return j;
+    }
+
+    app::Json report(const app::Session& s, const Remeshed& run, const RemeshCheck& c) const
+    {
+        const app::Json params = parameters(run.report.target_length);
         app::Json j = app::new_mesh_report(s, run, "remesh", params,
                                            double(run.result.positions.size()),
                                            double(run.result.faces.size()));
