@@ -1,7 +1,9 @@
 // rxmesh-simplify: quadric-error simplification on the GPU (algo/simplify.h
 // over the changing-topology engine, dynamic/dynamic_mesh.h), a thin front
-// end over the apps' skeleton (apps/common/app.h). Run with --help for the
-// options; without FILE it simplifies an embedded torus.
+// end over the apps' skeleton (apps/common/app.h); --device cpu runs the
+// serial reference (reference/qem_simplify.h) to the same target instead.
+// Run with --help for the options; without FILE it simplifies an embedded
+// torus.
 //
 // Collapses remove vertices: the output is the simplified mesh, compact
 // (vertices in slot order), not one vertex per input vertex. No RXMesh is
@@ -21,6 +23,8 @@
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/closest_point_tree.h"
+#include "rxmesh/reference/isotropic_remesh.h"
+#include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/qem_simplify.h"
 
 namespace {
@@ -48,8 +52,9 @@ const app::Info kInfo{
         "check on the CPU: a valid mesh, manifold if the input was, the target reached or the "
         "reason why not; up to 20000 input faces also the serial reference to the same target: "
         "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise)",
-    nullptr, true};
+        "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
+        "reference",
+    nullptr, true, true};
 
 //! What the options ask for: a face count, else a share of the input's.
 struct TargetRequest
@@ -179,6 +184,46 @@ SimplifyCheck check_result(const TriangleSoup& in, const Simplified& run,
     return c;
 }
 
+// ---- --device cpu ----
+
+struct CpuSimplified
+{
+    reference::SimplifyReport report;
+    double                    ms = 0;
+    reference::MeshQuality    quality;  // L: the result's mean edge length, as the GPU path
+    app::DistanceToInput      distance;
+    TriangleSoup              result;  // compact: the surviving vertices in input order
+};
+
+//! The result's distance to the input with the serial tree (the GPU path
+//! samples on the GPU; this one has no means: they stay NaN, null in the
+//! report).
+app::DistanceToInput distance_on_cpu(const TriangleSoup& result, const TriangleSoup& in)
+{
+    app::DistanceToInput d;
+    d.diagonal = bounding_box_diagonal(in.positions);
+    if (result.faces.empty()) return d;
+    const reference::HausdorffDistance h = reference::hausdorff_fast(result, in);
+    d.h.from_a = h.from_a;  // a: the result, b: the input, as the GPU path
+    d.h.from_b = h.from_b;
+    return d;
+}
+
+CpuSimplified simplify_on_cpu(const TriangleSoup& in, const SimplifyOptions& options)
+{
+    reference::SimplifyOptions o;
+    o.target_faces    = options.target_faces;
+    o.boundary_weight = options.boundary_weight;
+    CpuSimplified run;
+    const auto    start = std::chrono::steady_clock::now();
+    run.result          = reference::qem_simplify(in, o, &run.report);
+    run.ms              = app::ms_since(start);
+    run.quality = reference::mesh_quality(
+        run.result, reference::mean_edge_length(run.result.positions, run.result.faces));
+    run.distance = distance_on_cpu(run.result, in);
+    return run;
+}
+
 // ---- what it prints ----
 
 void print_summary(const app::Session& s, const Simplified& run, const SimplifyOptions& options)
@@ -196,6 +241,22 @@ void print_summary(const app::Session& s, const Simplified& run, const SimplifyO
     std::printf("  import %.1f ms, upload %.1f ms, simplify %.3f ms (device), %.3f ms (wall)\n",
                 s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
     app::print_memory(run.memory);
+}
+
+//! The GPU path's summary where it applies: no passes, no device memory.
+void print_cpu_summary(const app::Session& s, const CpuSimplified& run,
+                       const SimplifyOptions& options)
+{
+    const reference::SimplifyReport& r = run.report;
+    s.print_header();
+    std::printf("  %zu vertices, %zu faces -> %u vertices, %u faces (target %u faces)\n",
+                s.input().soup.positions.size(), s.input().soup.faces.size(), r.vertices, r.faces,
+                options.target_faces);
+    std::printf("  collapses %u, one at a time: %s\n", r.collapses, r.stop_reason().c_str());
+    std::printf("  min angle %.2f degrees, mean edge length %.4g\n", run.quality.min_angle_degrees,
+                run.quality.mean_edge);
+    run.distance.print();
+    std::printf("  import %.1f ms, simplify %.3f ms\n", s.import_ms(), run.ms);
 }
 
 void print_check(const SimplifyCheck& c, const Simplified& run, std::size_t input_faces)
@@ -247,13 +308,18 @@ class Simplify final : public app::App
         return {generate::torus(96, 48), "embedded torus (96 x 48 quads, radii 1 and 0.3)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions&) const override
+    void prepare(app::Input& in, const app::CommonOptions& o) const override
     {
+        // refused before any work: --check would compare the reference with itself
+        if (o.device == "cpu" && o.check)
+            throw InvalidInputError(
+                "--check compares the GPU with the serial CPU reference: not with --device cpu");
         require_reachable_target(in, m_request);
     }
 
     int run(app::Session& s) override
     {
+        if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup& in      = s.input().soup;
         SimplifyOptions     options = m_options;
         options.target_faces        = target_faces(in.faces.size(), m_request);
@@ -271,16 +337,64 @@ class Simplify final : public app::App
     }
 
    private:
-    app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
-                     const SimplifyCheck& c) const
+    //! --device cpu: the serial reference to the same target with the same
+    //! boundary weight; its -o and report as the GPU path's, where they apply.
+    int run_cpu(app::Session& s)
+    {
+        const TriangleSoup& in      = s.input().soup;
+        SimplifyOptions     options = m_options;
+        options.target_faces        = target_faces(in.faces.size(), m_request);
+        s.progress().show("simplifying (CPU)");
+        const CpuSimplified run    = simplify_on_cpu(in, options);
+        const std::string&  output = s.options().output;
+        s.stage(output,
+                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        print_cpu_summary(s, run, options);
+        s.write_report(cpu_report(s, run, options));
+        return 0;
+    }
+
+    //! The parameters the two paths share (the GPU's batches are its own).
+    app::Json parameters(const SimplifyOptions& options) const
     {
         app::Json params;
         params.num("target_faces", options.target_faces)
             .str("target_from", m_request.faces > 0 ? "--faces" : "--ratio");
         if (m_request.faces == 0) params.num("ratio", m_request.ratio);
-        params.num("boundary_weight", options.boundary_weight)
-            .num("batch_share", options.batch_share)
-            .num("max_passes", options.max_passes);
+        params.num("boundary_weight", options.boundary_weight);
+        return params;
+    }
+
+    app::Json cpu_report(const app::Session& s, const CpuSimplified& run,
+                         const SimplifyOptions& options) const
+    {
+        const reference::SimplifyReport& r = run.report;
+        app::Json                        simplify, quality, times;
+        simplify.num("faces", r.faces)
+            .num("vertices", r.vertices)
+            .num("collapses", r.collapses)
+            .flag("reached_target", r.reached_target)
+            .str("stop_reason", r.stop_reason())
+            .num("max_cost", r.max_cost);
+        quality.num("faces", run.quality.faces)
+            .num("mean_edge", run.quality.mean_edge)
+            .num("min_angle_degrees", run.quality.min_angle_degrees);
+        times.num("import", s.import_ms()).num("simplify", run.ms);
+        app::Json j = s.report(r.vertices, r.faces);
+        j.obj("parameters", parameters(options))
+            .obj("simplify", simplify)
+            .obj("quality", quality)
+            .obj("hausdorff", run.distance.to_json())
+            .obj("times_ms", times)
+            .flag("checked", false);
+        return j;
+    }
+
+    app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
+                     const SimplifyCheck& c) const
+    {
+        app::Json params = parameters(options);
+        params.num("batch_share", options.batch_share).num("max_passes", options.max_passes);
         app::Json j = app::new_mesh_report(s, run, "simplify", params, run.report.vertices,
                                            run.report.faces);
         if (s.check()) j.obj("check", check_report(run, c));
