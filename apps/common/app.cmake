@@ -204,3 +204,49 @@ function(rxmesh_add_app app)
   rxmesh_add_sanitizer_test(app_${_suffix} memcheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
   rxmesh_add_sanitizer_test(app_${_suffix} racecheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
 endfunction()
+
+# rxmesh_add_cpu_default_tests(APP [VERTICES V FACES F] [PASS_PATTERN RE]
+#                              [REPORT_PATTERN RE] [ARGS ...])
+# The app's --device cpu on its embedded default input, no GPU needed:
+#   rxmesh_APP.cpu_default   exits 0 with -o and --json (ARGS added); with
+#                            VERTICES and FACES the PLY has those counts; its
+#                            output never says "no GPU" (that would mean it
+#                            tried the GPU) and matches PASS_PATTERN if given
+#   rxmesh_APP.cpu_report    the report says "device": "cpu" (and matches
+#                            REPORT_PATTERN if given); read after cpu_default,
+#                            removed after (a fixture), so no old file passes
+function(rxmesh_add_cpu_default_tests app)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "VERTICES;FACES;PASS_PATTERN;REPORT_PATTERN" "ARGS")
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  set(_dir ${CMAKE_CURRENT_BINARY_DIR})
+  set(_out ${_dir}/cpu_default.ply)
+  set(_json ${_dir}/cpu_default.json)
+  set(_t rxmesh_${app})
+  if(DEFINED A_VERTICES)
+    set(_args --device cpu ${A_ARGS} --json ${_json})
+    add_test(NAME ${_t}.cpu_default
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${_args}" -DOUT=${_out}
+              -DVERTICES=${A_VERTICES} -DFACES=${A_FACES}
+              -P ${RXMESH_APP_COMMON}/expect_ply_counts.cmake)
+  else()
+    add_test(NAME ${_t}.cpu_default
+      COMMAND ${_exe} --device cpu ${A_ARGS} -o ${_out} --json ${_json})
+  endif()
+  set_tests_properties(${_t}.cpu_default PROPERTIES LABELS cpu FIXTURES_SETUP ${app}_cpu
+    FAIL_REGULAR_EXPRESSION "no GPU")
+  if(A_PASS_PATTERN)
+    set_tests_properties(${_t}.cpu_default PROPERTIES PASS_REGULAR_EXPRESSION "${A_PASS_PATTERN}")
+  endif()
+  add_test(NAME ${_t}.cpu_report COMMAND ${CMAKE_COMMAND} -E cat ${_json})
+  add_test(NAME ${_t}.cpu_report_cleanup COMMAND ${CMAKE_COMMAND} -E rm -f ${_json})
+  set(_report "\"device\": \"cpu\"")
+  if(A_REPORT_PATTERN)
+    set(_report "${_report}.*${A_REPORT_PATTERN}")
+  endif()
+  set_tests_properties(${_t}.cpu_report PROPERTIES LABELS cpu FIXTURES_REQUIRED ${app}_cpu
+    PASS_REGULAR_EXPRESSION "${_report}")
+  set_tests_properties(${_t}.cpu_report_cleanup PROPERTIES LABELS cpu FIXTURES_CLEANUP ${app}_cpu)
+endfunction()

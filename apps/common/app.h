@@ -327,7 +327,7 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
     if (info.cpu_path)
         cli.add_option("--device", o.device,
                        "gpu, or cpu: the serial CPU reference, no GPU needed (the same outputs "
-                       "and report; --check then has nothing to compare)")
+                       "and report)")
             ->check(CLI::IsMember({"gpu", "cpu"}))
             ->capture_default_str();
     if (!info.weld_help) return;
