@@ -142,6 +142,14 @@ class Session
     Progress& progress() const { return m_progress; }
     //! --device cpu: the app runs its serial CPU reference (no GPU touched).
     bool on_cpu() const { return m_options.device == "cpu"; }
+    //! A CPU path whose --check would compare the reference with itself
+    //! refuses it. \throw InvalidInputError with --check.
+    void refuse_check_on_cpu() const
+    {
+        if (check())
+            throw InvalidInputError(
+                "--check compares the GPU with the CPU reference: not with --device cpu");
+    }
     double               import_ms() const { return m_import_ms; }
 
     //! The input's RXMesh, built with --weld and --capacity.

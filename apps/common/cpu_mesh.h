@@ -4,9 +4,11 @@
 // back to one row per input vertex for -o.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "rxmesh/io/io.h"
 #include "rxmesh/io/triangle_soup.h"
 #include "rxmesh/reference/topology.h"
 
@@ -24,6 +26,9 @@ class CpuMesh
     const std::vector<Triangle>& faces() const { return m_mesh.faces; }
     std::size_t                  num_vertices() const { return m_mesh.positions.size(); }
     std::size_t                  num_faces() const { return m_mesh.faces.size(); }
+
+    //! The mesh vertex input vertex `v` became; ~0u for one the mesh dropped.
+    std::uint32_t mesh_id(std::uint32_t v) const { return m_mesh.old_to_new.at(v); }
 
     //! `values` (n per mesh vertex) as n per input vertex; a vertex the
     //! mesh dropped gets `dropped`, welded copies their vertex's values.
@@ -55,5 +60,20 @@ class CpuMesh
    private:
     reference::Reindexed m_mesh;
 };
+
+//! The 'displacement' property of a moving app's -o (the GPU path's too):
+//! how far each input vertex is from its input position.
+inline io::VertexScalar displacement_property(const std::vector<Vec3f>& moved,
+                                              const std::vector<Vec3f>& input)
+{
+    io::VertexScalar d{"displacement", std::vector<float>(input.size())};
+    for (std::size_t v = 0; v < input.size(); ++v) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k)
+            d2 += (double(moved[v][k]) - input[v][k]) * (double(moved[v][k]) - input[v][k]);
+        d.values[v] = float(std::sqrt(d2));
+    }
+    return d;
+}
 
 }  // namespace rxmesh::app

@@ -24,6 +24,7 @@
 #include "rxmesh/dynamic/dynamic_mesh.h"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/io.h"
+#include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/spatial/bvh.h"
 #include "rxmesh/spatial/hausdorff.h"
 
@@ -228,5 +229,20 @@ inline Json state_check_json(const MeshState& input, const MeshState& result)
         .flag("manifold", result.manifold);
     return check;
 }
+
+//! The result's distance to the input with the serial tree (the GPU path
+//! samples on the GPU; this one has no means: they stay NaN, null in the
+//! report).
+inline DistanceToInput distance_on_cpu(const TriangleSoup& result, const TriangleSoup& in)
+{
+    DistanceToInput d;
+    d.diagonal = bounding_box_diagonal(in.positions);
+    if (result.faces.empty()) return d;
+    const reference::HausdorffDistance h = reference::hausdorff_fast(result, in);
+    d.h.from_a = h.from_a;  // a: the result, b: the input, as the GPU path
+    d.h.from_b = h.from_b;
+    return d;
+}
+
 
 }  // namespace rxmesh::app

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -120,17 +119,12 @@ GeodesicReport distances(const RXMesh& mesh, const std::vector<std::uint32_t>& s
                              VertexView<float>(d.data(), mesh.num_vertices()), o);
 }
 
-//! The CPU mesh's ids of input vertices (each in a face: validate_sources),
-//! read off to_input_order of the identity: the value an input vertex gets
-//! is its mesh vertex's.
+//! The CPU mesh's ids of input vertices (each in a face: validate_sources).
 std::vector<std::uint32_t> mesh_ids(const app::CpuMesh&               mesh,
                                     const std::vector<std::uint32_t>& input_ids)
 {
-    std::vector<std::uint32_t> identity(mesh.num_vertices());
-    std::iota(identity.begin(), identity.end(), 0u);
-    const std::vector<std::uint32_t> of_input = mesh.to_input_order(identity, 1, ~0u);
-    std::vector<std::uint32_t>       out;
-    for (std::uint32_t s : input_ids) out.push_back(of_input[s]);
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t s : input_ids) out.push_back(mesh.mesh_id(s));
     return out;
 }
 
@@ -200,9 +194,7 @@ class Geodesic final : public app::App
     //! for a vertex the mesh dropped). Exit 3 when the limit stopped it.
     int run_cpu(app::Session& s)
     {
-        if (s.check())
-            throw InvalidInputError(
-                "--check compares the GPU with the CPU reference: not with --device cpu");
+        s.refuse_check_on_cpu();
         const auto         build_start = app::Session::Clock::now();
         const app::CpuMesh mesh(s.input().soup, s.options().weld);
         const double       build_ms = app::ms_since(build_start);

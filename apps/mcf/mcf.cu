@@ -156,19 +156,6 @@ McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, f
     return rep;
 }
 
-//! The 'displacement' property of the GPU path's -o: how far each input
-//! vertex is from its input position.
-io::VertexScalar displacement(const std::vector<Vec3f>& moved, const std::vector<Vec3f>& input)
-{
-    io::VertexScalar d{"displacement", std::vector<float>(input.size())};
-    for (std::size_t v = 0; v < input.size(); ++v) {
-        double d2 = 0;
-        for (int k = 0; k < 3; ++k) d2 += std::pow(double(moved[v][k]) - input[v][k], 2);
-        d.values[v] = float(std::sqrt(d2));
-    }
-    return d;
-}
-
 class Mcf final : public app::App
 {
    public:
@@ -227,9 +214,7 @@ class Mcf final : public app::App
     //! a solve did not converge.
     int run_cpu(app::Session& s)
     {
-        if (s.check())
-            throw InvalidInputError(
-                "--check compares the GPU with the CPU reference: not with --device cpu");
+        s.refuse_check_on_cpu();
         const TriangleSoup& in          = s.input().soup;
         const auto          build_start = app::Session::Clock::now();
         const app::CpuMesh  mesh(in, s.options().weld);
@@ -254,7 +239,7 @@ class Mcf final : public app::App
         }
         const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
         s.write_input_order(
-            out, [&] { return std::vector<io::VertexScalar>{displacement(out, in.positions)}; });
+            out, [&] { return std::vector<io::VertexScalar>{app::displacement_property(out, in.positions)}; });
         s.print_header();
         std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
         std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",

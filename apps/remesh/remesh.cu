@@ -297,20 +297,6 @@ struct CpuRemeshed
     TriangleSoup            result;  // compact, id order (reference_remesh)
 };
 
-//! The result's distance to the input with the serial tree (the GPU path
-//! samples on the GPU; this one has no means: they stay NaN, null in the
-//! report).
-app::DistanceToInput distance_on_cpu(const TriangleSoup& result, const TriangleSoup& in)
-{
-    app::DistanceToInput d;
-    d.diagonal = bounding_box_diagonal(in.positions);
-    if (result.faces.empty()) return d;
-    const reference::HausdorffDistance h = reference::hausdorff_fast(result, in);
-    d.h.from_a = h.from_a;  // a: the result, b: the input, as the GPU path
-    d.h.from_b = h.from_b;
-    return d;
-}
-
 CpuRemeshed remesh_on_cpu(const TriangleSoup& in, const RemeshOptions& options)
 {
     CpuRemeshed run;
@@ -318,7 +304,7 @@ CpuRemeshed remesh_on_cpu(const TriangleSoup& in, const RemeshOptions& options)
     run.result        = reference_remesh(in, options, &run.report);
     run.ms            = app::ms_since(start);
     run.quality       = reference::mesh_quality(run.result, options.target_length);
-    run.distance      = distance_on_cpu(run.result, in);
+    run.distance      = app::distance_on_cpu(run.result, in);
     return run;
 }
 

@@ -195,20 +195,6 @@ struct CpuSimplified
     TriangleSoup              result;  // compact: the surviving vertices in input order
 };
 
-//! The result's distance to the input with the serial tree (the GPU path
-//! samples on the GPU; this one has no means: they stay NaN, null in the
-//! report).
-app::DistanceToInput distance_on_cpu(const TriangleSoup& result, const TriangleSoup& in)
-{
-    app::DistanceToInput d;
-    d.diagonal = bounding_box_diagonal(in.positions);
-    if (result.faces.empty()) return d;
-    const reference::HausdorffDistance h = reference::hausdorff_fast(result, in);
-    d.h.from_a = h.from_a;  // a: the result, b: the input, as the GPU path
-    d.h.from_b = h.from_b;
-    return d;
-}
-
 CpuSimplified simplify_on_cpu(const TriangleSoup& in, const SimplifyOptions& options)
 {
     reference::SimplifyOptions o;
@@ -220,7 +206,7 @@ CpuSimplified simplify_on_cpu(const TriangleSoup& in, const SimplifyOptions& opt
     run.ms              = app::ms_since(start);
     run.quality = reference::mesh_quality(
         run.result, reference::mean_edge_length(run.result.positions, run.result.faces));
-    run.distance = distance_on_cpu(run.result, in);
+    run.distance = app::distance_on_cpu(run.result, in);
     return run;
 }
 

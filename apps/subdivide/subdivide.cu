@@ -208,9 +208,7 @@ class Subdivide final : public app::App
     //! device memory, "device": "cpu").
     int run_cpu(app::Session& s)
     {
-        if (s.check())
-            throw InvalidInputError(
-                "--check compares the GPU with the CPU reference: not with --device cpu");
+        s.refuse_check_on_cpu();
         return finish(s, subdivide_on_cpu(s.input().soup, m_levels, s.progress()), 0.0);
     }
 

@@ -104,9 +104,7 @@ class VertexNormal final : public app::App
     //! the input's positions, a zero normal for a vertex the mesh dropped.
     int run_cpu(app::Session& s)
     {
-        if (s.check())
-            throw InvalidInputError(
-                "--check compares the GPU with the CPU reference: not with --device cpu");
+        s.refuse_check_on_cpu();
         const auto         build_start = app::Session::Clock::now();
         const app::CpuMesh mesh(s.input().soup, s.options().weld);
         const double       build_ms     = app::ms_since(build_start);
