@@ -152,15 +152,6 @@ std::vector<Vec3f> reference_denoise(std::vector<Vec3f> x, const std::vector<Tri
     return x;
 }
 
-//! Flat x, y, z values of the points (the layout of max_displacement's).
-std::vector<float> flat(const std::vector<Vec3f>& points)
-{
-    std::vector<float> out;
-    out.reserve(3 * points.size());
-    for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
-
 class Bilateral final : public app::App
 {
    public:
@@ -254,7 +245,7 @@ class Bilateral final : public app::App
         const std::vector<Vec3f> x =
             reference_denoise(mesh.positions(), mesh.faces(), m_bilateral.iterations, s.progress());
         const double ms    = app::ms_since(filter_start);
-        const double moved = max_displacement(flat(mesh.positions()), flat(x));
+        const double moved = max_displacement(app::flatten<float>(mesh.positions()), app::flatten<float>(x));
 
         const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
         s.write_input_order(

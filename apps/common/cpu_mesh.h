@@ -61,6 +61,16 @@ class CpuMesh
     reference::Reindexed m_mesh;
 };
 
+//! The points' x, y, z values one after the other, as T.
+template <typename T>
+std::vector<T> flatten(const std::vector<Vec3f>& points)
+{
+    std::vector<T> out;
+    out.reserve(3 * points.size());
+    for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
 //! The 'displacement' property of a moving app's -o (the GPU path's too):
 //! how far each input vertex is from its input position.
 inline io::VertexScalar displacement_property(const std::vector<Vec3f>& moved,

@@ -115,13 +115,6 @@ CgReport host_cg(const reference::McfSystem& s, double dt, std::vector<double>& 
     return rep;
 }
 
-std::vector<double> to_doubles(const std::vector<Vec3f>& points)
-{
-    std::vector<double> out;
-    out.reserve(3 * points.size());
-    for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
 
 //! One step on the host, as the GPU takes it: the system of the step's
 //! starting positions x (float), the right-hand side 2 a X0, the initial
@@ -137,7 +130,7 @@ McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, f
     const reference::McfSystem s = reference::mcf_system(x, faces, o.uniform);
     rep.terms_ms                 = float(app::ms_since(terms_start));
     const auto                solve_start = app::Session::Clock::now();
-    const std::vector<double> x0          = to_doubles(x);
+    const std::vector<double> x0          = app::flatten<double>(x);
     std::vector<double>       r           = reference::laplacian_apply(s, x0);
     for (double& v : r) v *= -double(dt);
     std::vector<double> solution = x0;
@@ -148,7 +141,7 @@ McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, f
     rep.iterations     = cg.iterations;
     rep.final_residual = cg.initial_residual > 0 ? cg.final_residual / cg.initial_residual : 0;
     rep.converged      = cg.converged;
-    const reference::McfResidual check = reference::mcf_residual(s, dt, x0, to_doubles(x));
+    const reference::McfResidual check = reference::mcf_residual(s, dt, x0, app::flatten<double>(x));
     if (cg.converged && !check.within(o.cg.tolerance, cg.iterations))
         throw app::CheckFailed("the CPU solution's residual of the reference system " +
                                std::to_string(check.residual) + " (initial " +
