@@ -13,7 +13,14 @@ endforeach()
 if(NOT _log)
   return()
 endif()
-file(STRINGS "${_log}" _lines)
+# one list entry per line: brackets, semicolons and backslashes in the
+# tests' output would otherwise join or split CMake list entries
+file(READ "${_log}" _text)
+string(REPLACE "\\" "/" _text "${_text}")
+string(REPLACE ";" "," _text "${_text}")
+string(REPLACE "[" "(" _text "${_text}")
+string(REPLACE "]" ")" _text "${_text}")
+string(REPLACE "\n" ";" _lines "${_text}")
 # each test's output lies between "Output:" and "<end of output>"
 set(_skipped 0)
 set(_reason "")
