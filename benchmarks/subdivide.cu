@@ -5,8 +5,10 @@
 // manifold meshes only), and OpenSubdiv on the CPU (Far refiner + primvar
 // refiner on 1 thread; stencils evaluated by Osd::OmpEvaluator on
 // --threads). GPU times: CUDA events, median of --runs after warm-ups, each
-// GPU method at its best block size of a sweep; the level-0 setup (our
-// topology build) is reported apart. Every size is verified: RXMesh against
+// GPU method at its best block size of a sweep. Like for like, each GPU
+// method is timed as one whole call from the input mesh (RXMesh's level-0
+// setup, its topology build, inside as the CSR method's sorts are); RXMesh's
+// setup and levels, timed apart with events inside the call, are shown too. Every size is verified: RXMesh against
 // the CSR method and OpenSubdiv face corner by face corner, and against
 // the serial reference (same numbering) up to --ref-max-faces.
 // The floor: the bytes of the output (positions and faces) divided by the
@@ -120,7 +122,8 @@ std::size_t pool_peak_bytes(const std::function<void()>& work)
 struct Ours
 {
     int                 block    = 0;
-    double              total_ms = 1e300, setup_ms = 0;
+    double              total_ms = 1e300, setup_ms = 0;  // levels, setup: from the report
+    double              call_ms = 1e300;  // the whole call, timed as the CSR method's
     std::vector<double> level_ms;
     std::size_t         peak_measured = 0, peak_model = 0;
     std::vector<float>         pos;
@@ -146,8 +149,14 @@ Ours run_ours(const Input& in, int levels, const Args& a)
                 sum += lv[l], per_level[l].push_back(lv[l]);
             totals.push_back(sum), setups.push_back(setup);
         }
-        if (median(totals) < best.total_ms) {
-            best.block = block, best.total_ms = median(totals), best.setup_ms = median(setups);
+        LoopOptions untimed;
+        untimed.block_threads = block;
+        const double call = bench::gpu_median_ms(
+            [&] { (void)loop_subdivide(in.positions(), in.faces_view(), levels, untimed); }, 2,
+            a.runs);
+        if (call < best.call_ms) {
+            best.block = block, best.call_ms = call;
+            best.total_ms = median(totals), best.setup_ms = median(setups);
             best.level_ms.clear();
             for (auto& v : per_level)
                 best.level_ms.push_back(median(v));
@@ -283,8 +292,8 @@ std::string cell(double v, const char* fmt = "%.3f")
 void print_row(const Row& r)
 {
     const double fraction = r.floor_ms / r.ours.total_ms;
-    std::printf("| %s | %d | %zu | %s (+%s) | %s | %s | %s | %s | %s | %s | %s (%.2f) | %s / %s | %s | %s | %s |\n",
-                r.name.c_str(), r.level, r.F, cell(r.ours.total_ms).c_str(),
+    std::printf("| %s | %d | %zu | %s | %s (+%s) | %s | %s | %s | %s | %s | %s | %s (%.2f) | %s / %s | %s | %s | %s |\n",
+                r.name.c_str(), r.level, r.F, cell(r.ours.call_ms).c_str(), cell(r.ours.total_ms).c_str(),
                 cell(r.ours.setup_ms).c_str(), cell(r.ours.level_ms.back()).c_str(),
                 r.csr.ran ? cell(r.csr.total_ms).c_str() : "refused",
                 cell(r.osd.serial_ms, "%.1f").c_str(), cell(r.osd.threaded_ms, "%.1f").c_str(),
@@ -322,7 +331,7 @@ std::string row_json(const Row& r)
         lv += (lv.empty() ? "" : ",") + json_number(v);
     return "{\"mesh\":\"" + r.name + "\",\"level\":" + std::to_string(r.level) +
            ",\"vertices\":" + std::to_string(r.V) + ",\"faces\":" + std::to_string(r.F) +
-           ",\"rxmesh_ms\":" + json_number(r.ours.total_ms) + ",\"rxmesh_setup_ms\":" +
+           ",\"rxmesh_call_ms\":" + json_number(r.ours.call_ms) + ",\"rxmesh_ms\":" + json_number(r.ours.total_ms) + ",\"rxmesh_setup_ms\":" +
            json_number(r.ours.setup_ms) + ",\"rxmesh_level_ms\":[" + lv + "],\"rxmesh_block\":" +
            std::to_string(r.ours.block) + ",\"rxmesh_peak_bytes\":" + std::to_string(r.ours.peak_measured) +
            ",\"rxmesh_peak_model_bytes\":" + std::to_string(r.ours.peak_model) +
@@ -377,11 +386,11 @@ int main(int argc, char** argv)
         const double gbps = bench::measured_copy_gbps();
         std::printf("GPU: %s; copy bandwidth %.0f GB/s (read + write); OpenSubdiv threaded: %d threads\n\n",
                     bench::gpu_name().c_str(), gbps, a.threads);
-        std::printf("| mesh | L | faces | RXMesh ms (+setup) | last level | CSR (seed's method) | OpenSubdiv 1 thread | "
+        std::printf("| mesh | L | faces | RXMesh whole call ms | RXMesh levels ms (+setup) | last level | CSR whole call (seed's method) | OpenSubdiv 1 thread | "
                     "OpenSubdiv %d threads | seed quoted (RTX 3060) | floor ms | fraction of floor (x floor) | "
                     "peak MiB measured / model | CSR peak MiB | seed estimate MiB | verified |\n",
                     a.threads);
-        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         std::vector<Row> rows;
         for (const std::string& path : a.meshes) {
             const Input in = make_input(path.substr(path.find_last_of('/') + 1), io::read(path));
