@@ -1,0 +1,65 @@
+"""The module without a GPU: import, reading meshes into NumPy, and the
+errors a caller gets for bad arguments (checked before any GPU work)."""
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+import rxmesh
+
+pytestmark = pytest.mark.cpu
+
+TETRA = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+
+
+def write(text, suffix=".obj"):
+    fd, path = tempfile.mkstemp(suffix=suffix)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_version():
+    assert rxmesh.__version__.count(".") == 2
+
+
+def test_read_gives_numpy_arrays():
+    path = write(TETRA)
+    try:
+        v, f = rxmesh.read(path)
+    finally:
+        os.remove(path)
+    assert v.dtype == np.float32 and v.shape == (4, 3)
+    assert f.dtype == np.int32 and f.shape == (4, 3)
+    np.testing.assert_array_equal(v[3], [0, 0, 1])
+    np.testing.assert_array_equal(f[0], [0, 2, 1])  # OBJ's 1-based ids, 0-based here
+
+
+def test_missing_file_is_oserror():
+    with pytest.raises(OSError, match="nonexistent"):
+        rxmesh.read("/nonexistent/mesh.obj")
+
+
+def test_parse_error_is_valueerror_with_the_line():
+    path = write("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n")
+    try:
+        with pytest.raises(ValueError, match=r":4: vertex index 7"):
+            rxmesh.read(path)
+    finally:
+        os.remove(path)
+
+
+@pytest.mark.parametrize("vertices, faces", [
+    (np.zeros((4, 2), np.float32), np.zeros((1, 3), np.int32)),  # not (n, 3)
+    (np.zeros((4, 3), np.float32), np.zeros((3,), np.int32)),     # not 2-D
+    ("abc", np.zeros((1, 3), np.int32)),                          # not an array
+])
+def test_wrong_shape_or_type_is_typeerror(vertices, faces):
+    with pytest.raises(TypeError):
+        rxmesh.Mesh(vertices, faces)
+
+
+def test_face_index_out_of_range_is_valueerror():
+    with pytest.raises(ValueError, match="names vertex 9"):
+        rxmesh.Mesh(np.zeros((4, 3), np.float32), np.array([[0, 1, 9]]))

@@ -1,0 +1,70 @@
+"""The module on a GPU: the build's statistics, vertex normals against a
+NumPy reference of the same formula, and zero-copy hand-over to PyTorch and
+CuPy (the tensor's address is the array's)."""
+import numpy as np
+import pytest
+
+import rxmesh
+
+pytestmark = pytest.mark.gpu
+
+
+def torus(n=48, m=24, R=1.0, r=0.35):
+    u, w = np.meshgrid(np.arange(n), np.arange(m), indexing="ij")
+    a, b = 2 * np.pi * u / n, 2 * np.pi * w / m
+    v = np.stack([(R + r * np.cos(b)) * np.cos(a), (R + r * np.cos(b)) * np.sin(a), r * np.sin(b)], -1)
+    idx = lambda i, j: (i % n) * m + (j % m)
+    faces = []
+    for i in range(n):
+        for j in range(m):
+            faces.append([idx(i, j), idx(i + 1, j), idx(i + 1, j + 1)])
+            faces.append([idx(i, j), idx(i + 1, j + 1), idx(i, j + 1)])
+    return v.reshape(-1, 3).astype(np.float32), np.array(faces, np.int64)
+
+
+def max_normals(v, f):
+    """Max's weights in double: each face adds cross(e1, e2) / (|e1|^2 |e2|^2) at each corner."""
+    v = v.astype(np.float64)
+    n = np.zeros_like(v)
+    for k in range(3):
+        p, a, b = v[f[:, k]], v[f[:, (k + 1) % 3]], v[f[:, (k + 2) % 3]]
+        e1, e2 = a - p, b - p
+        w = 1.0 / (np.sum(e1 * e1, 1) * np.sum(e2 * e2, 1))
+        np.add.at(n, f[:, k], np.cross(e1, e2) * w[:, None])
+    return n / np.linalg.norm(n, axis=1, keepdims=True)
+
+
+def test_statistics(gpu):
+    v, f = torus()
+    mesh = rxmesh.Mesh(v, f)
+    assert (mesh.num_vertices, mesh.num_faces, mesh.num_edges) == (len(v), len(f), len(v) + len(f))
+    stats = mesh.statistics()
+    assert stats["patches"] == mesh.num_patches >= 1
+
+
+def test_vertex_normals_match_numpy(gpu):
+    v, f = torus()
+    normals = rxmesh.Mesh(v, f).vertex_normals()
+    assert normals.shape == (len(v), 3)
+    np.testing.assert_allclose(normals.numpy(), max_normals(v, f), atol=1e-5)
+
+
+def test_torch_reads_without_a_copy(gpu):
+    torch = pytest.importorskip("torch")
+    v, f = torus()
+    mesh = rxmesh.Mesh(torch.from_numpy(v).cuda(), torch.from_numpy(f).cuda())
+    normals = mesh.vertex_normals()
+    t = torch.from_dlpack(normals)
+    assert t.is_cuda and t.data_ptr() == normals.ptr and tuple(t.shape) == (len(v), 3)
+    np.testing.assert_allclose(t.cpu().numpy(), max_normals(v, f), atol=1e-5)
+    del normals  # the tensor keeps the memory alive
+    assert torch.isfinite(t).all()
+
+
+def test_cupy_reads_without_a_copy(gpu):
+    cupy = pytest.importorskip("cupy")
+    v, f = torus()
+    normals = rxmesh.Mesh(cupy.asarray(v), cupy.asarray(f)).vertex_normals()
+    c = cupy.from_dlpack(normals)
+    assert c.data.ptr == normals.ptr and c.shape == (len(v), 3)
+    np.testing.assert_allclose(cupy.asnumpy(c), max_normals(v, f), atol=1e-5)
