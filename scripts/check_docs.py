@@ -55,6 +55,10 @@ ALLOWED = {
     "Iterator": ("the RXMesh paper's row type, compared with RowView", r"(?i)paper"),
     "rxmesh::rxmesh": ("the CMake target", None),
     "add_subdirectory": ("a CMake command", None),
+    "ValueError": ("Python's built-in exception, what the Python package raises", None),
+    "OSError": ("Python's built-in exception, what the Python package raises", None),
+    "TypeError": ("Python's built-in exception, what the Python package raises", None),
+    "RuntimeError": ("Python's built-in exception, what the Python package raises", None),
 }
 
 # What a document must name, so that a new app or algorithm cannot go unlisted:
@@ -72,7 +76,8 @@ REQUIRED_MENTIONS = (
 EXTERNAL_SCOPES = {"std", "cub", "thrust", "cuda", "CLI", "Eigen", "OpenMesh", "CGAL", "OpenSubdiv",
                    "testing", "nvcuda", "cooperative_groups", "cg"}
 
-TOP_DIRS = (".ci", "apps", "benchmarks", "cmake", "docs", "include", "scripts", "src", "tests")
+TOP_DIRS = (".ci", "apps", "benchmarks", "cmake", "docs", "examples", "include", "python", "scripts", "src",
+            "tests")
 TOP_FILES = ("README.md", "ARCHITECTURE.md", "CMakeLists.txt", "LICENSE", ".clang-format",
              ".gitignore")
 # include/rxmesh/<dir>/: `algo/cg.cuh` means include/rxmesh/algo/cg.cuh
