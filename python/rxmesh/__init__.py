@@ -5,4 +5,4 @@
     mesh = rxmesh.Mesh(vertices, faces)
     normals = torch.from_dlpack(mesh.vertex_normals())  # no copy
 """
-from ._rxmesh import DeviceArray, Mesh, read, __version__  # noqa: F401
+from ._rxmesh import DeviceArray, Mesh, read, write_ply, __version__  # noqa: F401

@@ -151,33 +151,83 @@ void bind_device_array(py::module_& m)
         }, "a host copy as a NumPy array");
 }
 
+//! A Mesh as Python holds it: the RXMesh and the input it was built from
+//! (the host copy the results in input order fall back on, and -o's faces).
+struct MeshHandle
+{
+    TriangleSoup                  soup;
+    std::shared_ptr<const RXMesh> mesh;
+};
+
+std::vector<float> flat_positions(const TriangleSoup& s)
+{
+    std::vector<float> out;
+    out.reserve(3 * s.positions.size());
+    for (const Vec3f& p : s.positions) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+py::tuple flow(const MeshHandle& h, float dt, float dt_scale, int steps, double tolerance,
+               int max_iterations, bool uniform)
+{
+    const python::FlowResult r = python::mean_curvature_flow_input_order(
+        *h.mesh, dt, dt_scale, steps, tolerance, max_iterations, uniform, flat_positions(h.soup));
+    py::dict report;
+    report["dt"] = r.dt, report["iterations"] = r.iterations;
+    report["final_residual"] = r.final_residual, report["converged"] = r.converged;
+    return py::make_tuple(DeviceArray(r.positions, {std::int64_t(h.soup.positions.size()), 3}),
+                          report);
+}
+
+void write_ply_file(const std::string& path, const py::object& vertices, const py::object& faces,
+                    const py::dict& scalars)
+{
+    const TriangleSoup            s = soup_from(vertices, faces);
+    std::vector<io::VertexScalar> fields;
+    for (const auto& [name, values] : scalars) {
+        auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(values);
+        if (!a || a.ndim() != 1)
+            throw py::type_error("scalar '" + py::str(name).cast<std::string>() +
+                                 "': expected a 1-D array of numbers");
+        fields.push_back({py::str(name).cast<std::string>(),
+                          std::vector<float>(a.data(), a.data() + a.size())});
+    }
+    io::write_ply(path, s.positions, s.faces, {}, fields);
+}
+
 void bind_mesh(py::module_& m)
 {
-    py::class_<RXMesh, std::shared_ptr<RXMesh>>(m, "Mesh",
+    py::class_<MeshHandle>(m, "Mesh",
         "A triangle mesh on the GPU, cut into patches. vertices: (n, 3) numbers; faces: (m, 3) "
         "vertex indices; NumPy arrays, or PyTorch / CuPy arrays on the host or a CUDA device.")
         .def(py::init([](const py::object& vertices, const py::object& faces, bool weld,
                          std::uint32_t capacity) {
-                 TriangleSoup soup = soup_from(vertices, faces);
+                 MeshHandle   h{soup_from(vertices, faces), nullptr};
                  BuildOptions opt;
                  opt.weld             = weld;
                  opt.patcher.capacity = capacity;
-                 return std::make_shared<RXMesh>(soup, opt);
+                 h.mesh               = std::make_shared<const RXMesh>(h.soup, opt);
+                 return h;
              }),
              py::arg("vertices"), py::arg("faces"), py::arg("weld") = false,
              py::arg("capacity") = 512)
-        .def_property_readonly("num_vertices", &RXMesh::num_vertices)
-        .def_property_readonly("num_edges", &RXMesh::num_edges)
-        .def_property_readonly("num_faces", &RXMesh::num_faces)
-        .def_property_readonly("num_patches", &RXMesh::num_patches)
-        .def("statistics", [](const RXMesh& r) {
-            return py::module_::import("json").attr("loads")(r.stats().to_json());
+        .def_property_readonly("num_vertices", [](const MeshHandle& h) { return h.mesh->num_vertices(); })
+        .def_property_readonly("num_edges", [](const MeshHandle& h) { return h.mesh->num_edges(); })
+        .def_property_readonly("num_faces", [](const MeshHandle& h) { return h.mesh->num_faces(); })
+        .def_property_readonly("num_patches", [](const MeshHandle& h) { return h.mesh->num_patches(); })
+        .def("statistics", [](const MeshHandle& h) {
+            return py::module_::import("json").attr("loads")(h.mesh->stats().to_json());
         }, "the build's statistics (patches, ribbons, bytes, times) as a dict")
-        .def("vertex_normals", [](const RXMesh& r) {
-            auto data = python::vertex_normals_input_order(r);
-            return DeviceArray(std::move(data),
-                               {std::int64_t(r.input_vertex_to_global().size()), 3});
-        }, "unit vertex normals (Max's weights), one row per input vertex, input order");
+        .def("vertex_normals", [](const MeshHandle& h) {
+            return DeviceArray(python::vertex_normals_input_order(*h.mesh),
+                               {std::int64_t(h.soup.positions.size()), 3});
+        }, "unit vertex normals (Max's weights), one row per input vertex, input order")
+        .def("mean_curvature_flow", &flow, py::arg("dt") = 0.f, py::arg("dt_scale") = 10.f,
+             py::arg("steps") = 1, py::arg("tolerance") = 1e-5, py::arg("max_iterations") = 1000,
+             py::arg("uniform") = false,
+             "implicit mean curvature flow (the library's mcf): (positions, one row per input "
+             "vertex in input order, on the GPU; a report dict). dt 0: dt_scale x the mean "
+             "edge length squared");
 }
 
 }  // namespace
@@ -199,6 +249,10 @@ PYBIND11_MODULE(_rxmesh, m)
     });
     m.def("read", &read_mesh, py::arg("path"),
           "reads OBJ, OFF, PLY or STL: (vertices float32 (n, 3), faces int32 (m, 3))");
+    m.def("write_ply", &write_ply_file, py::arg("path"), py::arg("vertices"), py::arg("faces"),
+          py::arg("scalars") = py::dict(),
+          "writes a binary PLY: vertices (n, 3) and faces (m, 3) as any array (a GPU one is "
+          "read from the device), scalars a dict of name -> (n,) values");
     bind_device_array(m);
     bind_mesh(m);
 }

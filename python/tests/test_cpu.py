@@ -63,3 +63,26 @@ def test_wrong_shape_or_type_is_typeerror(vertices, faces):
 def test_face_index_out_of_range_is_valueerror():
     with pytest.raises(ValueError, match="names vertex 9"):
         rxmesh.Mesh(np.zeros((4, 3), np.float32), np.array([[0, 1, 9]]))
+
+
+def test_write_ply_round_trip_with_a_scalar():
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)
+    f = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+    fd, path = tempfile.mkstemp(suffix=".ply")
+    os.close(fd)
+    try:
+        rxmesh.write_ply(path, v, f, {"height": v[:, 2]})
+        v2, f2 = rxmesh.read(path)
+        with open(path, "rb") as fh:
+            header = fh.read(300).split(b"end_header")[0]
+    finally:
+        os.remove(path)
+    np.testing.assert_array_equal(v2, v)
+    np.testing.assert_array_equal(f2, f)
+    assert b"property float height" in header
+
+
+def test_write_ply_scalar_must_be_1d():
+    with pytest.raises(TypeError, match="height"):
+        rxmesh.write_ply("/tmp/never.ply", np.zeros((3, 3)), np.array([[0, 1, 2]]),
+                         {"height": np.zeros((3, 2))})
