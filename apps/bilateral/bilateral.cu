@@ -238,9 +238,8 @@ class Bilateral final : public app::App
     {
         s.refuse_check_on_cpu();
         const TriangleSoup& in          = s.input().soup;
-        const auto          build_start = app::Session::Clock::now();
         const app::CpuMesh  mesh(in, s.options().weld);
-        const double        build_ms     = app::ms_since(build_start);
+        const double       build_ms = mesh.build_ms();
         const auto          filter_start = app::Session::Clock::now();
         const std::vector<Vec3f> x =
             reference_denoise(mesh.positions(), mesh.faces(), m_bilateral.iterations, s.progress());

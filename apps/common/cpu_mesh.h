@@ -4,6 +4,7 @@
 // back to one row per input vertex for -o.
 #pragma once
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -18,9 +19,15 @@ class CpuMesh
 {
    public:
     CpuMesh(const TriangleSoup& soup, bool weld)
-        : m_mesh(reference::reindex(soup.positions, soup.faces, weld))
     {
+        const auto start = std::chrono::steady_clock::now();
+        m_mesh           = reference::reindex(soup.positions, soup.faces, weld);
+        m_build_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
+
+    //! Milliseconds the reindexing took (the CPU path's "build" time).
+    double build_ms() const { return m_build_ms; }
 
     const std::vector<Vec3f>&    positions() const { return m_mesh.positions; }
     const std::vector<Triangle>& faces() const { return m_mesh.faces; }
@@ -59,6 +66,7 @@ class CpuMesh
 
    private:
     reference::Reindexed m_mesh;
+    double               m_build_ms = 0;
 };
 
 //! The points' x, y, z values one after the other, as T.

@@ -195,9 +195,8 @@ class Geodesic final : public app::App
     int run_cpu(app::Session& s)
     {
         s.refuse_check_on_cpu();
-        const auto         build_start = app::Session::Clock::now();
         const app::CpuMesh mesh(s.input().soup, s.options().weld);
-        const double       build_ms = app::ms_since(build_start);
+        const double       build_ms = mesh.build_ms();
         s.progress().show("propagating");
         const auto                start = app::Session::Clock::now();
         const reference::Geodesic r     = reference::geodesic_ptp(

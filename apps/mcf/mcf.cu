@@ -209,9 +209,8 @@ class Mcf final : public app::App
     {
         s.refuse_check_on_cpu();
         const TriangleSoup& in          = s.input().soup;
-        const auto          build_start = app::Session::Clock::now();
         const app::CpuMesh  mesh(in, s.options().weld);
-        const double        build_ms = app::ms_since(build_start);
+        const double       build_ms = mesh.build_ms();
         std::vector<Vec3f>  x        = mesh.positions();
         McfReport           total;
         total.mean_edge_length = reference::mean_edge_length(x, mesh.faces());
@@ -240,14 +239,9 @@ class Mcf final : public app::App
         std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s\n", total.dt,
                     total.iterations, total.final_residual,
                     total.converged ? ", every step's solution verified" : " (not converged)");
-        app::Json params, times;
-        params.num("dt", total.dt)
-            .num("dt_scale", m_mcf.dt > 0 ? 0 : m_mcf.relative_dt)
-            .num("tolerance", m_mcf.cg.tolerance)
-            .num("max_iterations", m_mcf.cg.max_iterations)
-            .num("steps", m_mcf.steps)
-            .flag("uniform", m_mcf.uniform)
-            .flag("weld", s.options().weld);
+        app::Json params = parameters(total);
+        params.flag("weld", s.options().weld);
+        app::Json times;
         times.num("import", s.import_ms())
             .num("build", build_ms)
             .num("weights_areas", total.terms_ms)
@@ -264,16 +258,23 @@ class Mcf final : public app::App
         return total.converged ? 0 : 3;
     }
 
-    app::Json report(const app::Session& s, const RXMesh& mesh, const McfReport& total) const
+    //! The report's parameters both paths share.
+    app::Json parameters(const McfReport& total) const
     {
-        app::Json params;
-        params.num("dt", total.dt)
+        app::Json p;
+        p.num("dt", total.dt)
             .num("dt_scale", m_mcf.dt > 0 ? 0 : m_mcf.relative_dt)
             .num("tolerance", m_mcf.cg.tolerance)
             .num("max_iterations", m_mcf.cg.max_iterations)
             .num("steps", m_mcf.steps)
-            .flag("uniform", m_mcf.uniform)
-            .num("capacity", s.options().capacity);
+            .flag("uniform", m_mcf.uniform);
+        return p;
+    }
+
+    app::Json report(const app::Session& s, const RXMesh& mesh, const McfReport& total) const
+    {
+        app::Json params = parameters(total);
+        params.num("capacity", s.options().capacity);
         app::Json j = s.report(mesh);
         j.obj("parameters", params)
             .obj("times_ms",
