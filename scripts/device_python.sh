@@ -2,16 +2,28 @@
 # The Python package on a GPU machine: built for the machine's python3 (the
 # one with PyTorch and CuPy; pybind11 from its site-packages, dlpack.h from
 # the carried libdlpack-dev), then the python.cpu and python.gpu tests with
-# the GPU required (rxmesh-mcf is built too: a test compares with it). Logs in $OUT.   usage: scripts/device_python.sh (carry .deps)
+# the GPU required (the apps the tests compare with are built too). With
+# BENCH=1, python/benchmarks/bench_python.py after them; with GTEST_FILTER,
+# those C++ GPU tests first. Logs in $OUT.
+# usage: [BENCH=1] scripts/device_python.sh (carry .deps)
 set -uo pipefail
 source scripts/device_env.sh
 PY=$(command -v python3)
 cmake -S . -B build-py -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRXMESH_DEVICE_CHECKS=ON -DPython3_EXECUTABLE="$PY" \
+  -DRXMESH_DEVICE_CHECKS=$([ "${BENCH:-0}" = 1 ] && echo OFF || echo ON) -DPython3_EXECUTABLE="$PY" \
   -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)" -DCMAKE_PREFIX_PATH="$DEPS/usr" \
   -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" > "$OUT/build_py.log" 2>&1 \
   || { tail -30 "$OUT/build_py.log"; exit 1; }
 grep -i "python" "$OUT/build_py.log"
-ninja -C build-py _rxmesh rxmesh-mcf >> "$OUT/build_py.log" 2>&1 || { grep -B2 -A12 error "$OUT/build_py.log" | head -60; exit 1; }
+ninja -C build-py _rxmesh rxmesh-mcf rxmesh-geodesic rxmesh-bilateral rxmesh-subdivide >> "$OUT/build_py.log" 2>&1 || { grep -B2 -A12 error "$OUT/build_py.log" | head -60; exit 1; }
+if [ -n "${GTEST_FILTER:-}" ]; then
+  ninja -C build-py rxmesh_gpu_tests >> "$OUT/build_py.log" 2>&1 || { grep -B2 -A12 error "$OUT/build_py.log" | head -60; exit 1; }
+  RXMESH_REQUIRE_GPU=1 build-py/tests/rxmesh_gpu_tests --gtest_filter="$GTEST_FILTER" > "$OUT/gtest.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|Failure|error" "$OUT/gtest.log" | head -40
+fi
 RXMESH_REQUIRE_GPU=1 ctest --test-dir build-py -R "^python\." -V > "$OUT/python_tests.log" 2>&1
-grep -E "passed|failed|skipped|Error|error|assert" "$OUT/python_tests.log" | head -40
+grep -E "passed|failed|skipped|Error|error|assert" "$OUT/python_tests.log" | head -60
+if [ "${BENCH:-0}" = 1 ]; then
+  PYTHONPATH=build-py/python "$PY" python/benchmarks/bench_python.py --json "$OUT/bench_python.json" \
+    2>&1 | tee "$OUT/bench_python.md"
+fi

@@ -33,6 +33,7 @@
 
 namespace rxmesh {
 
+struct ImportedMesh;  // build/import.h
 template <Op op, int BlockThreads>
 class PatchQuery;
 template <typename U, int M>
@@ -91,6 +92,13 @@ class RXMesh
    public:
     explicit RXMesh(const TriangleSoup& soup, const BuildOptions& options = {},
                     cudaStream_t stream = 0);
+    //! The same from a mesh already in device memory (3 floats per vertex, 3
+    //! vertex ids per face, e.g. a PyTorch or CuPy tensor's memory), read in
+    //! place on `stream` with no upload and no host copy. The caller keeps
+    //! both arrays alive and unchanged until the constructor returns;
+    //! stats().upload_ms is 0.
+    RXMesh(VertexView<const float, 3> positions, FaceView<const std::uint32_t, 3> faces,
+           const BuildOptions& options = {}, cudaStream_t stream = 0);
 
     std::uint32_t num_vertices() const { return m_stats.num_vertices; }
     std::uint32_t num_edges() const { return m_stats.num_edges; }
@@ -344,6 +352,8 @@ class RXMesh
     DeviceMesh device() const { return DeviceMesh{m_store.view(), m_store.limits, {}, nullptr, 0}; }
 
    private:
+    void build(ImportedMesh mesh, std::uint64_t num_input, std::uint64_t dropped_before,
+               const BuildOptions& options, cudaStream_t stream);
     void fill_stats(const PatcherResult& patches);
     void init_attributes(const float* compact_positions, const std::uint32_t* global_to_compact,
                          cudaStream_t stream);

@@ -2,7 +2,14 @@
 
     import rxmesh, torch
     vertices, faces = rxmesh.read("bunny.obj")
-    mesh = rxmesh.Mesh(vertices, faces)
-    normals = torch.from_dlpack(mesh.vertex_normals())  # no copy
+    mesh = rxmesh.Mesh(vertices, faces)                  # or CUDA tensors, read in place
+    normals = torch.from_dlpack(mesh.vertex_normals())   # no copy
+
+Results that follow the input's vertices (normals, smoothed positions,
+distances) are in input order; the mesh's own arrays (faces(), edges(),
+query(), kring(), attributes) use the mesh's numbering, and
+Mesh.to_input_order / to_mesh_order convert. Every GPU method takes
+`stream` (None: the current stream of PyTorch, else CuPy, else CUDA's
+default). rxmesh.autograd holds the differentiable operators (PyTorch).
 """
-from ._rxmesh import DeviceArray, Mesh, read, write_ply, __version__  # noqa: F401
+from ._rxmesh import DeviceArray, Mesh, loop_subdivide, read, write_ply, __version__  # noqa: F401

@@ -1,34 +1,174 @@
 // What the Python module computes on the GPU, behind a plain C++ interface
-// (the CUDA side is compiled by nvcc, the bindings by the host compiler).
+// (the CUDA side is compiled by nvcc in the ops_*.cu files, the bindings by
+// the host compiler). Every function runs on the stream it is given and
+// does not wait for it unless it says so; results are device buffers in
+// the order the function names: "input order" is one row per vertex of
+// the arrays the mesh was built from, "mesh order" the mesh's own (patch)
+// numbering.
 #pragma once
 
+#include <cuda_runtime.h>
+
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/query/op.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh::python {
 
-//! Unit vertex normals (Max's weights), one row per INPUT vertex in input
-//! order (zero for a vertex the mesh dropped), 3 floats each.
-std::shared_ptr<DeviceBuffer<float>> vertex_normals_input_order(const RXMesh& mesh);
+template <typename T>
+using Shared = std::shared_ptr<DeviceBuffer<T>>;
 
-//! What mean_curvature_flow reports that Python sees.
-struct FlowResult
+//! The element type of an input array.
+enum class InType
 {
-    std::shared_ptr<DeviceBuffer<float>> positions;  // input order, 3 floats each
-    float                                dt = 0;
-    int                                  iterations = 0;
-    double                               final_residual = 0;
-    bool                                 converged = false;
+    F32,
+    F64,
+    I32,
+    U32,
+    I64
 };
 
-//! Implicit mean curvature flow (algo/mcf.cuh) of the mesh's positions;
-//! the result one row per INPUT vertex (a dropped vertex keeps its input
-//! position: `input_positions`, 3 floats per input vertex on the host).
-FlowResult mean_curvature_flow_input_order(const RXMesh& mesh, float dt, float relative_dt,
-                                           int steps, double tolerance, int max_iterations,
-                                           bool uniform, const std::vector<float>& input_positions);
+//! An (rows, cols) C-contiguous input array, in host or device memory, as
+//! the bindings found it (the caller keeps it alive during the call).
+struct ArrayIn
+{
+    const void*   data = nullptr;
+    std::uint64_t rows = 0;
+    int           cols = 0;
+    InType        type = InType::F32;
+    bool          on_device = false;
+};
+
+//! What a Python Mesh holds.
+struct MeshHandle
+{
+    std::shared_ptr<RXMesh>       mesh;
+    std::uint32_t                 num_input_vertices = 0;
+    bool                          built_from_device  = false;
+    //! The input positions (3 floats each), kept only when the build
+    //! dropped or merged vertices: results in input order give a dropped
+    //! vertex its input position.
+    Shared<float> input_positions;
+};
+
+//! Builds the mesh. Device arrays of float32 positions and int32/uint32
+//! faces are read in place; float64 and int64 ones are converted on the
+//! device; host arrays (float32, int64) are uploaded. Waits for `stream`.
+MeshHandle build_mesh(const ArrayIn& vertices, const ArrayIn& faces, bool weld,
+                      std::uint32_t capacity, cudaStream_t stream);
+
+// ---- orders ----
+
+//! values (cols floats per mesh vertex) -> one row per input vertex; a
+//! dropped vertex gets `fallback`'s row when given, else `fill`.
+Shared<float> to_input_order(const MeshHandle& h, const float* values, int cols,
+                             const float* fallback, float fill, cudaStream_t stream);
+//! values (cols floats per input vertex) -> one row per mesh vertex (the
+//! first input vertex of each).
+Shared<float> to_mesh_order(const MeshHandle& h, const float* values, int cols,
+                            cudaStream_t stream);
+
+// ---- the mesh ----
+
+Shared<std::uint32_t> mesh_faces(const MeshHandle& h, cudaStream_t stream);
+
+struct Rows
+{
+    std::uint32_t         num_rows = 0;
+    Shared<std::uint32_t> offsets, indices;
+};
+//! A query's rows in mesh numbering (algo/query_rows.cuh). Synchronises.
+Rows query_rows(const MeshHandle& h, Op op, bool oriented, cudaStream_t stream);
+//! Every vertex's k-ring, mesh numbering (itself first). Synchronises.
+Rows kring_rows(const MeshHandle& h, int k, cudaStream_t stream);
+
+// ---- attributes (mesh order) ----
+
+struct AttributeInfo
+{
+    std::string name;
+    char        kind = 'v';  // 'v', 'e', 'f'
+    std::string dtype;       // "float32", "int32", "uint8"
+    int         components = 0;
+    void*       data       = nullptr;
+    std::uint32_t num_elements = 0;
+};
+//! The attribute `name`, of a type Python can see (float32 x 1..4, int32
+//! x 1, uint8 x 1). \throw Error when there is none or its type is another.
+AttributeInfo attribute_info(const MeshHandle& h, const std::string& name);
+std::vector<std::string> attribute_names(const MeshHandle& h);
+//! Adds a float32 attribute with `components` values per element of
+//! `kind`, copied from device memory `values` (mesh order; null: zeros).
+AttributeInfo add_attribute(const MeshHandle& h, const std::string& name, char kind,
+                            int components, const float* values, cudaStream_t stream);
+void remove_attribute(const MeshHandle& h, const std::string& name);
+
+// ---- algorithms (results in input order) ----
+
+Shared<float> vertex_normals(const MeshHandle& h, cudaStream_t stream);
+
+struct FlowResult
+{
+    Shared<float> positions;
+    float         dt = 0;
+    int           iterations = 0;
+    double        final_residual = 0;
+    bool          converged = false;
+};
+FlowResult mean_curvature_flow(const MeshHandle& h, float dt, float relative_dt, int steps,
+                               double tolerance, int max_iterations, bool uniform,
+                               cudaStream_t stream);
+
+struct GeodesicResult
+{
+    Shared<float> distance;  // +inf where unreached, NaN for a dropped vertex
+    std::uint32_t levels = 0;
+    long          iterations = 0;
+    bool          converged = false;
+};
+//! From input vertex ids. \throw InvalidInputError for none, an id out of
+//! range or one the mesh dropped.
+GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int64_t>& sources,
+                                 double tolerance, cudaStream_t stream);
+
+Shared<float> bilateral_denoise(const MeshHandle& h, int iterations, cudaStream_t stream);
+
+// ---- new meshes ----
+
+struct NewMesh
+{
+    Shared<float>         positions;
+    Shared<std::uint32_t> faces;
+    Shared<std::uint32_t> input_vertex;  // per vertex, input id or ~0u (changing topology)
+    std::uint32_t         num_vertices = 0, num_faces = 0;
+    std::string           report_json;
+};
+NewMesh loop_subdivide(const ArrayIn& vertices, const ArrayIn& faces, int levels,
+                       cudaStream_t stream);
+NewMesh isotropic_remesh(const MeshHandle& h, double target_length, int iterations,
+                         bool project, double feature_angle, cudaStream_t stream);
+NewMesh qem_simplify(const MeshHandle& h, std::uint32_t target_faces, cudaStream_t stream);
+NewMesh delaunay_flips(const MeshHandle& h, cudaStream_t stream);
+
+// ---- differentiable operators (algo/geometry_gradients.cuh), input order ----
+// Pointers are the caller's device arrays (torch tensors), contiguous, of
+// `double_precision` ? double : float.
+
+void normals_forward(const MeshHandle& h, bool double_precision, const void* positions,
+                     void* normals, cudaStream_t stream);
+void normals_backward(const MeshHandle& h, bool double_precision, const void* positions,
+                      const void* grad_normals, void* grad_positions, cudaStream_t stream);
+//! y = L(p) x, `cols` (1..3) values per vertex.
+void laplacian_forward(const MeshHandle& h, bool double_precision, int cols,
+                       const void* positions, const void* x, void* y, cudaStream_t stream);
+//! The gradients of sum(g * y) with respect to the positions and to x.
+void laplacian_backward(const MeshHandle& h, bool double_precision, int cols,
+                        const void* positions, const void* x, const void* grad_y,
+                        void* grad_positions, void* grad_x, cudaStream_t stream);
 
 }  // namespace rxmesh::python

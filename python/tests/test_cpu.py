@@ -61,7 +61,7 @@ def test_wrong_shape_or_type_is_typeerror(vertices, faces):
 
 
 def test_face_index_out_of_range_is_valueerror():
-    with pytest.raises(ValueError, match="names vertex 9"):
+    with pytest.raises(ValueError, match="face 0 corner 2 names vertex 9"):
         rxmesh.Mesh(np.zeros((4, 3), np.float32), np.array([[0, 1, 9]]))
 
 
@@ -86,3 +86,24 @@ def test_write_ply_scalar_must_be_1d():
     with pytest.raises(TypeError, match="height"):
         rxmesh.write_ply("/tmp/never.ply", np.zeros((3, 3)), np.array([[0, 1, 2]]),
                          {"height": np.zeros((3, 2))})
+
+
+def test_bad_stream_is_typeerror():
+    with pytest.raises(TypeError, match="stream"):
+        rxmesh.Mesh(np.zeros((3, 3), np.float32), np.array([[0, 1, 2]]), stream="fast")
+
+
+def test_float_faces_are_typeerror():
+    with pytest.raises(TypeError, match="integer vertex ids"):
+        rxmesh.Mesh(np.zeros((3, 3), np.float32), np.array([[0.0, 1.0, 2.0]]))
+
+
+def test_negative_face_index_is_valueerror():
+    with pytest.raises(ValueError, match="face 1 corner 0 names vertex -1"):
+        rxmesh.Mesh(np.zeros((3, 3), np.float32), np.array([[0, 1, 2], [-1, 1, 2]]))
+
+
+def test_loop_subdivide_checks_shapes():
+    with pytest.raises(TypeError, match=r"faces: expected shape \(n, 3\)"):
+        rxmesh.loop_subdivide(np.zeros((3, 3), np.float32), np.zeros((2, 4), np.int32))
+

@@ -5,21 +5,9 @@ import numpy as np
 import pytest
 
 import rxmesh
+from meshes import torus
 
 pytestmark = pytest.mark.gpu
-
-
-def torus(n=48, m=24, R=1.0, r=0.35):
-    u, w = np.meshgrid(np.arange(n), np.arange(m), indexing="ij")
-    a, b = 2 * np.pi * u / n, 2 * np.pi * w / m
-    v = np.stack([(R + r * np.cos(b)) * np.cos(a), (R + r * np.cos(b)) * np.sin(a), r * np.sin(b)], -1)
-    idx = lambda i, j: (i % n) * m + (j % m)
-    faces = []
-    for i in range(n):
-        for j in range(m):
-            faces.append([idx(i, j), idx(i + 1, j), idx(i + 1, j + 1)])
-            faces.append([idx(i, j), idx(i + 1, j + 1), idx(i, j + 1)])
-    return v.reshape(-1, 3).astype(np.float32), np.array(faces, np.int64)
 
 
 def max_normals(v, f):

@@ -45,23 +45,53 @@ __global__ void gather_positions(const float*         compact,
 
 }  // namespace
 
+namespace {
+
+ImportOptions store_import_options(const BuildOptions& options)
+{
+    ImportOptions o;
+    o.weld                = options.weld;
+    o.parts.vertex_edges  = false;  // the store needs FF, VF, EF only
+    return o;
+}
+
+}  // namespace
+
 RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream_t stream)
 {
     if (soup.faces.empty())
         throw InvalidInputError("RXMesh: the mesh has no faces");
-    GpuTimer total(stream), timer(stream);
+    GpuTimer total(stream);
     total.start();
+    build(import_mesh(soup, store_import_options(options), stream), soup.positions.size(),
+          soup.dropped_faces, options, stream);
+    m_stats.total_ms = total.stop_ms();
+}
 
-    ImportOptions import_options;
-    import_options.weld = options.weld;
-    import_options.parts.vertex_edges = false;  // the store needs FF, VF, EF only
-    ImportedMesh mesh   = import_mesh(soup, import_options, stream);
+RXMesh::RXMesh(VertexView<const float, 3> positions, FaceView<const std::uint32_t, 3> faces,
+               const BuildOptions& options, cudaStream_t stream)
+{
+    if (faces.empty())
+        throw InvalidInputError("RXMesh: the mesh has no faces");
+    GpuTimer total(stream);
+    total.start();
+    build(import_mesh(positions, faces, store_import_options(options), stream),
+          positions.num_elements(), 0, options, stream);
+    m_stats.total_ms = total.stop_ms();
+}
+
+//! Everything after the import: patches, the store, the vertex maps, the
+//! attributes (num_input: the input's vertex count).
+void RXMesh::build(ImportedMesh mesh, std::uint64_t num_input, std::uint64_t dropped_before,
+                   const BuildOptions& options, cudaStream_t stream)
+{
     if (mesh.num_faces == 0)
         throw InvalidInputError("RXMesh: every face is degenerate");
+    GpuTimer timer(stream);
     m_stats.upload_ms     = mesh.timings.upload_ms;
     m_stats.reindex_ms    = mesh.timings.reindex_ms;
     m_stats.topology_ms   = mesh.timings.topology_ms;
-    m_stats.dropped_faces = soup.dropped_faces + mesh.dropped_faces;
+    m_stats.dropped_faces = dropped_before + mesh.dropped_faces;
 
     timer.start();
     PatcherResult patches = make_patches(patcher_input(mesh), options.patcher, stream);
@@ -74,7 +104,6 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     m_store = std::move(patched.store);
 
     const std::uint32_t V = mesh.num_vertices;
-    const std::uint64_t num_input = soup.positions.size();
     m_input_to_global = DeviceBuffer<std::uint32_t>(num_input, stream);
     m_global_to_input = DeviceBuffer<std::uint32_t>(V, stream);
     m_global_to_input.memset(0xFF);
@@ -91,7 +120,6 @@ RXMesh::RXMesh(const TriangleSoup& soup, const BuildOptions& options, cudaStream
     timer.start();
     init_attributes(mesh.positions.data(), patched.vertex_new_to_old.data(), stream);
     m_stats.attributes_ms = timer.stop_ms();
-    m_stats.total_ms      = total.stop_ms();
 }
 
 MemoryReport RXMesh::memory() const

@@ -14,6 +14,7 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "rxmesh/algo/query_rows.cuh"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"
@@ -42,18 +43,6 @@ struct ActiveMask
         return mask == nullptr || mask[id.id()] != 0;
     }
 };
-
-template <Op op>
-std::uint32_t num_sources(const RXMesh& m)
-{
-    using S = typename OpTraits<op>::Source;
-    if constexpr (std::is_same_v<S, VertexId>)
-        return m.num_vertices();
-    else if constexpr (std::is_same_v<S, EdgeId>)
-        return m.num_edges();
-    else
-        return m.num_faces();
-}
 
 //! Runs `op` twice: counts (and calls per element), then the values.
 template <Op op>

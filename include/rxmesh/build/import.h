@@ -5,7 +5,8 @@
 //   --> global topology (edges, FE, EF, FF, VV, VE, VF).
 //
 // The result stays in device memory; stage times are measured with CUDA
-// events.
+// events. A mesh already in device memory (the caller's arrays, e.g. a
+// PyTorch or CuPy tensor) is read in place: no upload, no copy.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,6 +15,7 @@
 
 #include "rxmesh/build/reindex.h"
 #include "rxmesh/build/topology.h"
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/io/triangle_soup.h"
 
 namespace rxmesh {
@@ -47,5 +49,14 @@ struct ImportedMesh
 ImportedMesh import_mesh(const TriangleSoup& soup,
                          const ImportOptions& options = {},
                          cudaStream_t         stream  = 0);
+
+//! The same from device memory: 3 floats per vertex and 3 vertex ids per
+//! face, read in place on `stream` (upload_ms stays 0). The caller keeps
+//! both arrays alive and unchanged until the call returns.
+//! \throw InvalidInputError as above, and for a null array of elements.
+ImportedMesh import_mesh(VertexView<const float, 3>       positions,
+                         FaceView<const std::uint32_t, 3> faces,
+                         const ImportOptions&             options = {},
+                         cudaStream_t                     stream  = 0);
 
 }  // namespace rxmesh

@@ -1,0 +1,172 @@
+#include "arrays.h"
+
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/error.h"
+
+namespace rxmesh::python {
+
+cudaStream_t resolve_stream(const py::object& stream)
+{
+    auto handle = [](const py::object& o) {
+        return reinterpret_cast<cudaStream_t>(static_cast<std::intptr_t>(o.cast<std::int64_t>()));
+    };
+    if (stream.is_none()) {
+        const py::dict modules = py::module_::import("sys").attr("modules");
+        if (modules.contains("torch")) {
+            const py::object cuda = modules["torch"].attr("cuda");
+            if (cuda.attr("is_initialized")().cast<bool>())
+                return handle(cuda.attr("current_stream")().attr("cuda_stream"));
+        }
+        if (modules.contains("cupy"))
+            return handle(modules["cupy"].attr("cuda").attr("get_current_stream")().attr("ptr"));
+        return 0;
+    }
+    if (py::isinstance<py::int_>(stream))
+        return handle(stream);
+    if (py::hasattr(stream, "cuda_stream"))
+        return handle(stream.attr("cuda_stream"));
+    if (py::hasattr(stream, "ptr"))
+        return handle(stream.attr("ptr"));
+    throw py::type_error("stream: expected None, an int (a cudaStream_t), a torch.cuda.Stream or "
+                         "a cupy.cuda.Stream");
+}
+
+namespace {
+
+bool is_cuda(const py::object& obj)
+{
+    if (!py::hasattr(obj, "__dlpack_device__"))
+        return false;
+    const auto dev = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
+    return dev.first == kDLCUDA || dev.first == kDLCUDAManaged;
+}
+
+//! DLPack's convention for a consumer's stream (0 is not allowed there).
+std::int64_t dlpack_stream_value(cudaStream_t s)
+{
+    if (s == nullptr || s == cudaStreamLegacy)
+        return 1;
+    if (s == cudaStreamPerThread)
+        return 2;
+    return static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(s));
+}
+
+InType dl_in_type(const DLDataType& t, const std::string& what)
+{
+    if (t.lanes == 1) {
+        if (t.code == kDLFloat && t.bits == 32) return InType::F32;
+        if (t.code == kDLFloat && t.bits == 64) return InType::F64;
+        if (t.code == kDLInt && t.bits == 32) return InType::I32;
+        if (t.code == kDLInt && t.bits == 64) return InType::I64;
+        if (t.code == kDLUInt && t.bits == 32) return InType::U32;
+    }
+    throw py::type_error(what + ": unsupported dtype (code " + std::to_string(t.code) + ", " +
+                         std::to_string(t.bits) + " bits)");
+}
+
+void require_type(InType t, const std::string& kind, const std::string& what)
+{
+    const bool floating = t == InType::F32 || t == InType::F64;
+    if (kind == "positions" && !floating)
+        throw py::type_error(what + ": expected float32 or float64 values");
+    if (kind == "values" && t != InType::F32)
+        throw py::type_error(what + ": expected float32 values");
+    if (kind == "ids" && floating)
+        throw py::type_error(what + ": expected integer vertex ids (int32, uint32 or int64)");
+}
+
+//! (rows, cols) of an array of ndim 1 or 2; throws for another shape.
+std::pair<std::uint64_t, int> rows_cols(int ndim, const std::int64_t* shape, int cols,
+                                        const std::string& what)
+{
+    const std::string want = cols > 0 ? "(n, " + std::to_string(cols) + ")" : "(n,) or (n, 1..4)";
+    if (ndim == 2 && (cols > 0 ? shape[1] == cols : shape[1] >= 1 && shape[1] <= 4))
+        return {std::uint64_t(shape[0]), int(shape[1])};
+    if (ndim == 1 && cols <= 1)
+        return {std::uint64_t(shape[0]), 1};
+    std::string got = "(";
+    for (int d = 0; d < ndim; ++d) got += (d ? ", " : "") + std::to_string(shape[d]);
+    throw py::type_error(what + ": expected shape " + want + ", got " + got + ")");
+}
+
+}  // namespace
+
+InputArray::InputArray(const py::object& obj, const char* what_c, const char* kind_c, int cols,
+                       cudaStream_t stream)
+{
+    const std::string what = what_c, kind = kind_c;
+    if (is_cuda(obj)) {
+        py::capsule cap = obj.attr("__dlpack__")(py::arg("stream") = dlpack_stream_value(stream));
+        m_managed = static_cast<DLManagedTensor*>(cap.get_pointer());
+        cap.set_name("used_dltensor");  // ours now: the capsule must not free it
+        const DLTensor& t = m_managed->dl_tensor;
+        int current = 0;
+        RXMESH_CHECK_CUDA(cudaGetDevice(&current));
+        if (t.device.device_id != current)
+            throw py::type_error(what + ": on CUDA device " + std::to_string(t.device.device_id) +
+                                 ", the current device is " + std::to_string(current));
+        const auto [rows, c] = rows_cols(t.ndim, t.shape, cols, what);
+        const bool contiguous =
+            !t.strides || rows <= 1 || (t.ndim == 1 ? t.strides[0] == 1
+                                                    : t.strides[1] == 1 && t.strides[0] == c) ||
+            (t.ndim == 2 && c == 1 && t.strides[0] == 1);
+        if (!contiguous)
+            throw py::type_error(what + ": expected a C-contiguous array (call .contiguous())");
+        m_in.type      = dl_in_type(t.dtype, what);
+        require_type(m_in.type, kind, what);
+        m_in.data      = static_cast<const char*>(t.data) + t.byte_offset;
+        m_in.rows      = rows;
+        m_in.cols      = c;
+        m_in.on_device = true;
+        return;
+    }
+    py::array a = py::array::ensure(obj);
+    if (!a)
+        throw py::type_error(what + ": expected an array (NumPy, PyTorch, CuPy)");
+    std::vector<std::int64_t> shape(a.shape(), a.shape() + a.ndim());
+    const auto [rows, c] = rows_cols(int(a.ndim()), shape.data(), cols, what);
+    const bool integral = py::dtype::of<std::int64_t>().kind() == a.dtype().kind() ||
+                          a.dtype().kind() == 'u' || a.dtype().kind() == 'b';
+    if (kind == "ids" && !integral)
+        throw py::type_error(what + ": expected integer vertex ids");
+    if (kind == "ids") {
+        m_keep    = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+        m_in.type = InType::I64;
+    } else {
+        m_keep    = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+        m_in.type = InType::F32;
+    }
+    if (!m_keep)
+        throw py::type_error(what + ": expected numeric values");
+    m_in.data = py::array(m_keep).data();
+    m_in.rows = rows;
+    m_in.cols = c;
+}
+
+InputArray::~InputArray()
+{
+    if (m_managed && m_managed->deleter)
+        m_managed->deleter(m_managed);
+}
+
+DeviceFloats::DeviceFloats(const py::object& obj, const char* what, int cols, std::uint64_t rows,
+                           cudaStream_t stream)
+    : m_array(std::make_unique<InputArray>(obj, what, "values", cols, stream))
+{
+    const ArrayIn& a = m_array->in();
+    if (a.rows != rows)
+        throw py::type_error(std::string(what) + ": expected " + std::to_string(rows) +
+                             " rows, got " + std::to_string(a.rows));
+    m_cols = a.cols;
+    if (a.on_device) {
+        m_ptr = static_cast<const float*>(a.data);
+        return;
+    }
+    m_upload = DeviceBuffer<float>(a.rows * a.cols, stream);
+    if (a.rows > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_upload.data(), a.data, a.rows * a.cols * sizeof(float),
+                                          cudaMemcpyHostToDevice, stream));
+    m_ptr = m_upload.data();
+}
+
+}  // namespace rxmesh::python
