@@ -16,7 +16,7 @@ except ImportError:  # the tests skip (the cpu run never collects them)
 
 
 @pytest.fixture
-def gpu_torch(gpu_torch):
+def gpu_torch(gpu):
     if torch is None:
         pytest.skip("PyTorch is not installed")
 
