@@ -17,9 +17,15 @@ fi
 # that also benchmarks builds without them unless DEVICE_CHECKS=1.
 if [ "${1:-}" = "--no-bench" ]; then DEVICE_CHECKS=${DEVICE_CHECKS:-1}; else DEVICE_CHECKS=${DEVICE_CHECKS:-0}; fi
 echo "device checks: $([ "$DEVICE_CHECKS" = 1 ] && echo on || echo off)"
+# the Python package for the machine's python3 (the one with PyTorch and
+# CuPy), when it has pybind11: its tests then run with the others
+PY_ARGS=()
+if PYBIND=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
+  PY_ARGS=(-DPython3_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$PYBIND")
+fi
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_DEVICE_CHECKS=$([ "$DEVICE_CHECKS" = 1 ] && echo ON || echo OFF) \
-  -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT \
+  -DCMAKE_PREFIX_PATH="$DEPS/usr" $GTEST_HINT "${PY_ARGS[@]}" \
   -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
   -DRXMESH_ASSIMP_MODELS="$DEPS/usr/share/assimp/models" > "$OUT/build.log" 2>&1 \
   || { tail -30 "$OUT/build.log"; exit 1; }

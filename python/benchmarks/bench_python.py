@@ -2,10 +2,11 @@
 PyTorch-only versions of the same operations, in one run on one GPU.
 
 1. Python against C++: the same library call (python/src/ops.h) timed the
-   same way from both sides, host wall time per call with the stream waited
-   for, median of --runs after two warm-ups: Python's per-call overhead on a
-   small mesh's query, and the ratio for vertex normals, mean curvature flow
-   and remeshing on a large mesh.
+   same way from both sides: after two warm-up calls, N calls back to back
+   and one wait for the stream, host wall time over N; the median of 7 such
+   repeats. Python's per-call overhead on a small mesh's query, and the
+   ratio for vertex normals, mean curvature flow and remeshing on a large
+   mesh.
 2. RXMesh against PyTorch alone (CUDA events, median): vertex normals with
    index_add_ (Max's weights), and the cotangent Laplacian's product y = L x
    with torch.sparse (matrix assembled once, outside the timing) against
@@ -38,16 +39,22 @@ def torus(n, m, R=1.0, r=0.35):
     return v.reshape(-1, 3).astype(np.float32), f.astype(np.int32)
 
 
-def wall_ms(fn, runs, warmup=2):
-    """Median host wall time of fn() with the device waited for."""
+REPEATS = 7
+
+
+def wall_ms(fn, runs, repeats=REPEATS):
+    """As Mesh._time_cpp: two warm-ups, then per repeat `runs` calls and one
+    wait for the current stream; the median over repeats of ms per call."""
+    stream = torch.cuda.current_stream()
+    fn(), fn()
     out = []
-    for r in range(warmup + runs):
-        torch.cuda.synchronize()
+    for _ in range(repeats):
+        stream.synchronize()
         t = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        if r >= warmup:
-            out.append(1e3 * (time.perf_counter() - t))
+        for _ in range(runs):
+            fn()
+        stream.synchronize()
+        out.append(1e3 * (time.perf_counter() - t) / runs)
     return statistics.median(out)
 
 
@@ -94,7 +101,7 @@ def overhead(runs):
     v, f = torus(48, 24)
     mesh = rxmesh.Mesh(v, f)
     py = wall_ms(lambda: mesh.query("VV"), runs)
-    cpp = statistics.median(mesh._time_cpp("query_vv", runs + 2)[2:])
+    cpp = statistics.median(mesh._time_cpp("query_vv", runs, REPEATS))
     return {"faces": len(f), "python_ms": py, "cpp_ms": cpp, "overhead_us": 1e3 * (py - cpp)}
 
 
@@ -102,11 +109,11 @@ def python_vs_cpp(n, runs, remesh_runs):
     v, f = torus(n, n)
     mesh = rxmesh.Mesh(torch.from_numpy(v).cuda(), torch.from_numpy(f).cuda())
     rows = []
-    for what, call, k in [("vertex_normals", lambda: mesh.vertex_normals(), runs),
-                          ("mcf", lambda: mesh.mean_curvature_flow(), runs),
-                          ("remesh", lambda: mesh.remesh(iterations=1), remesh_runs)]:
-        py = wall_ms(call, k, warmup=1)
-        cpp = statistics.median(mesh._time_cpp(what, k + 1)[1:])
+    for what, call, k, repeats in [("vertex_normals", lambda: mesh.vertex_normals(), runs, REPEATS),
+                                   ("mcf", lambda: mesh.mean_curvature_flow(), runs, REPEATS),
+                                   ("remesh", lambda: mesh.remesh(iterations=1), 1, remesh_runs)]:
+        py = wall_ms(call, k, repeats)
+        cpp = statistics.median(mesh._time_cpp(what, k, repeats))
         rows.append({"op": what, "faces": len(f), "python_ms": py, "cpp_ms": cpp, "ratio": py / cpp})
     return rows
 
@@ -135,8 +142,8 @@ def against_torch(n, runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--remesh-runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=50, help="calls per repeat (small and fast ops)")
+    ap.add_argument("--remesh-runs", type=int, default=5, help="repeats of one remeshing call")
     ap.add_argument("--large", type=int, default=2580, help="torus side: 2 n^2 faces (2580: 13.3M)")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
@@ -145,12 +152,12 @@ def main():
     o = overhead(a.runs)
     print("| per-call overhead | faces | Python ms | C++ ms | overhead us |\n|---|---|---|---|---|")
     print(f"| query VV | {o['faces']} | {o['python_ms']:.4f} | {o['cpp_ms']:.4f} | {o['overhead_us']:.1f} |\n")
-    big = python_vs_cpp(a.large, a.runs, a.remesh_runs)
+    big = python_vs_cpp(a.large, a.runs // 5, a.remesh_runs)
     print("| op | faces | Python ms | C++ ms | Python / C++ |\n|---|---|---|---|---|")
     for r in big:
         print(f"| {r['op']} | {r['faces']} | {r['python_ms']:.3f} | {r['cpp_ms']:.3f} | {r['ratio']:.3f} |")
     print()
-    vs = [against_torch(n, a.runs) for n in (161, 645, a.large)]
+    vs = [against_torch(n, 15) for n in (161, 645, a.large)]
     print("| faces | normals RXMesh ms | normals RXMesh autograd ms | normals PyTorch index_add_ ms | "
           "L x RXMesh ms | L x torch.sparse ms |\n|---|---|---|---|---|---|")
     for r in vs:

@@ -5,18 +5,63 @@
 
 namespace rxmesh::python {
 
+namespace {
+
+//! Callables looked up once (leaked on purpose: they must outlive the
+//! interpreter's own teardown order).
+struct CurrentStreamProbe
+{
+    py::object* modules = nullptr;  // sys.modules
+    py::object* torch_initialized = nullptr, *torch_raw_stream = nullptr, *torch_device = nullptr;
+    py::object* torch_current_stream = nullptr;
+};
+
+CurrentStreamProbe& probe()
+{
+    static CurrentStreamProbe p{new py::object(py::module_::import("sys").attr("modules"))};
+    return p;
+}
+
+cudaStream_t handle(const py::object& o)
+{
+    return reinterpret_cast<cudaStream_t>(static_cast<std::intptr_t>(o.cast<std::int64_t>()));
+}
+
+//! PyTorch's current stream, when PyTorch is imported and has initialised
+//! CUDA (its C entry points where they exist: cheaper than building a
+//! torch.cuda.Stream per call).
+bool torch_current_stream(cudaStream_t& out)
+{
+    CurrentStreamProbe& p       = probe();
+    const py::dict      modules = p.modules->cast<py::dict>();
+    if (!modules.contains("torch"))
+        return false;
+    if (p.torch_initialized == nullptr) {
+        const py::object torch = modules["torch"];
+        const py::object C     = torch.attr("_C");
+        p.torch_initialized    = new py::object(torch.attr("cuda").attr("is_initialized"));
+        if (py::hasattr(C, "_cuda_getCurrentRawStream") && py::hasattr(C, "_cuda_getDevice")) {
+            p.torch_raw_stream = new py::object(C.attr("_cuda_getCurrentRawStream"));
+            p.torch_device     = new py::object(C.attr("_cuda_getDevice"));
+        }
+        p.torch_current_stream = new py::object(torch.attr("cuda").attr("current_stream"));
+    }
+    if (!(*p.torch_initialized)().cast<bool>())
+        return false;
+    out = p.torch_raw_stream ? handle((*p.torch_raw_stream)((*p.torch_device)()))
+                             : handle((*p.torch_current_stream)().attr("cuda_stream"));
+    return true;
+}
+
+}  // namespace
+
 cudaStream_t resolve_stream(const py::object& stream)
 {
-    auto handle = [](const py::object& o) {
-        return reinterpret_cast<cudaStream_t>(static_cast<std::intptr_t>(o.cast<std::int64_t>()));
-    };
     if (stream.is_none()) {
-        const py::dict modules = py::module_::import("sys").attr("modules");
-        if (modules.contains("torch")) {
-            const py::object cuda = modules["torch"].attr("cuda");
-            if (cuda.attr("is_initialized")().cast<bool>())
-                return handle(cuda.attr("current_stream")().attr("cuda_stream"));
-        }
+        cudaStream_t s = 0;
+        if (torch_current_stream(s))
+            return s;
+        const py::dict modules = probe().modules->cast<py::dict>();
         if (modules.contains("cupy"))
             return handle(modules["cupy"].attr("cuda").attr("get_current_stream")().attr("ptr"));
         return 0;

@@ -22,13 +22,36 @@ std::int64_t n64(std::uint64_t n)
     return std::int64_t(n);
 }
 
+using Ready = std::shared_ptr<const ReadyEvent>;
+
+//! The event every result of a call shares: recorded on its stream after
+//! the call's work.
+Ready ready_on(cudaStream_t s)
+{
+    return std::make_shared<const ReadyEvent>(s);
+}
+
+DeviceArray floats(Shared<float> b, std::vector<std::int64_t> shape, const Ready& r)
+{
+    return DeviceArray::of(std::move(b), DType::Float32, std::move(shape), r);
+}
+DeviceArray ids(Shared<std::uint32_t> b, std::vector<std::int64_t> shape, const Ready& r)
+{
+    return DeviceArray::of(std::move(b), DType::Int32, std::move(shape), r);
+}
 DeviceArray floats(Shared<float> b, std::vector<std::int64_t> shape, cudaStream_t s)
 {
-    return DeviceArray::of(std::move(b), DType::Float32, std::move(shape), s);
+    return floats(std::move(b), std::move(shape), ready_on(s));
 }
 DeviceArray ids(Shared<std::uint32_t> b, std::vector<std::int64_t> shape, cudaStream_t s)
 {
-    return DeviceArray::of(std::move(b), DType::Int32, std::move(shape), s);
+    return ids(std::move(b), std::move(shape), ready_on(s));
+}
+//! A view of memory the mesh holds (written before the call: no stream's
+//! work to wait for beyond the default stream's).
+DeviceArray mesh_view(const MeshHandle& h, void* data, DType dtype, std::vector<std::int64_t> shape)
+{
+    return DeviceArray(h.mesh, data, dtype, std::move(shape), ready_on(0));
 }
 
 py::object json(const std::string& text)
@@ -48,17 +71,19 @@ Op parse_op(const std::string& name)
 
 py::tuple rows(const Rows& r, cudaStream_t s)
 {
-    return py::make_tuple(ids(r.offsets, {n64(r.num_rows) + 1}, s),
-                          ids(r.indices, {n64(r.indices->size())}, s));
+    const Ready ready = ready_on(s);
+    return py::make_tuple(ids(r.offsets, {n64(r.num_rows) + 1}, ready),
+                          ids(r.indices, {n64(r.indices->size())}, ready));
 }
 
 py::tuple new_mesh(const NewMesh& m, cudaStream_t s)
 {
-    py::object input = py::none();
+    const Ready ready = ready_on(s);
+    py::object  input = py::none();
     if (m.input_vertex)
-        input = py::cast(ids(m.input_vertex, {n64(m.num_vertices)}, s));
-    return py::make_tuple(floats(m.positions, {n64(m.num_vertices), 3}, s),
-                          ids(m.faces, {n64(m.num_faces), 3}, s), input, json(m.report_json));
+        input = py::cast(ids(m.input_vertex, {n64(m.num_vertices)}, ready));
+    return py::make_tuple(floats(m.positions, {n64(m.num_vertices), 3}, ready),
+                          ids(m.faces, {n64(m.num_faces), 3}, ready), input, json(m.report_json));
 }
 
 //! Host faces (int64) are checked here, before any GPU work, so that the
@@ -107,7 +132,7 @@ DeviceArray attribute_view(const MeshHandle& h, const std::string& name)
     std::vector<std::int64_t> shape{n64(a.num_elements)};
     if (a.components > 1)
         shape.push_back(a.components);
-    return DeviceArray(h.mesh, a.data, dtype, shape, 0);
+    return mesh_view(h, a.data, dtype, shape);
 }
 
 std::uint32_t elements_of(const MeshHandle& h, char kind)
@@ -165,16 +190,16 @@ void bind_autograd_helpers(py::class_<MeshHandle>& c)
     });
 }
 
-//! Wall times (ms) of `runs` calls of one op from C++, each waited for:
-//! the baseline of the Python overhead benchmark (python/benchmarks).
+//! The C++ side of the Python overhead benchmark (python/benchmarks):
+//! `repeats` times, `runs` calls of one op back to back and one wait for
+//! the stream, after two warm-up calls; each repeat's wall time per call,
+//! ms. The Python side times its own calls the same way.
 std::vector<double> time_from_cpp(const MeshHandle& h, const std::string& what, int runs,
-                                  const py::object& stream)
+                                  int repeats, const py::object& stream)
 {
     const cudaStream_t s = resolve_stream(stream);
     py::gil_scoped_release release;
-    std::vector<double>    ms;
-    for (int r = 0; r < runs; ++r) {
-        const auto start = std::chrono::steady_clock::now();
+    auto call = [&] {
         if (what == "query_vv")
             (void)query_rows(h, Op::VV, false, s);
         else if (what == "vertex_normals")
@@ -185,8 +210,17 @@ std::vector<double> time_from_cpp(const MeshHandle& h, const std::string& what, 
             (void)isotropic_remesh(h, 0.0, 1, true, 0.0, s);
         else
             throw InvalidInputError("_time_cpp: unknown op '" + what + "'");
+    };
+    call(), call();
+    std::vector<double> ms;
+    for (int r = 0; r < repeats; ++r) {
         RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < runs; ++i)
+            call();
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+                     runs);
     }
     return ms;
 }
@@ -212,8 +246,8 @@ void bind_elements(py::class_<MeshHandle>& c)
 {
     c.def("positions", [](const MeshHandle& h, const std::string& order, const py::object& stream) {
         if (order == "mesh")
-            return DeviceArray(h.mesh, h.mesh->positions().device_data(), DType::Float32,
-                               {n64(h.mesh->num_vertices()), 3}, 0);
+            return mesh_view(h, h.mesh->positions().device_data(), DType::Float32,
+                             {n64(h.mesh->num_vertices()), 3});
         if (order != "input")
             throw InvalidInputError("positions: order must be 'input' or 'mesh', got '" + order + "'");
         const cudaStream_t s = resolve_stream(stream);
@@ -234,11 +268,11 @@ void bind_elements(py::class_<MeshHandle>& c)
     }, py::arg("stream") = py::none(), "the edges, 2 vertex ids each (smaller first), mesh numbering")
     .def("input_vertex_to_global", [](const MeshHandle& h) {
         const auto& b = h.mesh->input_vertex_to_global();
-        return DeviceArray(h.mesh, const_cast<std::uint32_t*>(b.data()), DType::Int32, {n64(b.size())}, 0);
+        return mesh_view(h, const_cast<std::uint32_t*>(b.data()), DType::Int32, {n64(b.size())});
     }, "input vertex -> mesh vertex (-1: dropped); no copy")
     .def("global_vertex_to_input", [](const MeshHandle& h) {
         const auto& b = h.mesh->global_vertex_to_input();
-        return DeviceArray(h.mesh, const_cast<std::uint32_t*>(b.data()), DType::Int32, {n64(b.size())}, 0);
+        return mesh_view(h, const_cast<std::uint32_t*>(b.data()), DType::Int32, {n64(b.size())});
     }, "mesh vertex -> its (first) input vertex; no copy")
     .def("to_input_order", [](const MeshHandle& h, const py::object& values, const py::object& stream) {
         const cudaStream_t s = resolve_stream(stream);
@@ -357,7 +391,8 @@ void bind_mesh(py::module_& m)
     bind_attributes(c);
     bind_algorithms(c);
     bind_autograd_helpers(c);
-    c.def("_time_cpp", &time_from_cpp, py::arg("what"), py::arg("runs"), py::arg("stream") = py::none());
+    c.def("_time_cpp", &time_from_cpp, py::arg("what"), py::arg("runs"), py::arg("repeats"),
+          py::arg("stream") = py::none());
 
     m.def("loop_subdivide", [](const py::object& vertices, const py::object& faces, int levels,
                                const py::object& stream) {
@@ -365,8 +400,9 @@ void bind_mesh(py::module_& m)
         const InputArray   v(vertices, "vertices", "positions", 3, s);
         const InputArray   f(faces, "faces", "ids", 3, s);
         const NewMesh      r = loop_subdivide(v.in(), f.in(), levels, s);
-        return py::make_tuple(floats(r.positions, {n64(r.num_vertices), 3}, s),
-                              ids(r.faces, {n64(r.num_faces), 3}, s));
+        const Ready        ready = ready_on(s);
+        return py::make_tuple(floats(r.positions, {n64(r.num_vertices), 3}, ready),
+                              ids(r.faces, {n64(r.num_faces), 3}, ready));
     }, py::arg("vertices"), py::arg("faces"), py::arg("levels") = 1, py::arg("stream") = py::none(),
        "Loop subdivision: (vertices, faces) as device arrays (numbering of "
        "reference/loop_subdivision.h: input vertices first, then one per edge)");

@@ -73,12 +73,12 @@ cudaStream_t dlpack_stream(std::int64_t value)
 }
 
 DeviceArray::DeviceArray(std::shared_ptr<const void> owner, void* data, DType dtype,
-                         std::vector<std::int64_t> shape, cudaStream_t stream)
+                         std::vector<std::int64_t> shape, std::shared_ptr<const ReadyEvent> ready)
     : m_owner(std::move(owner)),
       m_data(data),
       m_dtype(dtype),
       m_shape(std::move(shape)),
-      m_ready(std::make_shared<ReadyEvent>(stream))
+      m_ready(std::move(ready))
 {
     RXMESH_CHECK_CUDA(cudaGetDevice(&m_device));
 }

@@ -49,16 +49,17 @@ class DeviceArray
 {
    public:
     //! `owner` keeps `data` alive (a DeviceBuffer, or the mesh that holds
-    //! it); `stream` is where the values were written.
+    //! it); `ready` was recorded on the stream that wrote the values (one
+    //! event may serve every array of a call).
     DeviceArray(std::shared_ptr<const void> owner, void* data, DType dtype,
-                std::vector<std::int64_t> shape, cudaStream_t stream);
+                std::vector<std::int64_t> shape, std::shared_ptr<const ReadyEvent> ready);
 
     template <typename T>
     static DeviceArray of(std::shared_ptr<DeviceBuffer<T>> buffer, DType dtype,
-                          std::vector<std::int64_t> shape, cudaStream_t stream)
+                          std::vector<std::int64_t> shape, std::shared_ptr<const ReadyEvent> ready)
     {
         void* data = buffer->data();
-        return DeviceArray(std::move(buffer), data, dtype, std::move(shape), stream);
+        return DeviceArray(std::move(buffer), data, dtype, std::move(shape), std::move(ready));
     }
 
     const std::vector<std::int64_t>& shape() const { return m_shape; }
@@ -79,7 +80,7 @@ class DeviceArray
     DType                       m_dtype;
     std::vector<std::int64_t>   m_shape;
     int                         m_device = 0;
-    std::shared_ptr<ReadyEvent> m_ready;
+    std::shared_ptr<const ReadyEvent> m_ready;
 };
 
 //! The stream a DLPack `stream` argument names (CUDA's conventions: 1 the
