@@ -4,7 +4,8 @@
 # the carried libdlpack-dev), then the python.cpu and python.gpu tests with
 # the GPU required (the apps the tests compare with are built too). With
 # BENCH=1, python/benchmarks/bench_python.py after them; with GTEST_FILTER,
-# those C++ GPU tests first. Logs in $OUT.
+# those C++ GPU tests first; with PIP=1, `pip wheel` of the repository
+# (setup.py), installed into a scratch folder and run on the GPU. Logs in $OUT.
 # usage: [BENCH=1] scripts/device_python.sh (carry .deps)
 set -uo pipefail
 source scripts/device_env.sh
@@ -26,4 +27,19 @@ grep -E "passed|failed|skipped|Error|error|assert" "$OUT/python_tests.log" | hea
 if [ "${BENCH:-0}" = 1 ]; then
   PYTHONPATH=build-py/python "$PY" python/benchmarks/bench_python.py --json "$OUT/bench_python.json" \
     2>&1 | tee "$OUT/bench_python.md"
+fi
+if [ "${PIP:-0}" = 1 ]; then
+  W=$(mktemp -d)
+  CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" "$PY" -m pip wheel --no-build-isolation --no-deps \
+    -w "$W/wheel" . > "$OUT/pip.log" 2>&1 && "$PY" -m pip install --no-deps --target "$W/site" \
+    "$W"/wheel/*.whl >> "$OUT/pip.log" 2>&1
+  echo "pip wheel + install: exit $?; $(ls "$W/wheel")"
+  (cd "$W" && PYTHONPATH="$W/site" "$PY" -c "
+import numpy as np, rxmesh, rxmesh.autograd, torch
+print('installed at', rxmesh.__file__)
+v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)
+f = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+n = torch.from_dlpack(rxmesh.Mesh(v, f).vertex_normals())
+print('normals of a tetrahedron from the wheel:', n.shape, bool(torch.isfinite(n).all()))
+")
 fi
