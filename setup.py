@@ -42,7 +42,14 @@ class CMakeBuild(build_ext):
         if shutil.which("ninja"):
             args += ["-G", "Ninja"]
         args += os.environ.get("CMAKE_ARGS", "").split()
-        subprocess.run(["cmake", "-S", ROOT, "-B", build] + args, check=True)
+        configure = subprocess.run(["cmake", "-S", ROOT, "-B", build] + args, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        print(configure.stdout)
+        if configure.returncode != 0:
+            sys.exit("rxmesh: CMake's configuration failed (above)")
+        skipped = [l for l in configure.stdout.splitlines() if "RXMesh Python package: not built" in l]
+        if skipped:  # CMAKE_ARGS=-DCMAKE_PREFIX_PATH=... finds headers elsewhere
+            sys.exit("rxmesh: " + skipped[0].split("-- ", 1)[-1])
         subprocess.run(["cmake", "--build", build, "--target", "_rxmesh"], check=True)
         built = [f for f in os.listdir(os.path.join(build, "python", "rxmesh")) if f.startswith("_rxmesh")]
         if not built:

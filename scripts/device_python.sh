@@ -30,7 +30,7 @@ if [ "${BENCH:-0}" = 1 ]; then
 fi
 if [ "${PIP:-0}" = 1 ]; then
   W=$(mktemp -d)
-  CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" "$PY" -m pip wheel --no-build-isolation --no-deps \
+  CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$DEPS/usr" "$PY" -m pip wheel --no-build-isolation --no-deps \
     -w "$W/wheel" . > "$OUT/pip.log" 2>&1 && "$PY" -m pip install --no-deps --target "$W/site" \
     "$W"/wheel/*.whl >> "$OUT/pip.log" 2>&1
   echo "pip wheel + install: exit $?; $(ls "$W/wheel")"
