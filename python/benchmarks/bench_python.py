@@ -19,6 +19,7 @@ import argparse
 import json
 import statistics
 import time
+import warnings
 
 import numpy as np
 import torch
@@ -93,8 +94,10 @@ def torch_laplacian(p, f):
         cols += [b, a, a, b]
         vals += [cot, cot, -cot, -cot]
     n = p.shape[0]
-    L = torch.sparse_coo_tensor(torch.stack([torch.cat(rows), torch.cat(cols)]), torch.cat(vals), (n, n))
-    return L.coalesce().to_sparse_csr()
+    with warnings.catch_warnings():  # torch.sparse's notes on invariant checks and beta status
+        warnings.simplefilter("ignore", UserWarning)
+        L = torch.sparse_coo_tensor(torch.stack([torch.cat(rows), torch.cat(cols)]), torch.cat(vals), (n, n))
+        return L.coalesce().to_sparse_csr()
 
 
 def overhead(runs):
