@@ -13,6 +13,7 @@ PY=$(command -v python3)
 cmake -S . -B build-py -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRXMESH_DEVICE_CHECKS=$([ "${BENCH:-0}" = 1 ] && echo OFF || echo ON) -DPython3_EXECUTABLE="$PY" \
   -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)" -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+  -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \
   -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" > "$OUT/build_py.log" 2>&1 \
   || { tail -30 "$OUT/build_py.log"; exit 1; }
 grep -i "python" "$OUT/build_py.log"

@@ -1,4 +1,5 @@
 """Generated test meshes (NumPy) and small readers the tests share."""
+import collections
 import os
 import subprocess
 
@@ -91,3 +92,44 @@ def read_ply_scalars(path):
             props.append((parts[2], types[parts[1]]))
     rows = np.frombuffer(data, dtype=np.dtype(props), count=count, offset=end)
     return {name: rows[name] for name, _ in props}
+
+
+def max_normals(v, f):
+    """Max's weights in double: each face adds cross(e1, e2) / (|e1|^2 |e2|^2) at each corner."""
+    v = v.astype(np.float64)
+    n = np.zeros_like(v)
+    for k in range(3):
+        p, a, b = v[f[:, k]], v[f[:, (k + 1) % 3]], v[f[:, (k + 2) % 3]]
+        e1, e2 = a - p, b - p
+        w = 1.0 / (np.sum(e1 * e1, 1) * np.sum(e2 * e2, 1))
+        np.add.at(n, f[:, k], np.cross(e1, e2) * w[:, None])
+    return n / np.linalg.norm(n, axis=1, keepdims=True)
+
+
+def csr(offsets, indices):
+    o, i = offsets.numpy(), indices.numpy()
+    assert o[0] == 0 and np.all(np.diff(o) >= 0) and o[-1] == len(i)
+    return [i[o[r]:o[r + 1]] for r in range(len(o) - 1)]
+
+
+def reference_relations(faces, num_vertices):
+    """Every first-order relation from the faces alone, as sets of keys:
+    edges are (min, max) vertex pairs."""
+    edge_faces = collections.defaultdict(set)
+    for fi, f in enumerate(faces):
+        for k in range(3):
+            a, b = int(f[k]), int(f[(k + 1) % 3])
+            edge_faces[(min(a, b), max(a, b))].add(fi)
+    vv = [set() for _ in range(num_vertices)]
+    ve = [set() for _ in range(num_vertices)]
+    vf = [set() for _ in range(num_vertices)]
+    for (a, b), fs in edge_faces.items():
+        vv[a].add(b), vv[b].add(a), ve[a].add((a, b)), ve[b].add((a, b))
+    for fi, f in enumerate(faces):
+        for v in f:
+            vf[int(v)].add(fi)
+    ff = [set() for _ in range(len(faces))]
+    for fs in edge_faces.values():
+        for g in fs:
+            ff[g] |= fs - {g}
+    return edge_faces, vv, ve, vf, ff

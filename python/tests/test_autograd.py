@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import rxmesh
-from meshes import fan, grid, torus
+from meshes import fan, grid, max_normals, torus
 
 pytestmark = pytest.mark.gpu
 try:
@@ -34,17 +34,6 @@ def cot_laplacian_numpy(v, f, x):
         np.add.at(y, f[:, a], d)
         np.add.at(y, f[:, b], -d)
     return y
-
-
-def max_normals(v, f):
-    v = v.astype(np.float64)
-    n = np.zeros_like(v)
-    for k in range(3):
-        p, a, b = v[f[:, k]], v[f[:, (k + 1) % 3]], v[f[:, (k + 2) % 3]]
-        e1, e2 = a - p, b - p
-        w = 1.0 / (np.sum(e1 * e1, 1) * np.sum(e2 * e2, 1))
-        np.add.at(n, f[:, k], np.cross(e1, e2) * w[:, None])
-    return n / np.linalg.norm(n, axis=1, keepdims=True)
 
 
 def small(kind):

@@ -5,21 +5,9 @@ import numpy as np
 import pytest
 
 import rxmesh
-from meshes import torus
+from meshes import max_normals, torus
 
 pytestmark = pytest.mark.gpu
-
-
-def max_normals(v, f):
-    """Max's weights in double: each face adds cross(e1, e2) / (|e1|^2 |e2|^2) at each corner."""
-    v = v.astype(np.float64)
-    n = np.zeros_like(v)
-    for k in range(3):
-        p, a, b = v[f[:, k]], v[f[:, (k + 1) % 3]], v[f[:, (k + 2) % 3]]
-        e1, e2 = a - p, b - p
-        w = 1.0 / (np.sum(e1 * e1, 1) * np.sum(e2 * e2, 1))
-        np.add.at(n, f[:, k], np.cross(e1, e2) * w[:, None])
-    return n / np.linalg.norm(n, axis=1, keepdims=True)
 
 
 def test_statistics(gpu):

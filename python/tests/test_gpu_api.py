@@ -9,40 +9,11 @@ import numpy as np
 import pytest
 
 import rxmesh
-from meshes import app, awkward, fan, grid, read_ply_scalars, run, torus
+from meshes import app, awkward, csr, fan, grid, read_ply_scalars, reference_relations, run, torus
 
 pytestmark = pytest.mark.gpu
 
 MESHES = {"torus": torus, "grid": grid, "fan": fan, "awkward": awkward}
-
-
-def csr(offsets, indices):
-    o, i = offsets.numpy(), indices.numpy()
-    assert o[0] == 0 and np.all(np.diff(o) >= 0) and o[-1] == len(i)
-    return [i[o[r]:o[r + 1]] for r in range(len(o) - 1)]
-
-
-def reference_relations(faces, num_vertices):
-    """Every first-order relation from the faces alone, as sets of keys:
-    edges are (min, max) vertex pairs."""
-    edge_faces = collections.defaultdict(set)
-    for fi, f in enumerate(faces):
-        for k in range(3):
-            a, b = int(f[k]), int(f[(k + 1) % 3])
-            edge_faces[(min(a, b), max(a, b))].add(fi)
-    vv = [set() for _ in range(num_vertices)]
-    ve = [set() for _ in range(num_vertices)]
-    vf = [set() for _ in range(num_vertices)]
-    for (a, b), fs in edge_faces.items():
-        vv[a].add(b), vv[b].add(a), ve[a].add((a, b)), ve[b].add((a, b))
-    for fi, f in enumerate(faces):
-        for v in f:
-            vf[int(v)].add(fi)
-    ff = [set() for _ in range(len(faces))]
-    for fs in edge_faces.values():
-        for g in fs:
-            ff[g] |= fs - {g}
-    return edge_faces, vv, ve, vf, ff
 
 
 @pytest.mark.parametrize("name", list(MESHES))
