@@ -103,7 +103,8 @@ def max_normals(v, f):
         e1, e2 = a - p, b - p
         w = 1.0 / (np.sum(e1 * e1, 1) * np.sum(e2 * e2, 1))
         np.add.at(n, f[:, k], np.cross(e1, e2) * w[:, None])
-    return n / np.linalg.norm(n, axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):  # NaN rows: a sum of zero (no normal)
+        return n / np.linalg.norm(n, axis=1, keepdims=True)
 
 
 def csr(offsets, indices):
