@@ -5,7 +5,7 @@
 # speed of light, occupancy, launch statistics, warp stall reasons and the
 # DRAM bytes moved. Sizes: the armadillo refined to LEVEL (4: 13.3M faces;
 # 0: 52K). Reports land in $OUT/ncu/*.txt, packed into $OUT/ncu.tgz.
-# usage: scripts/device_ncu.sh [GROUP...]   GROUP: bilateral mcf mcf_cached geodesic
+# usage: scripts/device_ncu.sh [GROUP...]   GROUP: bilateral mcf mcf_cached geodesic normals
 #        (default: all three; carry .deps)
 set -uo pipefail
 source scripts/device_env.sh
@@ -13,7 +13,7 @@ GROUPS_RUN="${*:-bilateral mcf geodesic}"
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRXMESH_DEVICE_CHECKS=OFF -DRXMESH_BUILD_BENCHMARKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
   -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" >> "$OUT/build.log" 2>&1 || exit 1
-ninja -C build-bench bench_bilateral bench_mcf bench_geodesic >> "$OUT/build.log" 2>&1 \
+ninja -C build-bench bench_bilateral bench_mcf bench_geodesic bench_vertex_normals >> "$OUT/build.log" 2>&1 \
   || { grep -B2 -A12 error "$OUT/build.log" | head -40; exit 1; }
 tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C /tmp
 M=/tmp/data/meshes/armadillo.off
@@ -54,6 +54,11 @@ for g in $GROUPS_RUN; do
       GEO=("$B/bench_geodesic" --mesh $M --levels 0 --runs 2 --cpu-max-faces 0 --oracle-max-faces 0)
       prof geodesic_toplesets_52k 'for_each_loop_kernel' 1 120 "${GEO[@]}"
       prof pde_bfs_52k           'bfs_one_launch'        1 120 "${GEO[@]}" ;;
+    normals)
+      # RXMesh's default (accumulate<FV>, 128 threads) and PDE's gather
+      NRM=("$B/bench_vertex_normals" --mesh $M --min-faces 13000000 --runs 1)
+      prof normals_rxmesh_13m 'accumulate_kernel<' 2 240 "${NRM[@]}"
+      prof normals_pde_13m    'pde_vertex_normals' 2 240 "${NRM[@]}" ;;
   esac
 done
 tar -C "$OUT" -czf "$OUT/ncu.tgz" ncu && rm -rf "$OUT/ncu"
