@@ -118,12 +118,6 @@ __device__ T cot_at(const V3<T>& c, const V3<T>& a, const V3<T>& b)
     return s > T(0) ? dot(u, v) / s : T(0);
 }
 
-template <typename T, int N>
-__device__ void add_owned(const VertexSums<T, N>& sums, int k, const T (&value)[N])
-{
-    sums.add(k, value);
-}
-
 //! Staged input: the concatenation of views, value d of vertex v.
 template <typename T, int M>
 struct Concat3
@@ -192,6 +186,28 @@ struct UnitGradient
     }
 };
 
+//! For the corner k that `sums` gathers for: the gradient, with respect to
+//! p_k, of the sum over the face's corners c of a term of (p_c, p_a, p_b)
+//! (a, b: the next corners). gradient(c, a, b, d_a, d_b) gives the term's
+//! gradients with respect to p_a and p_b; p_c's is minus their sum.
+template <typename T, typename TermGradient>
+__device__ void add_owned_position_gradient(const VertexSums<T, 3>& sums, const TermGradient& gradient)
+{
+    for (int k = 0; k < 3; ++k) {
+        if (!sums.owns(k))
+            continue;
+        V3<T> total{0, 0, 0};
+        for (int c = 0; c < 3; ++c) {
+            const int a = (c + 1) % 3, b = (c + 2) % 3;
+            V3<T>     d_a, d_b;
+            gradient(c, a, b, d_a, d_b);
+            total += k == a ? d_a : k == b ? d_b : (d_a + d_b) * T(-1);
+        }
+        const T value[3] = {total.x, total.y, total.z};
+        sums.add(k, value);
+    }
+}
+
 //! The corner's share of sum over the face's corners c of gm_c . term_c
 //! (staged: position, then gm).
 template <typename T>
@@ -201,20 +217,9 @@ struct MaxCornerVjp
                                const VertexSums<T, 3>& sums) const
     {
         const V3<T> p[3] = {corner(x, 0), corner(x, 1), corner(x, 2)};
-        for (int k = 0; k < 3; ++k) {
-            if (!sums.owns(k))
-                continue;
-            V3<T> total{0, 0, 0};
-            for (int c = 0; c < 3; ++c) {
-                const int   a = (c + 1) % 3, b = (c + 2) % 3;
-                const V3<T> g{x(c, 3), x(c, 4), x(c, 5)};
-                V3<T>       d_a, d_b;
-                max_term_vjp(p[c], p[a], p[b], g, d_a, d_b);
-                total += k == a ? d_a : k == b ? d_b : (d_a + d_b) * T(-1);
-            }
-            const T value[3] = {total.x, total.y, total.z};
-            sums.add(k, value);
-        }
+        add_owned_position_gradient(sums, [&](int c, int a, int b, V3<T>& d_a, V3<T>& d_b) {
+            max_term_vjp(p[c], p[a], p[b], V3<T>{x(c, 3), x(c, 4), x(c, 5)}, d_a, d_b);
+        });
     }
 };
 
@@ -255,7 +260,8 @@ struct CotanCorner
 };
 
 //! The corner's share of the gradient of sum(g * L(p) x) with respect to
-//! p (staged: position, x, g).
+//! p (staged: position, x, g): the angle at c weighs edge (a, b) by
+//! cot / 2 in (g_a - g_b) . (x_b - x_a).
 template <typename T, int M>
 struct CotanCornerVjp
 {
@@ -263,23 +269,13 @@ struct CotanCornerVjp
                                const VertexSums<T, 3>& sums) const
     {
         const V3<T> p[3] = {corner(x, 0), corner(x, 1), corner(x, 2)};
-        for (int k = 0; k < 3; ++k) {
-            if (!sums.owns(k))
-                continue;
-            V3<T> total{0, 0, 0};
-            for (int c = 0; c < 3; ++c) {  // the angle at c weighs edge (a, b)
-                const int a = (c + 1) % 3, b = (c + 2) % 3;
-                T         s = 0;  // (g_a - g_b) . (x_b - x_a)
-                for (int d = 0; d < M; ++d)
-                    s += (x(a, 3 + M + d) - x(b, 3 + M + d)) * (x(b, 3 + d) - x(a, 3 + d));
-                V3<T> d_a, d_b;
-                cot_and_gradient(p[c], p[a], p[b], d_a, d_b);
-                const V3<T> d = k == a ? d_a : k == b ? d_b : (d_a + d_b) * T(-1);
-                total += d * (T(0.5) * s);
-            }
-            const T value[3] = {total.x, total.y, total.z};
-            sums.add(k, value);
-        }
+        add_owned_position_gradient(sums, [&](int c, int a, int b, V3<T>& d_a, V3<T>& d_b) {
+            T s = 0;
+            for (int d = 0; d < M; ++d)
+                s += (x(a, 3 + M + d) - x(b, 3 + M + d)) * (x(b, 3 + d) - x(a, 3 + d));
+            cot_and_gradient(p[c], p[a], p[b], d_a, d_b);
+            d_a = d_a * (T(0.5) * s), d_b = d_b * (T(0.5) * s);
+        });
     }
 };
 
