@@ -136,6 +136,29 @@ std::pair<std::uint64_t, int> rows_cols(int ndim, const std::int64_t* shape, int
 
 }  // namespace
 
+void InputArray::take_cuda(const std::string& what, const std::string& kind, int cols)
+{
+    const DLTensor& t = m_managed->dl_tensor;
+    int current = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&current));
+    if (t.device.device_id != current)
+        throw py::type_error(what + ": on CUDA device " + std::to_string(t.device.device_id) +
+                             ", the current device is " + std::to_string(current));
+    const auto [rows, c] = rows_cols(t.ndim, t.shape, cols, what);
+    const bool contiguous =
+        !t.strides || rows <= 1 || (t.ndim == 1 ? t.strides[0] == 1
+                                                : t.strides[1] == 1 && t.strides[0] == c) ||
+        (t.ndim == 2 && c == 1 && t.strides[0] == 1);
+    if (!contiguous)
+        throw py::type_error(what + ": expected a C-contiguous array (call .contiguous())");
+    m_in.type      = dl_in_type(t.dtype, what);
+    require_type(m_in.type, kind, what);
+    m_in.data      = static_cast<const char*>(t.data) + t.byte_offset;
+    m_in.rows      = rows;
+    m_in.cols      = c;
+    m_in.on_device = true;
+}
+
 InputArray::InputArray(const py::object& obj, const char* what_c, const char* kind_c, int cols,
                        cudaStream_t stream)
 {
@@ -144,25 +167,14 @@ InputArray::InputArray(const py::object& obj, const char* what_c, const char* ki
         py::capsule cap = obj.attr("__dlpack__")(py::arg("stream") = dlpack_stream_value(stream));
         m_managed = static_cast<DLManagedTensor*>(cap.get_pointer());
         cap.set_name("used_dltensor");  // ours now: the capsule must not free it
-        const DLTensor& t = m_managed->dl_tensor;
-        int current = 0;
-        RXMESH_CHECK_CUDA(cudaGetDevice(&current));
-        if (t.device.device_id != current)
-            throw py::type_error(what + ": on CUDA device " + std::to_string(t.device.device_id) +
-                                 ", the current device is " + std::to_string(current));
-        const auto [rows, c] = rows_cols(t.ndim, t.shape, cols, what);
-        const bool contiguous =
-            !t.strides || rows <= 1 || (t.ndim == 1 ? t.strides[0] == 1
-                                                    : t.strides[1] == 1 && t.strides[0] == c) ||
-            (t.ndim == 2 && c == 1 && t.strides[0] == 1);
-        if (!contiguous)
-            throw py::type_error(what + ": expected a C-contiguous array (call .contiguous())");
-        m_in.type      = dl_in_type(t.dtype, what);
-        require_type(m_in.type, kind, what);
-        m_in.data      = static_cast<const char*>(t.data) + t.byte_offset;
-        m_in.rows      = rows;
-        m_in.cols      = c;
-        m_in.on_device = true;
+        try {
+            take_cuda(what, kind, cols);
+        } catch (...) {  // the destructor will not run: hand the tensor back here
+            if (m_managed->deleter)
+                m_managed->deleter(m_managed);
+            m_managed = nullptr;
+            throw;
+        }
         return;
     }
     py::array a = py::array::ensure(obj);

@@ -40,6 +40,9 @@ class InputArray
     const ArrayIn& in() const { return m_in; }
 
    private:
+    //! The checks and fields of a CUDA tensor (m_managed).
+    void take_cuda(const std::string& what, const std::string& kind, int cols);
+
     ArrayIn          m_in;
     py::object       m_keep;  // a NumPy array
     DLManagedTensor* m_managed = nullptr;
