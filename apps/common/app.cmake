@@ -205,6 +205,38 @@ function(rxmesh_add_app app)
   rxmesh_add_sanitizer_test(app_${_suffix} racecheck 600 $<TARGET_FILE:rxmesh-${_suffix}> --check)
 endfunction()
 
+# rxmesh_add_gpu_vs_cpu_test(APP compare_ply ARGS ... PROPERTIES ... TOLERANCE T)
+# rxmesh_add_gpu_vs_cpu_test(APP compare_report_counts ARGS ... [GPU_ARGS ...]
+#                            KEYS ... PERCENT P)
+# rxmesh_APP.gpu_vs_cpu (label gpu; skipped without a GPU): the app's GPU
+# run and its --device cpu run on the same input (ARGS), compared by
+# apps/common/compare_ply.cmake (the PLYs' PROPERTIES within TOLERANCE) or
+# compare_report_counts.cmake (the reports' KEYS within PERCENT; GPU_ARGS
+# for the GPU run only), in the app's binary folder.
+function(rxmesh_add_gpu_vs_cpu_test app script)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 2 A "" "TOLERANCE;PERCENT" "ARGS;PROPERTIES;GPU_ARGS;KEYS")
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  set(_dir ${CMAKE_CURRENT_BINARY_DIR})
+  # each list stays one -D argument inside the list _defines
+  string(REPLACE ";" "\\;" A_PROPERTIES "${A_PROPERTIES}")
+  string(REPLACE ";" "\\;" A_KEYS "${A_KEYS}")
+  string(REPLACE ";" "\\;" A_GPU_ARGS "${A_GPU_ARGS}")
+  if(script STREQUAL "compare_ply")
+    set(_defines "-DPROPERTIES=${A_PROPERTIES}" -DTOLERANCE=${A_TOLERANCE}
+                 -DA=${_dir}/dome_gpu.ply -DB=${_dir}/dome_cpu.ply)
+  else()
+    set(_defines "-DGPU_ARGS=${A_GPU_ARGS}" -DDIR=${_dir} "-DKEYS=${A_KEYS}" -DPERCENT=${A_PERCENT})
+  endif()
+  add_test(NAME rxmesh_${app}.gpu_vs_cpu
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${A_ARGS}" ${_defines}
+            -P ${RXMESH_APP_COMMON}/${script}.cmake)
+  set_tests_properties(rxmesh_${app}.gpu_vs_cpu PROPERTIES LABELS gpu
+    SKIP_REGULAR_EXPRESSION "no GPU: skipped")
+endfunction()
+
 # rxmesh_add_cpu_default_tests(APP [VERTICES V FACES F] [PASS_PATTERN RE]
 #                              [REPORT_PATTERN RE] [ARGS ...])
 # The app's --device cpu on its embedded default input, no GPU needed:
