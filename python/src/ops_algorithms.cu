@@ -7,6 +7,7 @@
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/algo/vertex_normals.cuh"
+#include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -55,18 +56,23 @@ GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int
     const RXMesh& mesh = *h.mesh;
     if (sources.empty())
         throw InvalidInputError("geodesic_distance: no source vertex given");
-    const std::vector<std::uint32_t> map = mesh.input_vertex_to_global().to_host();
-    std::vector<std::uint32_t>       global;
-    for (std::int64_t v : sources) {
+    // the sources' entries of the map only, not the whole map
+    const auto&                map = mesh.input_vertex_to_global();
+    std::vector<std::uint32_t> global(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const std::int64_t v = sources[i];
         if (v < 0 || v >= std::int64_t(map.size()))
             throw InvalidInputError("geodesic_distance: source vertex " + std::to_string(v) +
                                     " is out of range (the mesh has " + std::to_string(map.size()) +
                                     " vertices)");
-        if (map[v] == ~0u)
-            throw InvalidInputError("geodesic_distance: source vertex " + std::to_string(v) +
-                                    " belongs to no face");
-        global.push_back(map[v]);
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(&global[i], map.data() + v, sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, s));
     }
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        if (global[i] == ~0u)
+            throw InvalidInputError("geodesic_distance: source vertex " + std::to_string(sources[i]) +
+                                    " belongs to no face");
     GeodesicOptions o;
     o.tolerance = tolerance;
     DeviceBuffer<float>  d(mesh.num_vertices(), s);

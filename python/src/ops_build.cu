@@ -28,28 +28,6 @@ __global__ void narrow_ids(const std::int64_t* in, std::uint64_t n, std::uint32_
         out[i] = in[i] >= 0 && in[i] < std::int64_t(~0u) ? std::uint32_t(in[i]) : ~0u;
 }
 
-__global__ void gather_to_input(const float* values, const std::uint32_t* input_to_global,
-                                std::uint32_t n, int cols, const float* fallback, float fill,
-                                float* out)
-{
-    const std::uint64_t t = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-    if (t >= std::uint64_t(n) * cols)
-        return;
-    const std::uint64_t i = t / cols, k = t % cols;
-    const std::uint32_t g = input_to_global[i];
-    out[t] = g != ~0u ? values[std::uint64_t(g) * cols + k]
-             : fallback ? fallback[3 * i + k]
-                        : fill;
-}
-
-__global__ void gather_to_mesh(const float* values, const std::uint32_t* global_to_input,
-                               std::uint32_t n, int cols, float* out)
-{
-    const std::uint64_t t = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-    if (t < std::uint64_t(n) * cols)
-        out[t] = values[std::uint64_t(global_to_input[t / cols]) * cols + t % cols];
-}
-
 }  // namespace
 
 namespace detail {
@@ -134,7 +112,7 @@ Shared<float> to_input_order(const MeshHandle& h, const float* values, int cols,
     const std::uint32_t n   = h.num_input_vertices;
     auto                out = std::make_shared<DeviceBuffer<float>>(std::size_t(n) * cols, s);
     if (n > 0) {
-        gather_to_input<<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
+        detail::rows_to_input_order<float><<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
             values, h.mesh->input_vertex_to_global().data(), n, cols, cols == 3 ? fallback : nullptr,
             fill, out->data());
         RXMESH_CHECK_LAUNCH();
@@ -147,7 +125,7 @@ Shared<float> to_mesh_order(const MeshHandle& h, const float* values, int cols, 
     const std::uint32_t n   = h.mesh->num_vertices();
     auto                out = std::make_shared<DeviceBuffer<float>>(std::size_t(n) * cols, s);
     if (n > 0) {
-        gather_to_mesh<<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
+        detail::rows_to_mesh_order<float><<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
             values, h.mesh->global_vertex_to_input().data(), n, cols, out->data());
         RXMESH_CHECK_LAUNCH();
     }

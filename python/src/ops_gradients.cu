@@ -16,27 +16,7 @@ namespace rxmesh::python {
 
 namespace {
 
-template <typename T>
-__global__ void input_to_mesh(const T* in, const std::uint32_t* global_to_input, std::uint32_t n,
-                              int cols, T* out)
-{
-    const std::uint64_t t = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-    if (t < std::uint64_t(n) * cols)
-        out[t] = in[std::uint64_t(global_to_input[t / cols]) * cols + t % cols];
-}
-
-template <typename T>
-__global__ void mesh_to_input(const T* in, const std::uint32_t* input_to_global, std::uint32_t n,
-                              int cols, T* out)
-{
-    const std::uint64_t t = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-    if (t >= std::uint64_t(n) * cols)
-        return;
-    const std::uint32_t g = input_to_global[t / cols];
-    out[t]                = g == ~0u ? T(0) : in[std::uint64_t(g) * cols + t % cols];
-}
-
-//! The transpose of mesh_to_input: out (mesh order, zero on entry) +=
+//! The transpose of rows_to_input_order: out (mesh order, zero on entry) +=
 //! each input row.
 template <typename T>
 __global__ void sum_to_mesh(const T* in, const std::uint32_t* input_to_global, std::uint32_t n,
@@ -50,7 +30,7 @@ __global__ void sum_to_mesh(const T* in, const std::uint32_t* input_to_global, s
         atomicAdd(&out[std::uint64_t(g) * cols + t % cols], in[t]);
 }
 
-//! The transpose of input_to_mesh: each mesh row to its first input vertex.
+//! The transpose of rows_to_mesh_order: each mesh row to its first input vertex.
 template <typename T>
 __global__ void first_to_input(const T* in, const std::uint32_t* input_to_global,
                                const std::uint32_t* global_to_input, std::uint32_t n, int cols,
@@ -78,7 +58,7 @@ struct Orders
     {
         DeviceBuffer<T> out(std::size_t(mesh_n()) * cols, s);
         if (mesh_n() > 0) {
-            input_to_mesh<<<detail::blocks(std::uint64_t(mesh_n()) * cols), 256, 0, s>>>(
+            detail::rows_to_mesh_order<T><<<detail::blocks(std::uint64_t(mesh_n()) * cols), 256, 0, s>>>(
                 static_cast<const T*>(in), h.mesh->global_vertex_to_input().data(), mesh_n(), cols,
                 out.data());
             RXMESH_CHECK_LAUNCH();
@@ -89,8 +69,9 @@ struct Orders
     {
         if (input_n() == 0)
             return;
-        mesh_to_input<<<detail::blocks(std::uint64_t(input_n()) * cols), 256, 0, s>>>(
-            in.data(), h.mesh->input_vertex_to_global().data(), input_n(), cols, static_cast<T*>(out));
+        detail::rows_to_input_order<T><<<detail::blocks(std::uint64_t(input_n()) * cols), 256, 0, s>>>(
+            in.data(), h.mesh->input_vertex_to_global().data(), input_n(), cols, nullptr, T(0),
+            static_cast<T*>(out));
         RXMESH_CHECK_LAUNCH();
     }
     DeviceBuffer<T> sum_to_mesh_order(const void* in, int cols) const
