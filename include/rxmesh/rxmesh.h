@@ -225,6 +225,19 @@ class RXMesh
                                              const DeviceLoopOptions& options = {},
                                              bool oriented = false, cudaStream_t stream = 0) const;
 
+    //! The same loop for a functor that reads the store itself: every thread
+    //! of a block calls `f(patch, p)` (a __device__ functor taking a
+    //! PatchInfo, query/device_mesh.h, and the patch index) for each patch
+    //! the schedule names, with no staging and no shared memory; a block's
+    //! threads share the patch's work among themselves (threadIdx.x,
+    //! blockDim.x == BlockThreads). For per-patch passes cheaper than a
+    //! query, e.g. a sweep over a patch's edges (algo/toplesets.cuh).
+    template <int BlockThreads = 256, typename F, typename Step>
+    DeviceLoopReport for_each_patch_scheduled_loop(const PatchSchedule& schedule, F f, Step step,
+                                                   long                     max_iterations,
+                                                   const DeviceLoopOptions& options = {},
+                                                   cudaStream_t             stream  = 0) const;
+
     //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
     //! patch, then calls `finalize(v, sum)` once per vertex: see
     //! query/accumulate.cuh for the rules and an example. Every accumulate
@@ -373,7 +386,6 @@ class RXMesh
 #include "rxmesh/query/kring.cuh"
 #include "rxmesh/query/launch.cuh"
 #include "rxmesh/query/patch_query.cuh"
-#include "rxmesh/query/scheduled_loop.cuh"
 
 namespace rxmesh {
 
@@ -434,51 +446,6 @@ detail::IfValueType<T> RXMesh::accumulate_scheduled(const PatchSchedule& schedul
     detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
         mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
         contribute, finalize, stream);
-}
-
-template <Op op, typename T, int N, typename Combine, int BlockThreads, typename Input,
-          typename Contribute, typename Finalize, typename Active, typename Step>
-DeviceLoopReport RXMesh::accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
-                                                   Contribute contribute, Finalize finalize,
-                                                   Active active, Step step, long max_iterations,
-                                                   const DeviceLoopOptions& options,
-                                                   cudaStream_t stream) const
-{
-    DeviceMesh mesh = device();
-    mesh.schedule   = schedule;
-    return detail::run_scheduled_loop(
-        "RXMesh::accumulate_scheduled_loop", step, max_iterations, options, stream,
-        [&](detail::LoopState* state, bool forced) {
-            return detail::launch_accumulate_loop<op, T, N, BlockThreads>(
-                mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
-                contribute, finalize, step, state, max_iterations, forced, stream);
-        },
-        [&](const detail::LoopState* state, cudaStream_t s) {
-            accumulate_scheduled<op, T, N, Combine, BlockThreads>(
-                schedule, input, contribute, finalize,
-                detail::ActiveUntilDone<Active>{active, state}, s);
-        });
-}
-
-template <Op op, int BlockThreads, typename F, typename Active, typename Step>
-DeviceLoopReport RXMesh::for_each_scheduled_loop(const PatchSchedule& schedule, F f,
-                                                 Active active, Step step, long max_iterations,
-                                                 const DeviceLoopOptions& options, bool oriented,
-                                                 cudaStream_t stream) const
-{
-    DeviceMesh mesh = device();
-    mesh.schedule   = schedule;
-    return detail::run_scheduled_loop(
-        "RXMesh::for_each_scheduled_loop", step, max_iterations, options, stream,
-        [&](detail::LoopState* state, bool forced) {
-            return detail::launch_for_each_loop<op, BlockThreads>(
-                mesh, f, active, oriented, step, state, max_iterations, forced, stream);
-        },
-        [&](const detail::LoopState* state, cudaStream_t s) {
-            for_each_scheduled<op, BlockThreads>(schedule, f,
-                                                 detail::ActiveUntilDone<Active>{active, state},
-                                                 oriented, s);
-        });
 }
 
 // T and N read from finalize (query/accumulate_args.h): the members above.
@@ -582,4 +549,6 @@ PatchQuery<op, BlockThreads> RXMesh::query(bool oriented) const
 }
 
 }  // namespace rxmesh
+
+#include "rxmesh/rxmesh_loops.cuh"  // the loop members
 #endif

@@ -2,15 +2,23 @@
 // a set of sources along the mesh's edges, by a level-synchronous
 // breadth-first search on the GPU, with the host out of the loop.
 //
-// Step k runs a VV query over only the patches that own a vertex of level k
-// (RXMesh::for_each_scheduled_loop): each such vertex gives every neighbour
-// still without a level the level k + 1 (atomicCAS: one winner), and the
-// winner appends the neighbour's owner patch, once per level, to the work
-// list of step k + 1. The loop's step (one thread) then moves the schedule
-// to that list; the search ends when it is empty. All steps run in one
-// cooperative launch where the device allows, else in host-enqueued chunks. The lists of all steps, kept one after the
-// other, bound their total length by the number of vertices (each entry names
-// a patch that owns a vertex of that level).
+// Step k sweeps the edges of only the patches that own a vertex of level k
+// (RXMesh::for_each_patch_scheduled_loop): every local edge of such a patch,
+// ribbon edges too (a patch holds the whole one-ring of each vertex it owns),
+// whose end is an owned vertex of level k gives its other end, if still
+// without a level, the level k + 1 (atomicCAS: one winner), and the winner
+// appends that vertex's owner patch, once per level, to the work list of
+// step k + 1. The loop's step (one thread) then moves the schedule to that
+// list; the search ends when it is empty. All steps run in one cooperative
+// launch where the device allows, else in host-enqueued chunks. The lists of
+// all steps, kept one after the other, bound their total length by the
+// number of vertices (each entry names a patch that owns a vertex of that
+// level).
+//
+// The sweep reads each edge's row from the store and the levels of its
+// ends, with no staging: a VV query per step (stage the patch, build every
+// row by block transposes) did the same for many more instructions, while
+// a level's frontier often holds a few vertices of a patch.
 //
 // Besides the levels, it returns what a propagation over the levels needs to
 // schedule patches: the patches in the order in which they were first reached
@@ -98,26 +106,33 @@ static __global__ void bfs_seed_kernel(BfsArrays a, const std::uint32_t* sources
     }
 }
 
-//! VV lambda of step k: the frontier vertex v labels its unlabelled neighbours.
-struct BfsExpand
+//! Step k's work on one scheduled patch: each local edge with an owned end
+//! of level k offers its other end the level k + 1.
+struct BfsEdgeSweep
 {
     BfsArrays a;
-    __device__ void operator()(VertexId, const RowView<VertexId>& ring) const
+
+    __device__ void offer(const PatchInfo& pi, std::uint16_t from, std::uint16_t to,
+                          std::uint32_t k) const
     {
-        const std::uint32_t next = a.state->level + 1;
-        for (std::uint32_t i = 0; i < ring.size(); ++i) {
-            const std::uint32_t u = ring[i].id();
-            if (a.level[u] == kNoLevel && atomicCAS(a.level + u, kNoLevel, next) == kNoLevel)
-                a.queue(owner_patch(a.vertex_offsets, a.num_patches, u), next);
+        if (from >= pi.vmap.num_owned || a.level[pi.vmap.owned_offset + from] != k)
+            return;
+        const std::uint32_t u = pi.vmap(to);
+        if (a.level[u] == kNoLevel && atomicCAS(a.level + u, kNoLevel, k + 1) == kNoLevel)
+            a.queue(owner_patch(a.vertex_offsets, a.num_patches, u), k + 1);
+    }
+
+    __device__ void operator()(const PatchInfo& pi, std::uint32_t) const
+    {
+        const std::uint32_t k = a.state->level;
+        for (std::uint32_t e = threadIdx.x; e < pi.nE; e += blockDim.x) {
+            // a row of M_EV is 4-byte aligned: one load
+            const std::uint32_t w = __ldg(reinterpret_cast<const unsigned int*>(pi.m_ev + 2 * e));
+            const auto          v0 = std::uint16_t(w & 0xFFFFu), v1 = std::uint16_t(w >> 16);
+            offer(pi, v0, v1, k);
+            offer(pi, v1, v0, k);
         }
     }
-};
-
-struct OnFrontier
-{
-    const std::uint32_t* level;
-    const BfsState*      state;
-    __device__ bool      operator()(VertexId v) const { return level[v.id()] == state->level; }
 };
 
 //! After step k: the next step's work list is what step k appended (the
@@ -141,7 +156,7 @@ static __global__ void bfs_advance_kernel(BfsState* s, std::uint32_t* level_offs
     bfs_advance(s, level_offsets);
 }
 
-//! bfs_advance as the step of RXMesh::for_each_scheduled_loop.
+//! bfs_advance as the step of RXMesh::for_each_patch_scheduled_loop.
 struct BfsStep
 {
     BfsState*       s;
@@ -209,7 +224,7 @@ inline void patch_level_spans(const RXMesh& mesh, Toplesets& t, cudaStream_t str
 }  // namespace detail
 
 //! The toplesets of `sources` (global vertex ids); `loop`: how the steps run
-//! (RXMesh::for_each_scheduled_loop: one cooperative launch by default).
+//! (RXMesh::for_each_patch_scheduled_loop: one cooperative launch by default).
 //! \throw InvalidInputError for no source or a source out of range.
 inline Toplesets toplesets(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                            cudaStream_t stream = 0, const DeviceLoopOptions& loop = {})
@@ -235,11 +250,10 @@ inline Toplesets toplesets(const RXMesh& mesh, const std::vector<std::uint32_t>&
     RXMESH_CHECK_LAUNCH();
     // the seed step queued level 0's patches: step 0's work list
     const PatchSchedule schedule{work.data(), state.data()->range, P};
-    const detail::OnFrontier on_frontier{t.level.data(), state.data()};
     // a step per level: at most V + 1 (the last finds no new vertex)
-    mesh.for_each_scheduled_loop<Op::VV>(schedule, detail::BfsExpand{a}, on_frontier,
-                                         detail::BfsStep{state.data(), t.level_offsets.data()},
-                                         long(V) + 2, loop, false, stream);
+    mesh.for_each_patch_scheduled_loop(schedule, detail::BfsEdgeSweep{a},
+                                       detail::BfsStep{state.data(), t.level_offsets.data()},
+                                       long(V) + 2, loop, stream);
     const detail::BfsState last = read_back(state.data(), stream);
     t.num_levels = last.level + 1;
     t.reached    = last.first_tail;

@@ -144,6 +144,39 @@ __global__ void __launch_bounds__(BlockThreads, query_min_blocks(op, BlockThread
     }
 }
 
+//! The block's scheduled patches, each handed to f(patch, p) by every
+//! thread of the block (a patch loop: the caller's functor reads the store
+//! itself, with no staging and no shared memory).
+template <typename F>
+__device__ __forceinline__ void each_scheduled_patch(const DeviceMesh& mesh, const F& f)
+{
+    const std::uint32_t end = mesh.end_item();
+    for (std::uint32_t i = mesh.first_item() + blockIdx.x; i < end; i += gridDim.x) {
+        const std::uint32_t p = mesh.scheduled_patch(i);
+        f(mesh.patch(p), p);
+    }
+}
+
+//! The same for a patch loop (for_each_patch_scheduled_loop).
+template <int BlockThreads, typename F, typename Step>
+__global__ void __launch_bounds__(BlockThreads)
+    patch_loop_kernel(DeviceMesh mesh, F f, Step step, LoopState* state, long max_iterations)
+{
+    while (!state->done) {
+        each_scheduled_patch(mesh, f);
+        barrier_and_step(step, state, max_iterations);
+    }
+}
+
+//! One iteration of a patch loop in the chunked form (nothing once done).
+template <int BlockThreads, typename F>
+__global__ void __launch_bounds__(BlockThreads)
+    patch_iteration_kernel(DeviceMesh mesh, F f, const LoopState* state)
+{
+    if (!state->done)
+        each_scheduled_patch(mesh, f);
+}
+
 //! Form::Auto takes one launch up to this many schedule entries per block
 //! of the resident grid. Above it, iterations are long enough to hide a
 //! launch, and on an H100 the chunks were the faster form: geodesic
@@ -198,6 +231,30 @@ bool launch_for_each_loop(const DeviceMesh& mesh, F f, Active active, bool orien
     return launch_loop_kernel<for_each_loop_kernel<op, BlockThreads, F, Active, Step>,
                               BlockThreads>(mesh, query_smem_bytes(op, orient, mesh.limits),
                                             forced, args, stream);
+}
+
+template <int BlockThreads, typename F, typename Step>
+bool launch_patch_loop(const DeviceMesh& mesh, F f, Step step, LoopState* state,
+                       long max_iterations, bool forced, cudaStream_t stream)
+{
+    void* args[] = {const_cast<DeviceMesh*>(&mesh), &f, &step, &state, &max_iterations};
+    return launch_loop_kernel<patch_loop_kernel<BlockThreads, F, Step>, BlockThreads>(
+        mesh, 0, forced, args, stream);
+}
+
+//! One chunked-form iteration of a patch loop: as many blocks as are
+//! resident, looping over the schedule's entries.
+template <int BlockThreads, typename F>
+void enqueue_patch_iteration(const DeviceMesh& mesh, F f, const LoopState* state,
+                             cudaStream_t stream)
+{
+    const std::uint32_t items = patch_items(mesh);
+    if (mesh.store.num_patches == 0 || items == 0)
+        return;
+    Launcher l = launcher<patch_iteration_kernel<BlockThreads, F>>();
+    patch_iteration_kernel<BlockThreads, F>
+        <<<l.resident_grid(BlockThreads, 0, items), BlockThreads, 0, stream>>>(mesh, f, state);
+    RXMESH_CHECK_LAUNCH();
 }
 
 //! Either form (see the top of the file): one_launch(state, forced) tries
