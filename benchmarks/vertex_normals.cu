@@ -238,6 +238,16 @@ int main(int argc, char** argv)
          [&] { normals_unstaged<16>(mesh, P, normals.data()); }},
         {"previous hand kernel (staged patch, shared-memory sums)", "previous_hand_kernel",
          [&] { baselines::staged_patch_normals(mesh, P, normals.data()); }},
+        {"staged positions, direct face rows, shared-memory atomic sums, 128 threads",
+         "shared_sum_128", [&] { baselines::shared_sum_normals<128, 1>(mesh, P, normals.data()); }},
+        {"  same, 128 threads, >= 16 blocks/SM", "shared_sum_128_16",
+         [&] { baselines::shared_sum_normals<128, 16>(mesh, P, normals.data()); }},
+        {"  same, 256 threads", "shared_sum_256",
+         [&] { baselines::shared_sum_normals<256, 1>(mesh, P, normals.data()); }},
+        {"  same, 256 threads, >= 8 blocks/SM", "shared_sum_256_8",
+         [&] { baselines::shared_sum_normals<256, 8>(mesh, P, normals.data()); }},
+        {"  same, 64 threads, >= 32 blocks/SM", "shared_sum_64_32",
+         [&] { baselines::shared_sum_normals<64, 32>(mesh, P, normals.data()); }},
     };
     auto rx_atomic = [&] {
         normals.memset(0);

@@ -13,6 +13,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/query/copy_window.cuh"
 #include "rxmesh/query/device_mesh.h"
+#include "rxmesh/query/direct_rows.cuh"
 #include "rxmesh/query/smem_plan.h"
 #include "rxmesh/query/vertex_rows.cuh"
 #include "rxmesh/rxmesh.h"
@@ -91,6 +92,61 @@ inline void staged_patch_normals(const RXMesh& mesh, const float* positions, flo
     RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            int(c.used())));
     kernel<<<mesh.num_patches(), kThreads, c.used()>>>(mesh.device(), positions, normals);
+    RXMESH_CHECK_LAUNCH();
+}
+
+//! A candidate for the library: one block per patch stages the positions
+//! of the patch's local vertices in shared memory (owned ones coalesced),
+//! reads each local face's corners straight from the store (M_FE, then
+//! M_EV), and adds Max's term of each owned corner into shared-memory sums
+//! with atomics: no face rows in shared memory, no transpose. The order of
+//! the atomic adds varies, so the last bits of a sum may vary between runs.
+template <int BlockThreads, int MinBlocks>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
+    shared_sum_normals_kernel(DeviceMesh mesh, const float* __restrict__ positions,
+                              float* __restrict__ normals)
+{
+    extern __shared__ __align__(16) float shared_sum_smem[];
+    const PatchInfo     pi    = mesh.patch(blockIdx.x);
+    const std::uint32_t owned = pi.vmap.num_owned;
+    float*              xyz   = shared_sum_smem;       // 3 per local vertex
+    float*              acc   = xyz + 3 * pi.nV;       // 3 per owned vertex
+    for (std::uint32_t v = threadIdx.x; v < pi.nV; v += BlockThreads) {
+        const std::uint64_t g = pi.vmap(v);
+        for (int d = 0; d < 3; ++d)
+            xyz[3 * v + d] = __ldg(positions + 3 * g + d);
+    }
+    for (std::uint32_t i = threadIdx.x; i < 3 * owned; i += BlockThreads)
+        acc[i] = 0.f;
+    __syncthreads();
+    for (std::uint32_t f = threadIdx.x; f < pi.nF; f += BlockThreads) {
+        std::uint16_t l[3];
+        detail::direct_row<Op::FV>(pi, f, l);
+        const Vec3 p[3] = {load3(xyz, l[0]), load3(xyz, l[1]), load3(xyz, l[2])};
+        for (int k = 0; k < 3; ++k) {
+            if (l[k] >= owned)
+                continue;
+            const Vec3 n = max_weighted_normal(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
+            atomicAdd(acc + 3 * l[k] + 0, n.x);
+            atomicAdd(acc + 3 * l[k] + 1, n.y);
+            atomicAdd(acc + 3 * l[k] + 2, n.z);
+        }
+    }
+    __syncthreads();
+    for (std::uint32_t v = threadIdx.x; v < owned; v += BlockThreads)
+        store3(normals, pi.vmap.owned_offset + v, normalized_or_zero(load3(acc, v)));
+}
+
+//! Launches shared_sum_normals_kernel over every patch.
+template <int BlockThreads, int MinBlocks>
+void shared_sum_normals(const RXMesh& mesh, const float* positions, float* normals)
+{
+    const PatchLimits l    = mesh.store().limits;
+    const std::size_t smem = sizeof(float) * 3 * (std::size_t(l.vertices) + l.vertices);
+    auto kernel = shared_sum_normals_kernel<BlockThreads, MinBlocks>;
+    RXMESH_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(smem)));
+    kernel<<<mesh.num_patches(), BlockThreads, smem>>>(mesh.device(), positions, normals);
     RXMESH_CHECK_LAUNCH();
 }
 
