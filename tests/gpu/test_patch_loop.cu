@@ -1,0 +1,150 @@
+// RXMesh::for_each_patch_scheduled_loop (query/scheduled_loop.cuh): a loop
+// whose step grows the schedule's range by one patch per iteration; every
+// thread of a scheduled patch's block adds one to each owned vertex it
+// takes (so the block's threads must share the patch), and thread 0 adds the
+// iteration number to the patch's total. Checked against the counts the
+// loop must give on the host: patch p is scheduled in iterations p, p + 1,
+// ... up to the last, in every form (one cooperative launch, host-enqueued
+// chunks with and without graphs), at two block sizes, with and without an
+// iteration limit.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/rxmesh.cuh"
+
+namespace patch_loop_test {
+
+using namespace rxmesh;
+using u32 = std::uint32_t;
+
+struct GrowState
+{
+    u32 iteration = 0;
+    u32 range[2]  = {0, 1};  // of the schedule: the first range[1] patches
+};
+
+struct CountVisits
+{
+    u32*             vertex_visits;  // per vertex
+    u32*             patch_sum;      // per patch: the sum of its iterations
+    const GrowState* state;
+
+    __device__ void operator()(const PatchInfo& pi, u32 p) const
+    {
+        for (u32 v = threadIdx.x; v < pi.vmap.num_owned; v += blockDim.x)
+            vertex_visits[pi.vmap.owned_offset + v] += 1;  // one block per patch at a time
+        if (threadIdx.x == 0)
+            patch_sum[p] += state->iteration;
+    }
+};
+
+struct Grow
+{
+    GrowState*      state;
+    u32             num_patches;
+    __device__ bool operator()() const
+    {
+        state->iteration += 1;
+        if (state->range[1] == num_patches)
+            return true;
+        state->range[1] += 1;
+        return false;
+    }
+};
+
+struct Counts
+{
+    std::vector<u32> vertex_visits, patch_sum;
+    long             iterations = 0;
+};
+
+template <int BlockThreads>
+Counts run_gpu(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions& options)
+{
+    const u32        V = mesh.num_vertices(), P = mesh.num_patches();
+    std::vector<u32> list(P);
+    for (u32 p = 0; p < P; ++p)
+        list[p] = p;
+    const auto        patches = DeviceBuffer<u32>::from_host(list);
+    DeviceBuffer<u32> visits(V), sums(P);
+    visits.memset(0);
+    sums.memset(0);
+    DeviceBuffer<GrowState> state(1);
+    const GrowState         init{};
+    state.upload(&init, 1);
+    const DeviceLoopReport r = mesh.for_each_patch_scheduled_loop<BlockThreads>(
+        PatchSchedule{patches.data(), state.data()->range, P},
+        CountVisits{visits.data(), sums.data(), state.data()}, Grow{state.data(), P},
+        max_iterations, options);
+    EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
+    EXPECT_EQ(long(state.to_host()[0].iteration), r.iterations);
+    return {visits.to_host(), sums.to_host(), r.iterations};
+}
+
+//! What the loop must give: iterations min(P, limit); patch p is scheduled
+//! in iterations p .. iterations - 1.
+Counts expected(const RXMesh& mesh, long max_iterations)
+{
+    const u32  P       = mesh.num_patches();
+    const auto offsets = mesh.store().vertex_offsets.to_host();
+    Counts     c;
+    c.iterations = std::min<long>(P, max_iterations);
+    c.vertex_visits.assign(mesh.num_vertices(), 0);
+    c.patch_sum.assign(P, 0);
+    for (u32 p = 0; p < P; ++p)
+        for (long t = p; t < c.iterations; ++t) {
+            c.patch_sum[p] += u32(t);
+            for (u32 v = offsets[p]; v < offsets[p + 1]; ++v)
+                c.vertex_visits[v] += 1;
+        }
+    return c;
+}
+
+void expect_same(const Counts& gpu, const Counts& want)
+{
+    EXPECT_EQ(gpu.iterations, want.iterations);
+    ASSERT_EQ(gpu.patch_sum, want.patch_sum);
+    for (std::size_t v = 0; v < want.vertex_visits.size(); ++v)
+        ASSERT_EQ(gpu.vertex_visits[v], want.vertex_visits[v]) << "vertex " << v;
+}
+
+std::vector<std::pair<std::string, DeviceLoopOptions>> forms()
+{
+    DeviceLoopOptions one, chunks, plain;
+    one.form    = DeviceLoopOptions::Form::OneLaunch;
+    chunks.form = plain.form = DeviceLoopOptions::Form::Chunks;
+    chunks.chunk = plain.chunk = 5;  // not a divisor of the iteration counts
+    plain.graph  = false;
+    return {{"one launch", one}, {"chunks", chunks}, {"chunks without graphs", plain}};
+}
+
+}  // namespace patch_loop_test
+
+using namespace patch_loop_test;
+
+TEST(GpuPatchLoop, EveryFormVisitsTheScheduledPatches)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    namespace g = rxmesh::generate;
+    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
+        {"grid", g::grid(40, 23)}, {"components", g::components(5, 2)}, {"fan", g::fan(3000)}};
+    for (const auto& [name, soup] : meshes) {
+        BuildOptions opt;
+        opt.patcher.capacity = 64;  // many patches
+        const RXMesh mesh(soup, opt);
+        ASSERT_GT(mesh.num_patches(), 3u) << name;
+        for (const long limit : {1L << 20, 3L}) {
+            const Counts want = expected(mesh, limit);
+            for (const auto& [form, options] : forms()) {
+                SCOPED_TRACE(name + ", " + form + ", limit " + std::to_string(limit));
+                expect_same(run_gpu<256>(mesh, limit, options), want);
+                expect_same(run_gpu<64>(mesh, limit, options), want);
+            }
+        }
+    }
+}
