@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "loop_forms.h"
 #include "mesh_faces.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/rxmesh.cuh"
@@ -164,12 +165,7 @@ std::vector<std::pair<std::string, TriangleSoup>> meshes()
 
 std::vector<std::pair<std::string, DeviceLoopOptions>> forms()
 {
-    DeviceLoopOptions one, chunks, plain;
-    one.form    = DeviceLoopOptions::Form::OneLaunch;
-    chunks.form = plain.form = DeviceLoopOptions::Form::Chunks;
-    chunks.chunk = plain.chunk = 7;  // not a divisor of the iteration counts
-    plain.graph  = false;
-    return {{"one launch", one}, {"chunks", chunks}, {"chunks without graphs", plain}};
+    return test::loop_forms(7);  // not a divisor of the iteration counts
 }
 
 void expect_same(const Outcome& gpu, const Outcome& cpu)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "loop_forms.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -115,12 +116,7 @@ void expect_same(const Counts& gpu, const Counts& want)
 
 std::vector<std::pair<std::string, DeviceLoopOptions>> forms()
 {
-    DeviceLoopOptions one, chunks, plain;
-    one.form    = DeviceLoopOptions::Form::OneLaunch;
-    chunks.form = plain.form = DeviceLoopOptions::Form::Chunks;
-    chunks.chunk = plain.chunk = 5;  // not a divisor of the iteration counts
-    plain.graph  = false;
-    return {{"one launch", one}, {"chunks", chunks}, {"chunks without graphs", plain}};
+    return test::loop_forms(5);  // not a divisor of the iteration counts
 }
 
 }  // namespace patch_loop_test
