@@ -1,20 +1,25 @@
-// RXMesh::for_each_patch_scheduled_loop (query/scheduled_loop.cuh): a loop
-// whose step grows the schedule's range by one patch per iteration; every
-// thread of a scheduled patch's block adds one to each owned vertex it
-// takes (so the block's threads must share the patch), and thread 0 adds the
-// iteration number to the patch's total. Checked against the counts the
-// loop must give on the host: patch p is scheduled in iterations p, p + 1,
-// ... up to the last, in every form (one cooperative launch, host-enqueued
-// chunks with and without graphs), at two block sizes, with and without an
-// iteration limit.
+// RXMesh::for_each_patch_scheduled_loop and for_each_scheduled_loop
+// (query/scheduled_loop.cuh): loops whose step grows the schedule's range by
+// one patch per iteration. In the patch loop every thread of a scheduled
+// patch's block adds one to each owned vertex it takes (so the block's
+// threads must share the patch), and thread 0 adds the iteration number to
+// the patch's total; in the query loop (VV) each owned vertex adds one and
+// its row's size. Checked against the counts the loops must give on the
+// host (patch p is scheduled in iterations p, p + 1, ... up to the last;
+// valences from the faces), in every form (one cooperative launch,
+// host-enqueued chunks with and without graphs), at two block sizes for the
+// patch loop, with and without an iteration limit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gpu_test.h"
 #include "loop_forms.h"
+#include "mesh_faces.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -58,6 +63,19 @@ struct Grow
     }
 };
 
+//! The query loop's lambda: each scheduled owned vertex adds one and its
+//! VV row's size.
+struct CountRows
+{
+    u32*            vertex_visits;
+    u32*            row_sizes;
+    __device__ void operator()(VertexId v, const RowView<VertexId>& vv) const
+    {
+        vertex_visits[v.id()] += 1;
+        row_sizes[v.id()] += vv.size();
+    }
+};
+
 struct Counts
 {
     std::vector<u32> vertex_visits, patch_sum;
@@ -85,6 +103,46 @@ Counts run_gpu(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions&
     EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
     EXPECT_EQ(long(state.to_host()[0].iteration), r.iterations);
     return {visits.to_host(), sums.to_host(), r.iterations};
+}
+
+//! The same growing schedule through for_each_scheduled_loop<Op::VV>:
+//! visits per vertex in vertex_visits, the sums of its row sizes in
+//! patch_sum (here per vertex).
+Counts run_query_loop(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions& options)
+{
+    const u32        V = mesh.num_vertices(), P = mesh.num_patches();
+    std::vector<u32> list(P);
+    for (u32 p = 0; p < P; ++p)
+        list[p] = p;
+    const auto        patches = DeviceBuffer<u32>::from_host(list);
+    DeviceBuffer<u32> visits(V), sizes(V);
+    visits.memset(0);
+    sizes.memset(0);
+    DeviceBuffer<GrowState> state(1);
+    const GrowState         init{};
+    state.upload(&init, 1);
+    const DeviceLoopReport r = mesh.for_each_scheduled_loop<Op::VV>(
+        PatchSchedule{patches.data(), state.data()->range, P}, CountRows{visits.data(), sizes.data()},
+        AllActive{}, Grow{state.data(), P}, max_iterations, options);
+    EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
+    EXPECT_EQ(long(state.to_host()[0].iteration), r.iterations);
+    return {visits.to_host(), sizes.to_host(), r.iterations};
+}
+
+//! Each vertex's number of distinct neighbours along the faces' edges.
+std::vector<u32> valences(const RXMesh& mesh)
+{
+    std::vector<std::set<u32>> ring(mesh.num_vertices());
+    for (const auto& f : test::faces_of(mesh))
+        for (int k = 0; k < 3; ++k) {
+            const u32 a = f[k], b = f[(k + 1) % 3];
+            if (a != b)
+                ring[a].insert(b), ring[b].insert(a);
+        }
+    std::vector<u32> out(ring.size());
+    for (std::size_t v = 0; v < ring.size(); ++v)
+        out[v] = u32(ring[v].size());
+    return out;
 }
 
 //! What the loop must give: iterations min(P, limit); patch p is scheduled
@@ -140,6 +198,32 @@ TEST(GpuPatchLoop, EveryFormVisitsTheScheduledPatches)
                 SCOPED_TRACE(name + ", " + form + ", limit " + std::to_string(limit));
                 expect_same(run_gpu<256>(mesh, limit, options), want);
                 expect_same(run_gpu<64>(mesh, limit, options), want);
+            }
+        }
+    }
+}
+
+TEST(GpuPatchLoop, QueryLoopVisitsTheScheduledPatches)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    namespace g = rxmesh::generate;
+    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
+        {"grid", g::grid(40, 23)}, {"components", g::components(5, 2)}, {"fan", g::fan(3000)}};
+    for (const auto& [name, soup] : meshes) {
+        BuildOptions opt;
+        opt.patcher.capacity = 64;
+        const RXMesh mesh(soup, opt);
+        const auto   valence = valences(mesh);
+        for (const long limit : {1L << 20, 3L}) {
+            const Counts want = expected(mesh, limit);
+            for (const auto& [form, options] : forms()) {
+                SCOPED_TRACE(name + ", " + form + ", limit " + std::to_string(limit));
+                const Counts gpu = run_query_loop(mesh, limit, options);
+                EXPECT_EQ(gpu.iterations, want.iterations);
+                for (std::size_t v = 0; v < valence.size(); ++v) {
+                    ASSERT_EQ(gpu.vertex_visits[v], want.vertex_visits[v]) << "vertex " << v;
+                    ASSERT_EQ(gpu.patch_sum[v], want.vertex_visits[v] * valence[v]) << "vertex " << v;
+                }
             }
         }
     }
