@@ -52,7 +52,7 @@ for g in $GROUPS_RUN; do
       prof mcf_cached_solve_13m 'pl_cg_persistent<.int.3, .int.128>' 1 300 "${MCF[@]}" ;;
     geodesic)
       GEO=("$B/bench_geodesic" --mesh $M --levels 0 --runs 2 --cpu-max-faces 0 --oracle-max-faces 0)
-      prof geodesic_toplesets_52k 'for_each_loop_kernel' 1 120 "${GEO[@]}"
+      prof geodesic_toplesets_52k 'patch_loop_kernel'    1 120 "${GEO[@]}"
       prof pde_bfs_52k           'bfs_one_launch'        1 120 "${GEO[@]}" ;;
     normals)
       # RXMesh's default (accumulate<FV>, 128 threads) and PDE's gather
