@@ -82,27 +82,59 @@ struct Counts
     long             iterations = 0;
 };
 
+//! Every patch in order, scheduled from the first one on; step() grows the
+//! range by one patch per iteration.
+class GrowingSchedule
+{
+   public:
+    explicit GrowingSchedule(const RXMesh& mesh)
+        : m_patches(mesh.num_patches()), m_state(1), m_num_patches(mesh.num_patches())
+    {
+        std::vector<u32> list(m_num_patches);
+        for (u32 p = 0; p < m_num_patches; ++p)
+            list[p] = p;
+        m_patches.upload(list.data(), list.size());
+        const GrowState init{};
+        m_state.upload(&init, 1);
+    }
+    PatchSchedule    schedule() const { return {m_patches.data(), m_state.data()->range, m_num_patches}; }
+    Grow             step() { return {m_state.data(), m_num_patches}; }
+    const GrowState* state() const { return m_state.data(); }
+    //! The iterations the step counted: what the loop's report must say.
+    long iterations() const { return long(m_state.to_host()[0].iteration); }
+
+   private:
+    DeviceBuffer<u32>       m_patches;
+    DeviceBuffer<GrowState> m_state;
+    u32                     m_num_patches;
+};
+
+DeviceBuffer<u32> zeros(std::size_t n)
+{
+    DeviceBuffer<u32> b(n);
+    b.memset(0);
+    return b;
+}
+
+//! The loop's report against the schedule's own count, then the counts.
+Counts finish(const DeviceLoopReport& r, const DeviceLoopOptions& options,
+              const GrowingSchedule& g, const DeviceBuffer<u32>& first,
+              const DeviceBuffer<u32>& second)
+{
+    EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
+    EXPECT_EQ(g.iterations(), r.iterations);
+    return {first.to_host(), second.to_host(), r.iterations};
+}
+
 template <int BlockThreads>
 Counts run_gpu(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions& options)
 {
-    const u32        V = mesh.num_vertices(), P = mesh.num_patches();
-    std::vector<u32> list(P);
-    for (u32 p = 0; p < P; ++p)
-        list[p] = p;
-    const auto        patches = DeviceBuffer<u32>::from_host(list);
-    DeviceBuffer<u32> visits(V), sums(P);
-    visits.memset(0);
-    sums.memset(0);
-    DeviceBuffer<GrowState> state(1);
-    const GrowState         init{};
-    state.upload(&init, 1);
+    GrowingSchedule g(mesh);
+    auto            visits = zeros(mesh.num_vertices()), sums = zeros(mesh.num_patches());
     const DeviceLoopReport r = mesh.for_each_patch_scheduled_loop<BlockThreads>(
-        PatchSchedule{patches.data(), state.data()->range, P},
-        CountVisits{visits.data(), sums.data(), state.data()}, Grow{state.data(), P},
+        g.schedule(), CountVisits{visits.data(), sums.data(), g.state()}, g.step(),
         max_iterations, options);
-    EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
-    EXPECT_EQ(long(state.to_host()[0].iteration), r.iterations);
-    return {visits.to_host(), sums.to_host(), r.iterations};
+    return finish(r, options, g, visits, sums);
 }
 
 //! The same growing schedule through for_each_scheduled_loop<Op::VV>:
@@ -110,23 +142,12 @@ Counts run_gpu(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions&
 //! patch_sum (here per vertex).
 Counts run_query_loop(const RXMesh& mesh, long max_iterations, const DeviceLoopOptions& options)
 {
-    const u32        V = mesh.num_vertices(), P = mesh.num_patches();
-    std::vector<u32> list(P);
-    for (u32 p = 0; p < P; ++p)
-        list[p] = p;
-    const auto        patches = DeviceBuffer<u32>::from_host(list);
-    DeviceBuffer<u32> visits(V), sizes(V);
-    visits.memset(0);
-    sizes.memset(0);
-    DeviceBuffer<GrowState> state(1);
-    const GrowState         init{};
-    state.upload(&init, 1);
+    GrowingSchedule g(mesh);
+    auto            visits = zeros(mesh.num_vertices()), sizes = zeros(mesh.num_vertices());
     const DeviceLoopReport r = mesh.for_each_scheduled_loop<Op::VV>(
-        PatchSchedule{patches.data(), state.data()->range, P}, CountRows{visits.data(), sizes.data()},
-        AllActive{}, Grow{state.data(), P}, max_iterations, options);
-    EXPECT_EQ(r.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
-    EXPECT_EQ(long(state.to_host()[0].iteration), r.iterations);
-    return {visits.to_host(), sizes.to_host(), r.iterations};
+        g.schedule(), CountRows{visits.data(), sizes.data()}, AllActive{}, g.step(),
+        max_iterations, options);
+    return finish(r, options, g, visits, sizes);
 }
 
 //! Each vertex's number of distinct neighbours along the faces' edges.
@@ -177,13 +198,11 @@ std::vector<std::pair<std::string, DeviceLoopOptions>> forms()
     return test::loop_forms(5);  // not a divisor of the iteration counts
 }
 
-}  // namespace patch_loop_test
-
-using namespace patch_loop_test;
-
-TEST(GpuPatchLoop, EveryFormVisitsTheScheduledPatches)
+//! f(mesh, limit, options) for each test mesh (many patches), with and
+//! without an iteration limit, in every loop form.
+template <typename F>
+void for_each_case(F&& f)
 {
-    RXMESH_REQUIRE_DEVICE_OR_SKIP();
     namespace g = rxmesh::generate;
     const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
         {"grid", g::grid(40, 23)}, {"components", g::components(5, 2)}, {"fan", g::fan(3000)}};
@@ -192,39 +211,39 @@ TEST(GpuPatchLoop, EveryFormVisitsTheScheduledPatches)
         opt.patcher.capacity = 64;  // many patches
         const RXMesh mesh(soup, opt);
         ASSERT_GT(mesh.num_patches(), 3u) << name;
-        for (const long limit : {1L << 20, 3L}) {
-            const Counts want = expected(mesh, limit);
+        for (const long limit : {1L << 20, 3L})
             for (const auto& [form, options] : forms()) {
                 SCOPED_TRACE(name + ", " + form + ", limit " + std::to_string(limit));
-                expect_same(run_gpu<256>(mesh, limit, options), want);
-                expect_same(run_gpu<64>(mesh, limit, options), want);
+                f(mesh, limit, options);
             }
-        }
     }
+}
+
+}  // namespace patch_loop_test
+
+using namespace patch_loop_test;
+
+TEST(GpuPatchLoop, EveryFormVisitsTheScheduledPatches)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for_each_case([](const RXMesh& mesh, long limit, const DeviceLoopOptions& options) {
+        const Counts want = expected(mesh, limit);
+        expect_same(run_gpu<256>(mesh, limit, options), want);
+        expect_same(run_gpu<64>(mesh, limit, options), want);
+    });
 }
 
 TEST(GpuPatchLoop, QueryLoopVisitsTheScheduledPatches)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    namespace g = rxmesh::generate;
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"grid", g::grid(40, 23)}, {"components", g::components(5, 2)}, {"fan", g::fan(3000)}};
-    for (const auto& [name, soup] : meshes) {
-        BuildOptions opt;
-        opt.patcher.capacity = 64;
-        const RXMesh mesh(soup, opt);
+    for_each_case([](const RXMesh& mesh, long limit, const DeviceLoopOptions& options) {
+        const Counts want    = expected(mesh, limit);
         const auto   valence = valences(mesh);
-        for (const long limit : {1L << 20, 3L}) {
-            const Counts want = expected(mesh, limit);
-            for (const auto& [form, options] : forms()) {
-                SCOPED_TRACE(name + ", " + form + ", limit " + std::to_string(limit));
-                const Counts gpu = run_query_loop(mesh, limit, options);
-                EXPECT_EQ(gpu.iterations, want.iterations);
-                for (std::size_t v = 0; v < valence.size(); ++v) {
-                    ASSERT_EQ(gpu.vertex_visits[v], want.vertex_visits[v]) << "vertex " << v;
-                    ASSERT_EQ(gpu.patch_sum[v], want.vertex_visits[v] * valence[v]) << "vertex " << v;
-                }
-            }
+        const Counts gpu     = run_query_loop(mesh, limit, options);
+        EXPECT_EQ(gpu.iterations, want.iterations);
+        for (std::size_t v = 0; v < valence.size(); ++v) {
+            ASSERT_EQ(gpu.vertex_visits[v], want.vertex_visits[v]) << "vertex " << v;
+            ASSERT_EQ(gpu.patch_sum[v], want.vertex_visits[v] * valence[v]) << "vertex " << v;
         }
-    }
+    });
 }
