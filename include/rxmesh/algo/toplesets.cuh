@@ -37,6 +37,7 @@
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/search.cuh"
+#include "rxmesh/query/direct_rows.cuh"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -126,11 +127,10 @@ struct BfsEdgeSweep
     {
         const std::uint32_t k = a.state->level;
         for (std::uint32_t e = threadIdx.x; e < pi.nE; e += blockDim.x) {
-            // a row of M_EV is 4-byte aligned: one load
-            const std::uint32_t w = __ldg(reinterpret_cast<const unsigned int*>(pi.m_ev + 2 * e));
-            const auto          v0 = std::uint16_t(w & 0xFFFFu), v1 = std::uint16_t(w >> 16);
-            offer(pi, v0, v1, k);
-            offer(pi, v1, v0, k);
+            std::uint16_t ends[3];
+            direct_row<Op::EV>(pi, e, ends);  // ribbon edges too: local rows
+            offer(pi, ends[0], ends[1], k);
+            offer(pi, ends[1], ends[0], k);
         }
     }
 };
