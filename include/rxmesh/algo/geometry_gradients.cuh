@@ -16,14 +16,20 @@
 // Written with the public API: every pass is RXMesh::accumulate<Op::FV>,
 // each face adding, to the corner it is called for, that corner's share;
 // the inputs a face needs are staged per patch. Degenerate corners (zero
-// edge or zero area) contribute zero, as in the float normals.
+// edge or zero area) contribute zero, as in the float normals. The float
+// normals are algo/vertex_normals.cuh's; the terms below restate
+// algo/geometry.h's for any T (that vocabulary is float only) with the
+// same degenerate cases.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
+#include "rxmesh/algo/vertex_normals.cuh"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/device_buffer.h"
@@ -99,7 +105,7 @@ __device__ T cot_and_gradient(const V3<T>& c, const V3<T>& a, const V3<T>& b, V3
 {
     const V3<T> u = a - c, v = b - c, n = cross(u, v);
     const T     s = norm(n);
-    if (!(s > T(0))) {
+    if (!(s > std::numeric_limits<T>::min())) {  // as cotangent (algo/geometry.h)
         d_a = d_b = {0, 0, 0};
         return T(0);
     }
@@ -110,12 +116,15 @@ __device__ T cot_and_gradient(const V3<T>& c, const V3<T>& a, const V3<T>& b, V3
     return cot;
 }
 
+//! cot of the angle at c, as cotangent (algo/geometry.h) computes it: 0
+//! when |cross| is not above the type's smallest normal number (FLT_MIN
+//! for float, so the float Laplacian's weights are MCF's).
 template <typename T>
 __device__ T cot_at(const V3<T>& c, const V3<T>& a, const V3<T>& b)
 {
     const V3<T> u = a - c, v = b - c;
     const T     s = norm(cross(u, v));
-    return s > T(0) ? dot(u, v) / s : T(0);
+    return s > std::numeric_limits<T>::min() ? dot(u, v) / s : T(0);
 }
 
 //! Staged input: the concatenation of views, value d of vertex v.
@@ -288,8 +297,11 @@ void unit_vertex_normals(const RXMesh& mesh, VertexView<const T, 3> positions,
                          VertexView<T, 3> normals, cudaStream_t stream = 0)
 {
     require_vertex_count("unit_vertex_normals", mesh, positions, normals);
-    mesh.accumulate<Op::FV, T, 3>(VertexInput<T, 3>{positions}, grad::MaxCorner<T>{},
-                                  grad::StoreUnit<T>{normals}, stream);
+    if constexpr (std::is_same_v<T, float>)
+        vertex_normals(mesh, positions, normals, stream);  // the library's normals
+    else
+        mesh.accumulate<Op::FV, T, 3>(VertexInput<T, 3>{positions}, grad::MaxCorner<T>{},
+                                      grad::StoreUnit<T>{normals}, stream);
 }
 
 //! The gradient, with respect to the positions, of sum(g * normals) for
