@@ -61,9 +61,8 @@ py::object json(const std::string& text)
 
 Op parse_op(const std::string& name)
 {
-    static const char* names[] = {"VV", "VE", "VF", "EV", "EF", "FV", "FE", "FF"};
-    for (int i = 0; i < 8; ++i)
-        if (name == names[i])
+    for (int i = 0; i < 8; ++i)  // the eight queries, named as the library names them
+        if (name == to_string(Op(i)))
             return Op(i);
     throw InvalidInputError("query: unknown query '" + name +
                             "'; expected one of VV, VE, VF, EV, EF, FV, FE, FF");
@@ -123,9 +122,9 @@ py::dict validation(const MeshHandle& h, std::size_t max_reports)
     return d;
 }
 
-DeviceArray attribute_view(const MeshHandle& h, const std::string& name)
+//! The attribute `a` describes, as a device array.
+DeviceArray view_of(const MeshHandle& h, const AttributeInfo& a)
 {
-    const AttributeInfo a     = attribute_info(h, name);
     const DType         dtype = a.dtype == "float32" ? DType::Float32
                                 : a.dtype == "int32" ? DType::Int32
                                                      : DType::UInt8;
@@ -133,6 +132,11 @@ DeviceArray attribute_view(const MeshHandle& h, const std::string& name)
     if (a.components > 1)
         shape.push_back(a.components);
     return mesh_view(h, a.data, dtype, shape);
+}
+
+DeviceArray attribute_view(const MeshHandle& h, const std::string& name)
+{
+    return view_of(h, attribute_info(h, name));
 }
 
 std::uint32_t elements_of(const MeshHandle& h, char kind)
@@ -148,13 +152,10 @@ DeviceArray add_attribute_py(const MeshHandle& h, const std::string& name, const
         throw InvalidInputError("add_attribute: kind must be 'vertex', 'edge' or 'face', got '" +
                                 kind + "'");
     const char k = kind[0];
-    if (values.is_none()) {
-        add_attribute(h, name, k, components, nullptr, s);
-    } else {
-        const DeviceFloats v(values, "values", 0, elements_of(h, k), s);
-        add_attribute(h, name, k, v.cols(), v.data(), s);
-    }
-    return attribute_view(h, name);
+    if (values.is_none())
+        return view_of(h, add_attribute(h, name, k, components, nullptr, s));
+    const DeviceFloats v(values, "values", 0, elements_of(h, k), s);
+    return view_of(h, add_attribute(h, name, k, v.cols(), v.data(), s));
 }
 
 //! A pointer argument of the autograd helpers (a tensor's data_ptr()).
@@ -251,8 +252,8 @@ void bind_elements(py::class_<MeshHandle>& c)
         if (order != "input")
             throw InvalidInputError("positions: order must be 'input' or 'mesh', got '" + order + "'");
         const cudaStream_t s = resolve_stream(stream);
-        const float* fallback = h.input_positions ? h.input_positions->data() : nullptr;
-        return floats(to_input_order(h, h.mesh->positions().device_data(), 3, fallback, 0.f, s),
+        return floats(to_input_order(h, h.mesh->positions().device_data(), 3,
+                                     h.fallback_positions(), 0.f, s),
                       {n64(h.num_input_vertices), 3}, s);
     }, py::arg("order") = "input", py::arg("stream") = py::none(),
        "the positions: order 'input' (a copy, one row per input vertex) or 'mesh' (the mesh's "

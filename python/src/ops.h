@@ -54,6 +54,13 @@ struct MeshHandle
     //! dropped or merged vertices: results in input order give a dropped
     //! vertex its input position.
     Shared<float> input_positions;
+
+    //! What a dropped vertex gets in input order: its input position (null
+    //! when none was dropped or merged).
+    const float* fallback_positions() const
+    {
+        return input_positions ? input_positions->data() : nullptr;
+    }
 };
 
 //! Builds the mesh. Device arrays of float32 positions and int32/uint32
@@ -91,9 +98,7 @@ Rows kring_rows(const MeshHandle& h, int k, cudaStream_t stream);
 
 struct AttributeInfo
 {
-    std::string name;
-    char        kind = 'v';  // 'v', 'e', 'f'
-    std::string dtype;       // "float32", "int32", "uint8"
+    std::string dtype;  // "float32", "int32", "uint8"
     int         components = 0;
     void*       data       = nullptr;
     std::uint32_t num_elements = 0;

@@ -13,15 +13,6 @@
 
 namespace rxmesh::python {
 
-namespace {
-
-const float* fallback_positions(const MeshHandle& h)
-{
-    return h.input_positions ? h.input_positions->data() : nullptr;
-}
-
-}  // namespace
-
 Shared<float> vertex_normals(const MeshHandle& h, cudaStream_t s)
 {
     const RXMesh&       mesh = *h.mesh;
@@ -42,7 +33,7 @@ FlowResult mean_curvature_flow(const MeshHandle& h, float dt, float relative_dt,
     const McfReport     rep = rxmesh::mean_curvature_flow(
         mesh, mesh.positions(), VertexView<float, 3>(global.data(), mesh.num_vertices()), o, s);
     FlowResult r;
-    r.positions      = to_input_order(h, global.data(), 3, fallback_positions(h), 0.f, s);
+    r.positions      = to_input_order(h, global.data(), 3, h.fallback_positions(), 0.f, s);
     r.dt             = rep.dt;
     r.iterations     = rep.iterations;
     r.final_residual = rep.final_residual;
@@ -95,7 +86,7 @@ Shared<float> bilateral_denoise(const MeshHandle& h, int iterations, cudaStream_
     DeviceBuffer<float> out(3 * std::size_t(mesh.num_vertices()), s);
     rxmesh::bilateral_denoise(mesh, mesh.positions(),
                               VertexView<float, 3>(out.data(), mesh.num_vertices()), o, s);
-    return to_input_order(h, out.data(), 3, fallback_positions(h), 0.f, s);
+    return to_input_order(h, out.data(), 3, h.fallback_positions(), 0.f, s);
 }
 
 }  // namespace rxmesh::python

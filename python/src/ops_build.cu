@@ -2,6 +2,7 @@
 // and attributes.
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "ops.h"
 #include "ops_detail.cuh"
@@ -98,9 +99,14 @@ MeshHandle build_mesh(const ArrayIn& vertices, const ArrayIn& faces, bool weld,
     h.num_input_vertices = n;
     h.built_from_device  = vertices.on_device && faces.on_device;
     if (h.mesh->num_vertices() < n) {  // some input vertex was dropped or merged
-        h.input_positions = std::make_shared<DeviceBuffer<float>>(3 * std::size_t(n), s);
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(h.input_positions->data(), pos, 3 * std::size_t(n) * sizeof(float),
-                                          cudaMemcpyDeviceToDevice, s));
+        if (pos == pos_store.data()) {     // our own copy: kept, not copied again
+            h.input_positions = std::make_shared<DeviceBuffer<float>>(std::move(pos_store));
+        } else {
+            h.input_positions = std::make_shared<DeviceBuffer<float>>(3 * std::size_t(n), s);
+            RXMESH_CHECK_CUDA(cudaMemcpyAsync(h.input_positions->data(), pos,
+                                              3 * std::size_t(n) * sizeof(float),
+                                              cudaMemcpyDeviceToDevice, s));
+        }
     }
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));  // the caller's arrays are free again
     return h;
@@ -109,27 +115,15 @@ MeshHandle build_mesh(const ArrayIn& vertices, const ArrayIn& faces, bool weld,
 Shared<float> to_input_order(const MeshHandle& h, const float* values, int cols,
                              const float* fallback, float fill, cudaStream_t s)
 {
-    const std::uint32_t n   = h.num_input_vertices;
-    auto                out = std::make_shared<DeviceBuffer<float>>(std::size_t(n) * cols, s);
-    if (n > 0) {
-        detail::rows_to_input_order<float><<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
-            values, h.mesh->input_vertex_to_global().data(), n, cols, cols == 3 ? fallback : nullptr,
-            fill, out->data());
-        RXMESH_CHECK_LAUNCH();
-    }
+    auto out = std::make_shared<DeviceBuffer<float>>(std::size_t(h.num_input_vertices) * cols, s);
+    detail::scatter_to_input_order(h, values, cols, cols == 3 ? fallback : nullptr, fill,
+                                   out->data(), s);
     return out;
 }
 
 Shared<float> to_mesh_order(const MeshHandle& h, const float* values, int cols, cudaStream_t s)
 {
-    const std::uint32_t n   = h.mesh->num_vertices();
-    auto                out = std::make_shared<DeviceBuffer<float>>(std::size_t(n) * cols, s);
-    if (n > 0) {
-        detail::rows_to_mesh_order<float><<<detail::blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
-            values, h.mesh->global_vertex_to_input().data(), n, cols, out->data());
-        RXMESH_CHECK_LAUNCH();
-    }
-    return out;
+    return std::make_shared<DeviceBuffer<float>>(detail::gather_to_mesh_order(h, values, cols, s));
 }
 
 Shared<std::uint32_t> mesh_faces(const MeshHandle& h, cudaStream_t s)
@@ -178,18 +172,11 @@ bool find_attribute(const AttributeRegistry& r, const std::string& name, Attribu
 AttributeInfo attribute_info(const MeshHandle& h, const std::string& name)
 {
     const AttributeRegistry& r = h.mesh->attributes();
-    const auto               names = r.names();
-    if (std::find(names.begin(), names.end(), name) == names.end())
+    if (!r.contains(name))
         throw InvalidInputError("no attribute called '" + name + "'");
     AttributeInfo info;
-    info.name = name;
-    if (find_attribute<VertexId>(r, name, info))
-        info.kind = 'v';
-    else if (find_attribute<EdgeId>(r, name, info))
-        info.kind = 'e';
-    else if (find_attribute<FaceId>(r, name, info))
-        info.kind = 'f';
-    else
+    if (!find_attribute<VertexId>(r, name, info) && !find_attribute<EdgeId>(r, name, info) &&
+        !find_attribute<FaceId>(r, name, info))
         throw Error("attribute '" + name + "' has a type Python cannot see (float32 x 1..4, int32, uint8)");
     return info;
 }
@@ -202,15 +189,18 @@ std::vector<std::string> attribute_names(const MeshHandle& h)
 AttributeInfo add_attribute(const MeshHandle& h, const std::string& name, char kind,
                             int components, const float* values, cudaStream_t s)
 {
-    auto& r = h.mesh->attributes();
+    auto&         r = h.mesh->attributes();
+    AttributeInfo info;
     auto add = [&](auto id_tag, auto n_tag) {
         using Id        = decltype(id_tag);
         constexpr int N = decltype(n_tag)::value;
-        auto attr       = r.add<float, N, Id>(name, 0.f);
+        // given values are copied over it: nothing to fill first
+        auto attr = values != nullptr ? r.add_unset<float, N, Id>(name) : r.add<float, N, Id>(name, 0.f);
         if (values != nullptr && attr.num_elements() > 0)
             RXMESH_CHECK_CUDA(cudaMemcpyAsync(attr.device_data(), values,
                                               std::size_t(attr.num_elements()) * N * sizeof(float),
                                               cudaMemcpyDeviceToDevice, s));
+        info = {"float32", N, attr.device_data(), attr.num_elements()};
     };
     auto by_n = [&](auto id_tag) {
         switch (components) {
@@ -233,7 +223,7 @@ AttributeInfo add_attribute(const MeshHandle& h, const std::string& name, char k
         throw InvalidInputError(std::string("add_attribute: element kind '") + kind +
                                 "', expected 'vertex', 'edge' or 'face'");
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
-    return attribute_info(h, name);
+    return info;
 }
 
 void remove_attribute(const MeshHandle& h, const std::string& name)

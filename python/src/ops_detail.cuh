@@ -6,6 +6,9 @@
 #include <cstdint>
 
 #include "ops.h"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/rxmesh.h"
 
 namespace rxmesh::python::detail {
 
@@ -37,6 +40,35 @@ __global__ void rows_to_input_order(const T* in, const std::uint32_t* input_to_g
         return;
     const std::uint32_t g = input_to_global[t / cols];
     out[t] = g != ~0u ? in[std::uint64_t(g) * cols + t % cols] : fallback ? fallback[t] : fill;
+}
+
+//! `values` (cols per input vertex) in mesh order: one row per mesh vertex.
+template <typename T>
+DeviceBuffer<T> gather_to_mesh_order(const MeshHandle& h, const T* values, int cols,
+                                     cudaStream_t s)
+{
+    const std::uint32_t n = h.mesh->num_vertices();
+    DeviceBuffer<T>     out(std::size_t(n) * cols, s);
+    if (n > 0) {
+        rows_to_mesh_order<T><<<blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
+            values, h.mesh->global_vertex_to_input().data(), n, cols, out.data());
+        RXMESH_CHECK_LAUNCH();
+    }
+    return out;
+}
+
+//! `values` (cols per mesh vertex) into `out` in input order (one row per
+//! input vertex; a dropped vertex gets fallback's row when given, else fill).
+template <typename T>
+void scatter_to_input_order(const MeshHandle& h, const T* values, int cols, const T* fallback,
+                            T fill, T* out, cudaStream_t s)
+{
+    const std::uint32_t n = h.num_input_vertices;
+    if (n == 0)
+        return;
+    rows_to_input_order<T><<<blocks(std::uint64_t(n) * cols), 256, 0, s>>>(
+        values, h.mesh->input_vertex_to_global().data(), n, cols, fallback, fill, out);
+    RXMESH_CHECK_LAUNCH();
 }
 
 //! Device float positions (3 per vertex): the caller's own when they are

@@ -56,23 +56,12 @@ struct Orders
 
     DeviceBuffer<T> to_mesh(const void* in, int cols) const
     {
-        DeviceBuffer<T> out(std::size_t(mesh_n()) * cols, s);
-        if (mesh_n() > 0) {
-            detail::rows_to_mesh_order<T><<<detail::blocks(std::uint64_t(mesh_n()) * cols), 256, 0, s>>>(
-                static_cast<const T*>(in), h.mesh->global_vertex_to_input().data(), mesh_n(), cols,
-                out.data());
-            RXMESH_CHECK_LAUNCH();
-        }
-        return out;
+        return detail::gather_to_mesh_order(h, static_cast<const T*>(in), cols, s);
     }
     void to_input(const DeviceBuffer<T>& in, int cols, void* out) const
     {
-        if (input_n() == 0)
-            return;
-        detail::rows_to_input_order<T><<<detail::blocks(std::uint64_t(input_n()) * cols), 256, 0, s>>>(
-            in.data(), h.mesh->input_vertex_to_global().data(), input_n(), cols, nullptr, T(0),
-            static_cast<T*>(out));
-        RXMESH_CHECK_LAUNCH();
+        detail::scatter_to_input_order(h, in.data(), cols, static_cast<const T*>(nullptr), T(0),
+                                       static_cast<T*>(out), s);
     }
     DeviceBuffer<T> sum_to_mesh_order(const void* in, int cols) const
     {
@@ -145,10 +134,9 @@ void laplacian_backward_t(const MeshHandle& h, const void* positions, const void
                           const void* grad_y, void* grad_positions, void* grad_x, cudaStream_t s)
 {
     const Orders<T> o{h, s};
-    DeviceBuffer<T> p = o.to_mesh(positions, 3), xm = o.to_mesh(x, M);
-    DeviceBuffer<T> g = o.sum_to_mesh_order(grad_y, M);
-    if (grad_positions != nullptr) {
-        DeviceBuffer<T> gp(3 * std::size_t(o.mesh_n()), s);
+    DeviceBuffer<T> p = o.to_mesh(positions, 3), g = o.sum_to_mesh_order(grad_y, M);
+    if (grad_positions != nullptr) {  // only this gradient reads x
+        DeviceBuffer<T> xm = o.to_mesh(x, M), gp(3 * std::size_t(o.mesh_n()), s);
         cotan_laplacian_vjp<T, M>(*h.mesh, o.template cview<3>(p), o.template cview<M>(xm),
                                   o.template cview<M>(g), o.template view<3>(gp), s);
         o.first_to_input_order(gp, 3, grad_positions);

@@ -36,9 +36,6 @@ Rows query_rows(const MeshHandle& h, Op op, bool oriented, cudaStream_t s)
 
 Rows kring_rows(const MeshHandle& h, int k, cudaStream_t s)
 {
-    if (k < 0 || k > kMaxKRingRings)
-        throw InvalidInputError("kring: k must be in [0, " + std::to_string(kMaxKRingRings) +
-                                "], got " + std::to_string(k));
     return shared_rows(rxmesh::kring_rows(*h.mesh, k, s));
 }
 

@@ -365,7 +365,7 @@ void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input
                   Accept accept, Active active, cudaStream_t stream)
 {
     if (max_rings < 0 || max_rings > kMaxKRingRings)
-        throw Error("k-ring query: k (rings) must be in [0, " + std::to_string(kMaxKRingRings) +
+        throw InvalidInputError("k-ring query: k must be in [0, " + std::to_string(kMaxKRingRings) +
                     "], got " + std::to_string(max_rings));
     if (num_vertices == 0 || capacity == 0)
         return;
