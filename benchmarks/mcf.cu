@@ -61,6 +61,10 @@ struct Row
     double rx_cached_by_block[3]  = {0, 0, 0};  // the cached operator's: 64, 128, 256 threads
     double rx_cached_build_ms = 0, rx_cached_bytes = 0, rx_accumulate_gbps = 0;
     double rx_cached_launches_ms = 0, rx_cached_persistent_ms = 0;  // 128 threads, each loop forced
+    double rx_cached_single_pass_ms = 0;
+    double pd_two_pass_ms = 0, pd_single_pass_ms = 0;  // each PDE loop at its best block
+    int    pd_two_pass_block = 0, pd_single_pass_block = 0;
+    bool   pd_single_pass    = false;  // the faster PDE loop, which pd_iter_ms and the solve use
     std::string sp_variant;
     double rx_iter_ms = 0, rx_terms_ms = 0, rx_solve_ms = 0, rx_bytes = 0, rx_iter_gbps = 0;
     double sp_iter_ms = 0, sp_assembly_ms = 0, sp_solve_ms = 0, sp_bytes = 0, sp_iter_gbps = 0;
@@ -205,6 +209,8 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     row.rx_cached_launches_ms = cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches);
     row.rx_cached_persistent_ms =
         cached_run(std::integral_constant<int, 128>{}, CgLoop::Persistent);
+    row.rx_cached_single_pass_ms =
+        cached_run(std::integral_constant<int, 128>{}, CgLoop::SinglePass);
     row.rx_iter_ms = row.rx_cached_by_block[1];  // the default, which the solve below uses
     row.rx_cached_bytes = double(lap.bytes());
     McfOptions o;
@@ -217,18 +223,19 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     }, 1, a.runs);
     row.rx_iterations = rep.iterations;
     row.rx_ok         = rep.converged && ref.accepts(x, row.dt, a.tol, rep.iterations);
-    // kept: the patch store, weights, areas, positions, x, r, d (2), q (the
-    // faces that the weights read are made and freed by mcf_system)
-    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4 +
+    // kept: the patch store, weights, areas, positions, x, r (2), d (2), q
+    // (2) (the faces that the weights read are made and freed by mcf_system)
+    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 8.0 * n * 4 +
                    row.rx_cached_bytes;
-    // moved per iteration, cached: the product reads the cache, a, and r,
-    // d_old at every local vertex (owned and ribbon), writes d, q; the update
-    // reads x, r, d, q and writes x, r
+    // moved per iteration, cached, single pass (the default): the cache and
+    // a; r, q and d_old read at every local vertex (owned and ribbon); x
+    // read and written; r, d, q written
     const double local_values = n * (1.0 + mesh.stats().ribbon_overhead_vertices);
-    const double moved = row.rx_cached_bytes + 4.0 * mesh.num_vertices() + 2 * 4.0 * local_values +
-                         2 * 4.0 * n + 6.0 * n * 4;
+    const double moved = row.rx_cached_bytes + 4.0 * mesh.num_vertices() + 3 * 4.0 * local_values +
+                         2 * 4.0 * n + 3 * 4.0 * n;
     row.rx_iter_gbps = moved / (row.rx_iter_ms * 1e6);
-    // accumulate's product reads the store, w, a, and r, d_old at every local vertex
+    // accumulate's product reads the store, w, a, and r, d_old at every
+    // local vertex, writes d, q; the update reads x, r, d, q, writes x, r
     const double moved_acc = double(mesh.stats().store_bytes) + 4.0 * mesh.num_edges() +
                              4.0 * mesh.num_vertices() + 2 * 4.0 * local_values + 2 * 4.0 * n +
                              6.0 * n * 4;
@@ -325,17 +332,28 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
     CgOptions fixed;
     fixed.tolerance      = 1e-30;
     fixed.max_iterations = a.fixed_iterations;
-    for (int block : {64, 128, 256}) {
-        const double ms = bench::gpu_median_ms([&] {
-            start();
-            baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
-            (void)baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), fixed, block);
-        }, 1, a.runs) / a.fixed_iterations;
-        if (row.pd_block == 0 || ms < row.pd_iter_ms) {
-            row.pd_block   = block;
-            row.pd_iter_ms = ms;
+    // both CG loops at every block size; the faster one is PDE's figure
+    auto cg = [&](bool single_pass, float* xd, float* rd, const CgOptions& o, int block) {
+        return single_pass ? baselines::pde_mcf_cg_single_pass(pde, s, row.dt, xd, rd, o, block)
+                           : baselines::pde_mcf_cg(pde, s, row.dt, xd, rd, o, block);
+    };
+    for (bool single_pass : {false, true})
+        for (int block : {64, 128, 256}) {
+            const double ms = bench::gpu_median_ms([&] {
+                start();
+                baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
+                (void)cg(single_pass, x.data(), r.data(), fixed, block);
+            }, 1, a.runs) / a.fixed_iterations;
+            double& best       = single_pass ? row.pd_single_pass_ms : row.pd_two_pass_ms;
+            int&    best_block = single_pass ? row.pd_single_pass_block : row.pd_two_pass_block;
+            if (best_block == 0 || ms < best) {
+                best_block = block;
+                best       = ms;
+            }
         }
-    }
+    row.pd_single_pass = row.pd_single_pass_ms < row.pd_two_pass_ms;
+    row.pd_iter_ms     = row.pd_single_pass ? row.pd_single_pass_ms : row.pd_two_pass_ms;
+    row.pd_block       = row.pd_single_pass ? row.pd_single_pass_block : row.pd_two_pass_block;
     CgOptions solve;
     solve.tolerance      = a.tol;
     solve.max_iterations = 100000;
@@ -343,12 +361,13 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
     const double solve_ms = bench::gpu_median_ms([&] {
         start();
         baselines::pde_mcf_initial_residual(pde, s, row.dt, x.data(), r.data());
-        res = baselines::pde_mcf_cg(pde, s, row.dt, x.data(), r.data(), solve, row.pd_block);
+        res = cg(row.pd_single_pass, x.data(), r.data(), solve, row.pd_block);
     }, 1, a.runs);
     row.pd_solve_ms   = row.pd_terms_ms + solve_ms;
     row.pd_iterations = res.iterations;
     row.pd_ok         = res.converged && ref.accepts(to_patch_order(num, x), row.dt, a.tol, res.iterations);
-    row.pd_bytes      = double(pde.bytes()) + s.w.bytes() + s.a.bytes() + 6.0 * n * 4;
+    row.pd_bytes      = double(pde.bytes()) + s.w.bytes() + s.a.bytes() +
+                   (row.pd_single_pass ? 8.0 : 6.0) * n * 4;
 }
 
 //! The paper's product (weights and areas recomputed from the positions in
@@ -441,21 +460,23 @@ const char* yes(bool ok) { return ok ? "yes" : "NO"; }
 void print_tables(const std::vector<Row>& rows)
 {
     std::printf("### Time per CG iteration (ms; median of runs of 50 iterations)\n\n"
-                "RXMesh: the operator cached per patch (the library's default; 128 threads, then 64 / 256, "
-                "its loop chosen by size; then 128 threads with three launches per iteration and with one "
-                "cooperative launch for the whole loop; and its build once per time step), and accumulate's "
-                "product (64 / 128 / 256).\n\n"
-                "| faces | RXMesh cached (128 thr) | cached 64 / 256 thr | launches / one launch | cache build ms "
-                "| accumulate 64 / 128 / 256 "
-                "| PDE (best block) | cuSPARSE (fastest product) | RXMesh vs PDE | RXMesh vs cuSPARSE "
+                "RXMesh: the operator cached per patch (the library's default loop, Auto; 128 threads, then "
+                "64 / 256); then 128 threads with each loop forced: three launches per iteration, one "
+                "cooperative launch of the two-pass loop, one launch of the single-pass loop; its build once "
+                "per time step; and accumulate's product (64 / 128 / 256). PDE: its two-pass loop and its "
+                "single-pass loop, each at its best block; the faster is PDE's figure.\n\n"
+                "| faces | RXMesh cached (128 thr) | cached 64 / 256 thr | launches / one launch / single pass "
+                "| cache build ms | accumulate 64 / 128 / 256 "
+                "| PDE two-pass / single-pass (block) | cuSPARSE (fastest product) | RXMesh vs PDE | RXMesh vs cuSPARSE "
                 "| GB/s cached / accumulate / cuSPARSE |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %.3f | %.3f / %.3f | %.3f / %.3f | %.2f | %.3f / %.3f / %.3f | %.3f (%d) | %.3f (%s) "
-                    "| %.2fx | %.2fx | %.0f / %.0f / %.0f |\n",
+        std::printf("| %llu | %.3f | %.3f / %.3f | %.3f / %.3f / %.3f | %.2f | %.3f / %.3f / %.3f "
+                    "| %.3f (%d) / %.3f (%d) | %.3f (%s) | %.2fx | %.2fx | %.0f / %.0f / %.0f |\n",
                     (unsigned long long)r.faces, r.rx_iter_ms, r.rx_cached_by_block[0], r.rx_cached_by_block[2],
-                    r.rx_cached_launches_ms, r.rx_cached_persistent_ms,
+                    r.rx_cached_launches_ms, r.rx_cached_persistent_ms, r.rx_cached_single_pass_ms,
                     r.rx_cached_build_ms, r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[1],
-                    r.rx_iter_ms_by_block[2], r.pd_iter_ms, r.pd_block, r.sp_iter_ms, r.sp_variant.c_str(),
+                    r.rx_iter_ms_by_block[2], r.pd_two_pass_ms, r.pd_two_pass_block, r.pd_single_pass_ms,
+                    r.pd_single_pass_block, r.sp_iter_ms, r.sp_variant.c_str(),
                     r.pd_iter_ms / r.rx_iter_ms, r.sp_iter_ms / r.rx_iter_ms, r.rx_iter_gbps,
                     r.rx_accumulate_gbps, r.sp_iter_gbps);
     std::printf("\n### Time to solution (ms) and iterations\n\n"
@@ -522,7 +543,9 @@ std::string row_json(int level, const Row& r)
                   "\"cusparse\": {\"iteration_ms\": %.5f, \"assembly_ms\": %.4f, \"solution_ms\": %.4f, "
                   "\"iterations\": %d, \"gbps\": %.1f, \"device_bytes\": %.0f, \"verified\": %s}, "
                   "\"eigen_ldlt_ms\": %.1f, \"rxmesh_iteration_ms_64_128_256\": [%.5f, %.5f, %.5f], "
+                  "\"rxmesh_loops_ms_launches_persistent_single_pass\": [%.5f, %.5f, %.5f], "
                   "\"cusparse_product\": \"%s\", \"pde\": {\"iteration_ms\": %.5f, \"block\": %d, "
+                  "\"single_pass\": %s, \"two_pass_ms\": %.5f, \"single_pass_ms\": %.5f, "
                   "\"solution_ms\": %.4f, \"iterations\": %d, \"build_ms_host\": %.1f, \"verified\": %s}, "
                   "\"recomputed_weights\": {\"iteration_ms\": %.5f, \"solution_ms\": %.4f, \"iterations\": %d, "
                   "\"verified\": %s}}",
@@ -531,7 +554,9 @@ std::string row_json(int level, const Row& r)
                   r.rx_iterations, r.rx_iter_gbps, r.rx_bytes, r.rx_ok ? "true" : "false", r.sp_iter_ms,
                   r.sp_assembly_ms, r.sp_solve_ms, r.sp_iterations, r.sp_iter_gbps, r.sp_bytes,
                   r.sp_ok ? "true" : "false", r.eigen_ms, r.rx_iter_ms_by_block[0], r.rx_iter_ms_by_block[1],
-                  r.rx_iter_ms_by_block[2], r.sp_variant.c_str(), r.pd_iter_ms, r.pd_block, r.pd_solve_ms,
+                  r.rx_iter_ms_by_block[2], r.rx_cached_launches_ms, r.rx_cached_persistent_ms,
+                  r.rx_cached_single_pass_ms, r.sp_variant.c_str(), r.pd_iter_ms, r.pd_block,
+                  r.pd_single_pass ? "true" : "false", r.pd_two_pass_ms, r.pd_single_pass_ms, r.pd_solve_ms,
                   r.pd_iterations, r.pd_build_ms, r.pd_ok ? "true" : "false", r.rc_iter_ms, r.rc_solve_ms,
                   r.rc_iterations, r.rc_ok ? "true" : "false");
     return b;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rxmesh/algo/cg_single_pass.cuh"
 #include "rxmesh/algo/mcf_terms.cuh"
 #include "rxmesh/core/launch.cuh"
 
@@ -120,6 +121,97 @@ __global__ void __launch_bounds__(BlockThreads)
         atomicAdd(&state->dq, total);
 }
 
+//! The single-pass CG's iteration k (rxmesh/algo/cg_single_pass.cuh) over
+//! PDE: each vertex forms r_k, d_k from the previous pass's vectors at
+//! itself and, circulating, at its neighbours; writes x, r_k, d_k and
+//! q_k = (2a + dt L) d_k; reduces d.q, r.q, q.q and r_k.r_k.
+struct PdePass
+{
+    PdeView                             m;
+    const float*                        w;
+    const float*                        area;
+    float                               dt;
+    rxmesh::detail::SinglePassVectors   v;
+    rxmesh::detail::CgState*            state;
+    rxmesh::detail::PassSums*           sums;
+};
+
+__device__ __forceinline__ rxmesh::detail::PassScalars pde_pass_scalars(const PdePass& a, int k)
+{
+    if (k == 0) return {};
+    const rxmesh::detail::CgState* s = a.state;
+    return rxmesh::detail::pass_scalars(a.sums[(k - 1) % 3], s->tol2 * s->delta0, k,
+                                        s->max_iterations);
+}
+
+template <int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads) pde_single_pass(PdePass a, int k)
+{
+    using namespace rxmesh::detail;
+    if (a.state->done) return;  // the same for every block
+    const PassScalars s = pde_pass_scalars(a, k);
+    const PassBuffers b = pass_buffers(a.v, k);
+    if (blockIdx.x == 0 && threadIdx.x == 0) a.sums[(k + 1) % 3] = PassSums{};
+    // d_k and r_k at vertex u from the previous pass's vectors
+    auto form = [&](std::uint64_t i, float& r, float& d_old) {
+        if (k == 0) {
+            r     = b.r_new[i];
+            d_old = 0.f;
+            return r;
+        }
+        d_old = b.d_old[i];
+        r     = b.r_old[i] - s.alpha * b.q_old[i];
+        return r + s.beta * d_old;
+    };
+    PassSums mine;
+    for (std::uint32_t v = blockIdx.x * BlockThreads + threadIdx.x; v < a.m.V;
+         v += gridDim.x * BlockThreads) {
+        float rv[3], dv[3], sum[3] = {0.f, 0.f, 0.f};
+        for (int c = 0; c < 3; ++c) {
+            const std::uint64_t i = 3 * std::uint64_t(v) + c;
+            float               d_old;
+            dv[c] = form(i, rv[c], d_old);
+            if (k > 0) {
+                b.x[i] += s.alpha * d_old;
+                b.r_new[i] = rv[c];
+            }
+            if (!s.last) b.d_new[i] = dv[c];
+            mine.rr += double(rv[c]) * rv[c];
+        }
+        if (s.last) continue;
+        const std::uint32_t h0 = a.m.vertex_he[v];
+        if (h0 != kInvalid) {
+            std::uint32_t h = h0;
+            do {
+                const std::uint64_t u  = a.m.target[h];
+                const float         we = a.dt * a.w[h >> 1];
+                for (int c = 0; c < 3; ++c) {
+                    float ru, du_old;
+                    sum[c] += we * (dv[c] - form(3 * u + c, ru, du_old));
+                }
+                h = a.m.next[h ^ 1u];
+            } while (h != h0);
+        }
+        for (int c = 0; c < 3; ++c) {
+            const float y                  = 2.f * a.area[v] * dv[c] + sum[c];
+            b.q_new[3 * std::uint64_t(v) + c] = y;
+            mine.dq += double(dv[c]) * y;
+            mine.rq += double(rv[c]) * y;
+            mine.qq += double(y) * y;
+        }
+    }
+    add_pass_sums<BlockThreads>(mine, a.sums + k % 3);
+}
+
+//! After pass k: the state's iterations, delta and done once it was the last.
+__global__ void pde_single_pass_end(PdePass a, int k)
+{
+    if (a.state->done || !pde_pass_scalars(a, k).last) return;
+    a.state->iterations = k;
+    a.state->delta      = a.sums[k % 3].rr;
+    a.state->done       = 1;
+}
+
 unsigned grid_for(std::uint64_t n, int threads)
 {
     return unsigned(std::min<std::uint64_t>((n + threads - 1) / threads, 1u << 20));
@@ -176,6 +268,37 @@ CgReport pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* 
             else
                 pde_iteration<128>(m, s, dt, x, r, d_old, d_new, q, state, stream);
         });
+}
+
+CgReport pde_mcf_cg_single_pass(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x,
+                                float* r, const CgOptions& options, int block_threads,
+                                cudaStream_t stream)
+{
+    const std::uint64_t                n = 3 * std::uint64_t(pde.num_vertices());
+    rxmesh::detail::SinglePassStart start(n, r, options, stream);
+    const PdePass a{{pde.d_target(), pde.d_next(), pde.d_vertex_he(), pde.num_vertices()},
+                    s.w.data(), s.a.data(), dt, start.vectors(x, r), start.state.data(),
+                    start.sums.data()};
+    rxmesh::detail::CgMonitor monitor;
+    for (int k = 0; start.rr > 0 && k <= options.max_iterations; ++k) {
+        const unsigned grid = grid_for(a.m.V, block_threads);
+        if (block_threads == 64)
+            pde_single_pass<64><<<grid, 64, 0, stream>>>(a, k);
+        else if (block_threads == 256)
+            pde_single_pass<256><<<grid, 256, 0, stream>>>(a, k);
+        else
+            pde_single_pass<128><<<grid, 128, 0, stream>>>(a, k);
+        pde_single_pass_end<<<1, 1, 0, stream>>>(a, k);
+        RXMESH_CHECK_LAUNCH();
+        monitor.record(k & 1, a.state, stream);
+        if (k > 0 && monitor.done((k & 1) ^ 1))  // the previous pass, while this one runs
+            break;
+    }
+    const CgReport report = rxmesh::detail::cg_report(a.state, start.rr, stream);
+    if (report.iterations % 2 == 1)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(r, start.r1.data(), n * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, stream));
+    return report;
 }
 
 }  // namespace rxmesh::baselines

@@ -32,4 +32,12 @@ void pde_mcf_initial_residual(const PdeMesh& pde, const PdeMcfSystem& s, float d
 CgReport pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
                     const CgOptions& options, int block_threads, cudaStream_t stream = 0);
 
+//! The single-pass CG of rxmesh/algo/cg_single_pass.cuh with the PDE
+//! product (its pass at each vertex forms r and d at the vertex and at its
+//! neighbours from the previous pass's r, d and q): two launches per
+//! iteration, the pass and a one-thread end; block size 64, 128 or 256.
+CgReport pde_mcf_cg_single_pass(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x,
+                                float* r, const CgOptions& options, int block_threads,
+                                cudaStream_t stream = 0);
+
 }  // namespace rxmesh::baselines

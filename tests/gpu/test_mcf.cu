@@ -390,8 +390,15 @@ SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_d
 struct LoopRun
 {
     CgReport           report;
-    std::vector<float> x;
+    std::vector<float> x, r;
 };
+
+double norm_of(const std::vector<float>& v)
+{
+    double s = 0;
+    for (float f : v) s += double(f) * f;
+    return std::sqrt(s);
+}
 
 LoopRun solve_with_loop(const RXMesh& mesh, const McfSystem& s, float dt, CgLoop loop)
 {
@@ -408,53 +415,75 @@ LoopRun solve_with_loop(const RXMesh& mesh, const McfSystem& s, float dt, CgLoop
     run.report = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, xv, rv, o,
                                     0, loop);
     run.x      = x.to_host();
+    run.r      = r.to_host();
     return run;
 }
 
-TEST(GpuMcf, PersistentAndLaunchedLoopsSolveTheReferenceSystem)
+TEST(GpuMcf, EveryLoopSolvesTheReferenceSystem)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const CgLoop loops[] = {CgLoop::Launches, CgLoop::Persistent, CgLoop::SinglePass};
+    const char*  names[] = {"launches", "persistent", "single pass"};
     for (const auto& m : generated_meshes())
         for (std::uint32_t capacity : {64u, 512u}) {
             SCOPED_TRACE(m.name + ", capacity " + std::to_string(capacity));
             const SystemAt      sys(m.soup, capacity);
-            const RXMesh&       mesh = sys.mesh;
-            const auto&         ref  = sys.ref;
-            const auto&         s    = sys.s;
-            const float         dt   = 0.37f;
+            const float         dt = 0.37f;
             std::vector<double> x0;
             for (const auto& p : sys.h.positions) x0.insert(x0.end(), p.begin(), p.end());
-            const LoopRun launched   = solve_with_loop(mesh, s, dt, CgLoop::Launches);
-            const LoopRun persistent = solve_with_loop(mesh, s, dt, CgLoop::Persistent);
-            for (const LoopRun* run : {&launched, &persistent}) {
-                EXPECT_TRUE(run->report.converged) << run->report.iterations << " iterations";
+            LoopRun runs[3];
+            for (int l = 0; l < 3; ++l) {
+                SCOPED_TRACE(names[l]);
+                runs[l] = solve_with_loop(sys.mesh, sys.s, dt, loops[l]);
+                const LoopRun& run = runs[l];
+                EXPECT_TRUE(run.report.converged) << run.report.iterations << " iterations";
                 const reference::McfResidual res = reference::mcf_residual(
-                    ref, dt, x0, std::vector<double>(run->x.begin(), run->x.end()));
-                EXPECT_TRUE(res.within(kSolveTolerance, run->report.iterations))
-                    << (run == &launched ? "launched" : "persistent") << ": residual "
-                    << res.residual << ", initial " << res.initial;
+                    sys.ref, dt, x0, std::vector<double>(run.x.begin(), run.x.end()));
+                EXPECT_TRUE(res.within(kSolveTolerance, run.report.iterations))
+                    << "residual " << res.residual << ", initial " << res.initial;
+                // the reported residual is the norm of the returned r
+                const double r_norm = norm_of(run.r);
+                EXPECT_NEAR(run.report.final_residual, r_norm, 1e-6 * r_norm + 1e-30);
+                EXPECT_LE(run.report.final_residual,
+                          kSolveTolerance * run.report.initial_residual * (1 + 1e-3));
             }
-            // the same iteration in both (sums differ only in block order)
-            EXPECT_NEAR(launched.report.iterations, persistent.report.iterations, 2);
+            // the same iteration in all (sums differ only in block order and,
+            // in the single pass, in how r.r is formed)
+            EXPECT_NEAR(runs[0].report.iterations, runs[1].report.iterations, 2);
+            EXPECT_NEAR(runs[0].report.iterations, runs[2].report.iterations, 2);
         }
-    // a limit of 0 iterations leaves x alone in both
+}
+
+// Also the compute-sanitizer runs' case of the three loops (small patches,
+// so that blocks loop over several patches and meet at grid barriers).
+TEST(GpuMcf, EveryLoopStopsAtTheIterationLimit)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const CgLoop loops[] = {CgLoop::Launches, CgLoop::Persistent, CgLoop::SinglePass};
+    const char*  names[] = {"launches", "persistent", "single pass"};
+    // a limit of 0 iterations leaves x alone; a limit of k stops at k
     const RXMesh    mesh(generated_meshes().front().soup, small_patches());
     const McfSystem s = mcf_system(mesh, mesh.positions(), false);
-    for (CgLoop loop : {CgLoop::Launches, CgLoop::Persistent}) {
-        const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
-        DeviceBuffer<float> x(n), r(n);
-        const VertexView<float, 3> xv(x.data(), mesh.num_vertices()),
-            rv(r.data(), mesh.num_vertices());
-        copy(xv, mesh.positions());
-        mcf_apply(mesh, s, 0.37f, xv, rv, false, -1.f);
-        const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, 0.37f);
-        CgOptions            none;
-        none.max_iterations = 0;
-        const CgReport rep = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f,
-                                                xv, rv, none, 0, loop);
-        EXPECT_EQ(rep.iterations, 0);
-        EXPECT_EQ(x.to_host(), to_host(mesh.positions().view()));
-    }
+    for (int l = 0; l < 3; ++l)
+        for (int limit : {0, 1, 2, 5}) {
+            SCOPED_TRACE(std::string(names[l]) + ", limit " + std::to_string(limit));
+            const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
+            DeviceBuffer<float> x(n), r(n);
+            const VertexView<float, 3> xv(x.data(), mesh.num_vertices()),
+                rv(r.data(), mesh.num_vertices());
+            copy(xv, mesh.positions());
+            mcf_apply(mesh, s, 0.37f, xv, rv, false, -1.f);
+            const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, 0.37f);
+            CgOptions            o;
+            o.max_iterations = limit;
+            o.tolerance      = 1e-30;
+            const CgReport rep = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()},
+                                                    2.f, xv, rv, o, 0, loops[l]);
+            EXPECT_EQ(rep.iterations, limit);
+            EXPECT_FALSE(rep.converged);
+            if (limit == 0) EXPECT_EQ(x.to_host(), to_host(mesh.positions().view()));
+            else EXPECT_NE(x.to_host(), to_host(mesh.positions().view()));
+        }
 }
 
 TEST(GpuMcf, ConvergedCgMatchesEigenOnGeneratedMeshes)

@@ -287,9 +287,26 @@ inline CgReport cg_report(const CgState* device_state, double rr, cudaStream_t s
     return res;
 }
 
-//! What every CG loop starts from: the two direction buffers (zeroed: beta
-//! d_old must be 0, not 0 x garbage), q, and the state initialised from
-//! r.r (rr). \throw Error for a bad option or a non-finite residual.
+//! Checks the options, initialises *state from r.r and returns r.r.
+//! \throw Error for a bad option or a non-finite residual.
+inline double cg_initial_state(std::uint64_t n, const float* r, const CgOptions& options,
+                               CgState* state, cudaStream_t stream)
+{
+    if (!(options.tolerance > 0) || options.max_iterations < 0)
+        throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
+    const double rr = squared_norm(r, n, stream);
+    if (!std::isfinite(rr))
+        throw Error("cg_solve: the initial residual is not finite (non-finite input)");
+    cg_init_kernel<<<1, 1, 0, stream>>>(state, rr, options.tolerance * options.tolerance,
+                                        options.max_iterations);
+    RXMESH_CHECK_LAUNCH();
+    return rr;
+}
+
+//! What every two-pass CG loop starts from: the two direction buffers
+//! (zeroed: beta d_old must be 0, not 0 x garbage), q, and the state
+//! initialised from r.r (rr). \throw Error for a bad option or a
+//! non-finite residual.
 struct CgStart
 {
     DeviceBuffer<float>   d[2];
@@ -302,17 +319,9 @@ struct CgStart
           q(n, stream),
           state(1, stream)
     {
-        if (!(options.tolerance > 0) || options.max_iterations < 0)
-            throw Error("cg_solve: the tolerance must be > 0 and max_iterations >= 0");
         for (auto& b : d)
             RXMESH_CHECK_CUDA(cudaMemsetAsync(b.data(), 0, b.bytes(), stream));
-        rr = squared_norm(r, n, stream);
-        if (!std::isfinite(rr))
-            throw Error("cg_solve: the initial residual is not finite (non-finite input)");
-        cg_init_kernel<<<1, 1, 0, stream>>>(state.data(), rr,
-                                            options.tolerance * options.tolerance,
-                                            options.max_iterations);
-        RXMESH_CHECK_LAUNCH();
+        rr = cg_initial_state(n, r, options, state.data(), stream);
     }
 };
 

@@ -26,7 +26,7 @@
 
 #include "rxmesh/algo/cg.cuh"
 #include "rxmesh/algo/mcf_terms.cuh"
-#include "rxmesh/algo/patch_laplacian.cuh"
+#include "rxmesh/algo/cg_cached.cuh"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/device_buffer.h"
