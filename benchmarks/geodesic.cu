@@ -58,6 +58,7 @@ struct Timing
     double total_ms = 0, toplesets_ms = 0, propagation_ms = 0;
     long   iterations = 0, sweeps = 0;
     int    block = 0;
+    int    min_blocks = 1;  // RXMesh: the kernels' minimum of resident blocks per SM
     bool   ok = false;
     double max_rel_diff = 0;  // against the RXMesh result
     std::uint32_t levels = 0;
@@ -90,9 +91,10 @@ double max_relative_difference(const std::vector<float>& a, const std::vector<fl
     return worst;
 }
 
-//! RXMesh with block size B: the library's relaxation (accumulate), or with
-//! kVf the paper's form (a VF for_each, geodesic_vf.cuh).
-template <int B, bool kVf = false>
+//! RXMesh with block size B (and MinBlocks resident blocks per SM asked of
+//! the compiler): the library's relaxation (accumulate), or with kVf the
+//! paper's form (a VF for_each, geodesic_vf.cuh).
+template <int B, bool kVf = false, int MinBlocks = 1>
 Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
                          DeviceBuffer<float>& d, bool one_launch = true, bool sweeps = true)
 {
@@ -107,8 +109,9 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
     GeodesicReport      rep;
     std::vector<double> topo, prop;
     Timing              t;
-    t.block    = B;
-    t.total_ms = bench::gpu_median_ms([&] {
+    t.block      = B;
+    t.min_blocks = MinBlocks;
+    t.total_ms   = bench::gpu_median_ms([&] {
         if constexpr (kVf) {
             GpuTimer timer;
             timer.start();
@@ -117,7 +120,7 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
             rep = bench::propagate_distance_vf<B>(mesh, mesh.positions(), faces.data(), src, top, dv, o);
             rep.toplesets_ms = ms;
         } else {
-            rep = geodesic_distance<B>(mesh, mesh.positions(), src, dv, o);
+            rep = geodesic_distance<B, MinBlocks>(mesh, mesh.positions(), src, dv, o);
         }
         topo.push_back(rep.toplesets_ms);
         prop.push_back(rep.propagation_ms);
@@ -140,16 +143,16 @@ Timing fastest(std::initializer_list<Timing> candidates)
     return best;
 }
 
-//! RXMesh at its best block size with the iterations in chunks, and without
+//! RXMesh at its best block size and register cap with the iterations in chunks, and without
 //! closing sweeps (then also the largest relative difference to `swept`).
-template <int B>
+template <int B, int MinBlocks>
 void time_variants(const RXMesh& mesh, const std::vector<std::uint32_t>& src, const Args& a,
                    const std::vector<float>& swept, Row& row)
 {
     DeviceBuffer<float> d(mesh.num_vertices());
-    row.rx_chunked              = time_rxmesh_block<B>(mesh, src, a, d, false);
+    row.rx_chunked              = time_rxmesh_block<B, false, MinBlocks>(mesh, src, a, d, false);
     row.rx_chunked.max_rel_diff = max_relative_difference(d.to_host(), swept);
-    row.rx_no_sweeps              = time_rxmesh_block<B>(mesh, src, a, d, true, false);
+    row.rx_no_sweeps = time_rxmesh_block<B, false, MinBlocks>(mesh, src, a, d, true, false);
     row.rx_no_sweeps.max_rel_diff = max_relative_difference(d.to_host(), swept);
 }
 
@@ -157,16 +160,25 @@ Timing time_rxmesh(const RXMesh& mesh, const std::vector<std::uint32_t>& src, co
                    std::vector<float>& result, Row& row)
 {
     DeviceBuffer<float> d(mesh.num_vertices());
-    const Timing        best = fastest({time_rxmesh_block<64>(mesh, src, a, d),
-                                        time_rxmesh_block<128>(mesh, src, a, d),
-                                        time_rxmesh_block<256>(mesh, src, a, d)});
-    result = d.to_host();  // every block size computes the same distances
-    if (best.block == 64)
-        time_variants<64>(mesh, src, a, result, row);
-    else if (best.block == 128)
-        time_variants<128>(mesh, src, a, result, row);
-    else
-        time_variants<256>(mesh, src, a, result, row);
+    // block sizes, and register caps for 10 and 12 blocks of 128 threads,
+    // 5 and 6 of 256 (the propagation's kernels otherwise take up to 60
+    // registers: 8 and 4 blocks)
+    const Timing best = fastest({time_rxmesh_block<64>(mesh, src, a, d),
+                                 time_rxmesh_block<128>(mesh, src, a, d),
+                                 time_rxmesh_block<128, false, 10>(mesh, src, a, d),
+                                 time_rxmesh_block<128, false, 12>(mesh, src, a, d),
+                                 time_rxmesh_block<256>(mesh, src, a, d),
+                                 time_rxmesh_block<256, false, 5>(mesh, src, a, d),
+                                 time_rxmesh_block<256, false, 6>(mesh, src, a, d)});
+    result = d.to_host();  // every launch computes the same distances
+    const int b = best.block, mb = best.min_blocks;
+    if (b == 64) time_variants<64, 1>(mesh, src, a, result, row);
+    else if (b == 128 && mb == 10) time_variants<128, 10>(mesh, src, a, result, row);
+    else if (b == 128 && mb == 12) time_variants<128, 12>(mesh, src, a, result, row);
+    else if (b == 128) time_variants<128, 1>(mesh, src, a, result, row);
+    else if (mb == 5) time_variants<256, 5>(mesh, src, a, result, row);
+    else if (mb == 6) time_variants<256, 6>(mesh, src, a, result, row);
+    else time_variants<256, 1>(mesh, src, a, result, row);
     return best;
 }
 
@@ -310,14 +322,17 @@ void print_table(const std::vector<Row>& rows)
                 "Propagation loops: \"one launch\" runs every iteration in one cooperative launch (the "
                 "default of both), \"chunked\" enqueues chunks of iterations from the host (CUDA graphs). "
                 "The same for the toplesets.\n\n"
+                "RXMesh's block: its best of 64, 128 and 256 threads, 128 and 256 also with the registers "
+                "capped for 10 and 12, or 5 and 6, resident blocks per SM (\"N blocks/SM\").\n\n"
                 "| faces | levels | iterations (closing sweeps) | RXMesh (block) | RXMesh chunked | RXMesh VF form, chunked (block) "
                 "| PDE, RXMesh order (block) | PDE chunked, RXMesh order (block) | PDE, input order (block) | CPU serial, 1 core "
                 "| RXMesh vs PDE sorted / input | chunked vs chunked | RXMesh vs CPU | verified |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d) | %.2f | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f "
+        std::printf("| %llu | %u | %ld (%ld) | %.2f (%d%s) | %.2f | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.2f (%d) | %.0f "
                     "| %.2fx / %.2fx | %.2fx | %.0fx | %s %s %s %s %s %s %s |\n",
                     (unsigned long long)r.faces, r.levels, r.rx.iterations, r.rx.sweeps, r.rx.total_ms, r.rx.block,
+                    r.rx.min_blocks > 1 ? (", " + std::to_string(r.rx.min_blocks) + " blocks/SM").c_str() : "",
                     r.rx_chunked.total_ms, r.rx_vf.total_ms, r.rx_vf.block, r.pde_sorted.total_ms, r.pde_sorted.block,
                     r.pde_sorted_chunked.total_ms, r.pde_sorted_chunked.block, r.pde_input.total_ms,
                     r.pde_input.block, r.cpu_ms, r.pde_sorted.total_ms / r.rx.total_ms,
@@ -354,7 +369,8 @@ std::string timing_json(const Timing& t)
     using bench::json_number;
     return "{\"total_ms\": " + json_number(t.total_ms) + ", \"toplesets_ms\": " + json_number(t.toplesets_ms) +
            ", \"propagation_ms\": " + json_number(t.propagation_ms) + ", \"iterations\": " +
-           std::to_string(t.iterations) + ", \"block\": " + std::to_string(t.block) + ", \"verified\": " +
+           std::to_string(t.iterations) + ", \"block\": " + std::to_string(t.block) +
+           ", \"min_blocks_per_sm\": " + std::to_string(t.min_blocks) + ", \"verified\": " +
            (t.ok ? "true" : "false") + ", \"max_rel_diff_vs_rxmesh\": " + json_number(t.max_rel_diff) + "}";
 }
 

@@ -310,8 +310,8 @@ class RXMesh
     //! (query/scheduled_loop.cuh).
     //! Synchronises `stream` once, at the end.
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              typename Input, typename Contribute, typename Finalize, typename Active,
-              typename Step>
+              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize,
+              typename Active, typename Step>
     DeviceLoopReport accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
                                          Contribute contribute, Finalize finalize, Active active,
                                          Step step, long max_iterations,

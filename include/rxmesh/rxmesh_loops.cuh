@@ -10,8 +10,8 @@
 
 namespace rxmesh {
 
-template <Op op, typename T, int N, typename Combine, int BlockThreads, typename Input,
-          typename Contribute, typename Finalize, typename Active, typename Step>
+template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
+          typename Input, typename Contribute, typename Finalize, typename Active, typename Step>
 DeviceLoopReport RXMesh::accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
                                                    Contribute contribute, Finalize finalize,
                                                    Active active, Step step, long max_iterations,
@@ -23,12 +23,12 @@ DeviceLoopReport RXMesh::accumulate_scheduled_loop(const PatchSchedule& schedule
     return detail::run_scheduled_loop(
         "RXMesh::accumulate_scheduled_loop", step, max_iterations, options, stream,
         [&](detail::LoopState* state, bool forced) {
-            return detail::launch_accumulate_loop<op, T, N, BlockThreads>(
+            return detail::launch_accumulate_loop<op, T, N, BlockThreads, MinBlocks>(
                 mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
                 contribute, finalize, step, state, max_iterations, forced, stream);
         },
         [&](const detail::LoopState* state, cudaStream_t s) {
-            accumulate_scheduled<op, T, N, Combine, BlockThreads>(
+            accumulate_scheduled<op, T, N, Combine, BlockThreads, MinBlocks>(
                 schedule, input, contribute, finalize,
                 detail::ActiveUntilDone<Active>{active, state}, s);
         });

@@ -376,8 +376,10 @@ GeodesicReport run_propagation(const std::vector<std::uint32_t>& sources, const 
 //! float per vertex, global order, +inf where unreachable. Each iteration is
 //! one RXMesh::accumulate_scheduled<Op::FV, float, 1, Min> over the window's
 //! patches: positions and distances staged per patch, each window vertex
-//! takes the least of its faces' updates. BlockThreads: its block size.
-template <int BlockThreads = 128>
+//! takes the least of its faces' updates. BlockThreads: its block size;
+//! MinBlocks: its kernels' minimum of resident blocks per SM (1: the
+//! compiler's choice of registers).
+template <int BlockThreads = 128, int MinBlocks = 1>
 GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3> positions,
                                   const std::vector<std::uint32_t>& sources, const Toplesets& t,
                                   VertexView<float> distance, const GeodesicOptions& options = {},
@@ -390,7 +392,7 @@ GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3>
     const detail::PtpArrays& a = p.arrays;
     GpuTimer                 timer(stream);
     timer.start();
-    const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, BlockThreads>(
+    const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, BlockThreads, MinBlocks>(
         p.schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
         detail::PtpFaceUpdate{}, detail::PtpFinalize{a, tolerance}, detail::InWindow{a},
         detail::PtpStep{a}, p.max_iterations, loop, stream);
@@ -404,7 +406,7 @@ GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3>
 //! \throw InvalidInputError for no source, a source out of range, or a
 //!        tolerance that is not > 0; Error when a view does not hold one
 //!        element per vertex.
-template <int BlockThreads = 128>
+template <int BlockThreads = 128, int MinBlocks = 1>
 GeodesicReport geodesic_distance(const RXMesh& mesh, VertexView<const float, 3> positions,
                                  const std::vector<std::uint32_t>& sources,
                                  VertexView<float> distance, const GeodesicOptions& options = {},
@@ -418,7 +420,8 @@ GeodesicReport geodesic_distance(const RXMesh& mesh, VertexView<const float, 3> 
     const Toplesets t = toplesets(mesh, sources, stream, detail::loop_options(options, 16));
     const float     topo_ms = timer.stop_ms();
     GeodesicReport  rep =
-        propagate_distance<BlockThreads>(mesh, positions, sources, t, distance, options, stream);
+        propagate_distance<BlockThreads, MinBlocks>(mesh, positions, sources, t, distance, options,
+                                                    stream);
     rep.toplesets_ms        = topo_ms;
     return rep;
 }

@@ -115,9 +115,9 @@ __global__ void loop_step_kernel(Step step, LoopState* state, long max_iteration
 }
 
 //! Every iteration in one cooperative launch (see the top of the file).
-template <Op op, typename T, int N, int BlockThreads, typename Input, typename Combine,
-          typename Active, typename Contribute, typename Finalize, typename Step>
-__global__ void __launch_bounds__(BlockThreads)
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
+          typename Combine, typename Active, typename Contribute, typename Finalize, typename Step>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
     accumulate_loop_kernel(DeviceMesh mesh, Input input,
                            AccumulateSpec<Combine, Active, NoSum> spec, Contribute contribute,
                            Finalize finalize, Step step, LoopState* state, long max_iterations)
@@ -206,8 +206,8 @@ bool launch_loop_kernel(const DeviceMesh& mesh, std::size_t smem, bool forced, v
 }
 
 //! The one-launch forms; false (nothing launched) where they cannot run.
-template <Op op, typename T, int N, int BlockThreads, typename Input, typename Combine,
-          typename Active, typename Contribute, typename Finalize, typename Step>
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
+          typename Combine, typename Active, typename Contribute, typename Finalize, typename Step>
 bool launch_accumulate_loop(const DeviceMesh& mesh, Input input,
                             AccumulateSpec<Combine, Active, NoSum> spec, Contribute contribute,
                             Finalize finalize, Step step, LoopState* state, long max_iterations,
@@ -215,8 +215,8 @@ bool launch_accumulate_loop(const DeviceMesh& mesh, Input input,
 {
     void* args[] = {const_cast<DeviceMesh*>(&mesh), &input, &spec,  &contribute,
                     &finalize,                      &step,  &state, &max_iterations};
-    return launch_loop_kernel<accumulate_loop_kernel<op, T, N, BlockThreads, Input, Combine,
-                                                     Active, Contribute, Finalize, Step>,
+    return launch_loop_kernel<accumulate_loop_kernel<op, T, N, BlockThreads, MinBlocks, Input,
+                                                     Combine, Active, Contribute, Finalize, Step>,
                               BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh.limits),
                                             forced, args, stream);
 }
