@@ -223,16 +223,21 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     }, 1, a.runs);
     row.rx_iterations = rep.iterations;
     row.rx_ok         = rep.converged && ref.accepts(x, row.dt, a.tol, rep.iterations);
-    // kept: the patch store, weights, areas, positions, x, r (2), d (2), q
-    // (2) (the faces that the weights read are made and freed by mcf_system)
-    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() + 8.0 * n * 4 +
-                   row.rx_cached_bytes;
-    // moved per iteration, cached, single pass (the default): the cache and
-    // a; r, q and d_old read at every local vertex (owned and ribbon); x
-    // read and written; r, d, q written
+    // kept: the patch store, weights, areas, positions, x, and the loop's
+    // vectors (single pass: r, d, q twice; two passes: r, d twice, q) (the
+    // faces that the weights read are made and freed by mcf_system)
+    const bool   single_pass = mesh.num_vertices() <= kSinglePassMaxVertices;
+    row.rx_bytes = double(mesh.stats().store_bytes) + s.w.bytes() + s.a.bytes() +
+                   (single_pass ? 8.0 : 6.0) * n * 4 + row.rx_cached_bytes;
+    // moved per iteration by the loop Auto takes, besides the cache and a:
+    // single pass: r, q and d_old read at every local vertex (owned and
+    // ribbon), x read and written, r, d, q written; two passes: r and d_old
+    // read at every local vertex, d and q written, then x, r, d, q read and
+    // x, r written
     const double local_values = n * (1.0 + mesh.stats().ribbon_overhead_vertices);
-    const double moved = row.rx_cached_bytes + 4.0 * mesh.num_vertices() + 3 * 4.0 * local_values +
-                         2 * 4.0 * n + 3 * 4.0 * n;
+    const double vectors      = single_pass ? 3 * 4.0 * local_values + 5 * 4.0 * n
+                                            : 2 * 4.0 * local_values + 8 * 4.0 * n;
+    const double moved = row.rx_cached_bytes + 4.0 * mesh.num_vertices() + vectors;
     row.rx_iter_gbps = moved / (row.rx_iter_ms * 1e6);
     // accumulate's product reads the store, w, a, and r, d_old at every
     // local vertex, writes d, q; the update reads x, r, d, q, writes x, r
