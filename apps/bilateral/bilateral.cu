@@ -41,7 +41,8 @@ app::Info info_with_weld_note()
                 "same positions (exit 2 when a coordinate differs by more than 1e-4 x the input's "
                 "bounding-box diagonal)"};
     i.weld_help = "merge vertices with identical positions (not with --noise)";
-    i.cpu_path  = true;
+    i.cpu_path       = true;
+    i.moves_vertices = true;
     return i;
 }
 

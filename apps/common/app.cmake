@@ -86,6 +86,22 @@ function(rxmesh_add_version_test app)
   set_tests_properties(rxmesh_${app}.version PROPERTIES LABELS cpu)
 endfunction()
 
+# Adds the test rxmesh_APP.output_all_or_none: the app with ARGN and -o
+# (expect_output_or_none.cmake) leaves its output whole on success and
+# nothing on failure; without a GPU (CI) that is the failure after -o's
+# faces were written while the GPU was looked for (Info::moves_vertices).
+function(rxmesh_add_output_all_or_none_test app)
+  if(NOT RXMESH_BUILD_TESTS)
+    return()
+  endif()
+  string(REPLACE "_" "-" _exe "rxmesh-${app}")
+  add_test(NAME rxmesh_${app}.output_all_or_none
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${ARGN}"
+            -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${app}_all_or_none.ply
+            -P ${RXMESH_APP_COMMON}/expect_output_or_none.cmake)
+  set_tests_properties(rxmesh_${app}.output_all_or_none PROPERTIES LABELS cpu)
+endfunction()
+
 # Adds the GPU test rxmesh_APP.NAME: the app with --check and ARGN must exit
 # with status 0 (77, no GPU: skipped).
 function(rxmesh_add_app_check app name)

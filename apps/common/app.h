@@ -10,8 +10,11 @@
 // (validate_input), the GPU check, staged outputs committed only when the
 // app's run returns (no partial file on failure), the JSON report's common
 // keys, under the error policy of policy.h. The GPU starts up on a thread
-// while the input is read, and every app ends with its wall time from start
-// to written output (printed, and "wall_ms" in the report).
+// while the input is read; an app that moves vertices (Info::moves_vertices)
+// also writes -o's header and faces (the input's) while it waits for that
+// start-up (io::PlyWriter), and its vertices once computed. Every app ends
+// with its wall time from start to written output (printed, and "wall_ms"
+// in the report).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -21,6 +24,7 @@
 #include <cstdio>
 #include <functional>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,6 +64,10 @@ struct Info
     //! The app has --device cpu: its serial CPU reference instead of the
     //! GPU, same outputs and report keys (App::run reads Session::on_cpu()).
     bool cpu_path = false;
+    //! On the GPU, -o is Session::write_moved_mesh's PLY (the input's faces,
+    //! moved positions, 'displacement'): its header and faces are written
+    //! while the GPU starts, the vertices once computed.
+    bool moves_vertices = false;
 };
 
 //! What is wrong with -o `path` for `info`'s app ("" when nothing): the
@@ -121,15 +129,20 @@ class Session
 
     //! import_ms: reading and checking the input; gpu_wait_ms: how long the
     //! GPU's start-up made the app wait after that.
+    //! early_ply: -o's header and faces, written while the GPU started
+    //! (Info::moves_vertices; early_write_ms: how long that took), or null.
     Session(const Info& info, const CommonOptions& options, Input input, double import_ms,
-            double gpu_wait_ms, std::string gpu, Clock::time_point start)
+            double gpu_wait_ms, std::string gpu, Clock::time_point start,
+            std::unique_ptr<io::PlyWriter> early_ply = nullptr, double early_write_ms = 0)
         : m_info(info),
           m_options(options),
           m_input(std::move(input)),
           m_import_ms(import_ms),
           m_gpu_wait_ms(gpu_wait_ms),
+          m_write_ms(early_write_ms),
           m_gpu(std::move(gpu)),
-          m_start(start)
+          m_start(start),
+          m_early_ply(std::move(early_ply))
     {
     }
 
@@ -181,6 +194,11 @@ class Session
         stage(m_options.output, [&](const std::string& tmp) {
             InputOrderMoved  out = input_order_moved(mesh, m_input.soup, moved);
             io::VertexScalar d{"displacement", std::move(out.displacement)};
+            if (m_early_ply && m_early_ply->path() == tmp) {  // its faces are written
+                m_early_ply->write_vertices(out.positions, {}, {d});
+                m_early_ply.reset();  // finished: the staged file is the outputs' now
+                return;
+            }
             io::write_ply(tmp, out.positions, m_input.soup.faces, {}, {d});
         });
     }
@@ -295,6 +313,8 @@ class Session
     Clock::time_point    m_start;
     std::optional<Json>  m_report;
     Outputs              m_outputs;
+    // declared after m_outputs: destroyed first, it removes an unfinished file
+    std::unique_ptr<io::PlyWriter> m_early_ply;
     mutable Progress     m_progress{m_info.name, m_options.quiet};  // output only
 };
 
@@ -345,6 +365,19 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
         ->capture_default_str();
 }
 
+//! -o's header and faces, for an app whose GPU output is write_moved_mesh's
+//! PLY (Info::moves_vertices), written while the GPU starts; else null.
+inline std::unique_ptr<io::PlyWriter> early_output(const Info& info, const CommonOptions& o,
+                                                   const Input& in)
+{
+    if (!info.moves_vertices || o.device == "cpu" || o.output.empty() ||
+        io::format_from_path(o.output) != io::Format::Ply)
+        return nullptr;
+    return std::make_unique<io::PlyWriter>(Outputs::staging_path(o.output),
+                                           in.soup.positions.size(), in.soup.faces, false,
+                                           std::vector<std::string>{"displacement"});
+}
+
 //! Everything between the parsed options and the app's run. The GPU's
 //! start-up (its context) overlaps the reading of the input; its errors
 //! still come after the input's, so bad input reads the same with or
@@ -372,6 +405,9 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     Outputs::expect(o.output);
     Outputs::expect(o.json);
     for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
+    const auto                     early_start = Session::Clock::now();
+    std::unique_ptr<io::PlyWriter> early_ply   = early_output(app.info(), o, in);
+    const double                   early_ms    = ms_since(early_start);
     const auto  wait_start = Session::Clock::now();
     std::string gpu_name   = "CPU (serial reference, --device cpu)";
     if (!on_cpu) {
@@ -383,7 +419,7 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
         }
     }
     Session session(app.info(), o, std::move(in), import_ms, ms_since(wait_start), gpu_name,
-                    start);
+                    start, std::move(early_ply), early_ms);
     const int status = app.run(session);
     session.commit();
     return status;

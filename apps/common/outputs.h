@@ -37,7 +37,7 @@ class Outputs
         std::error_code no_folder;
         if (std::filesystem::is_directory(path, no_folder))
             throw IOError("cannot write " + path + ": it is a folder; name a file");
-        const std::string probe = temporary(path);
+        const std::string probe = staging_path(path);
         std::FILE*        f     = std::fopen(probe.c_str(), "wb");
         if (!f) throw IOError("cannot write " + path);
         std::fclose(f);
@@ -50,7 +50,7 @@ class Outputs
     void stage(const std::string& path, const std::function<void(const std::string&)>& write)
     {
         if (path.empty()) return;
-        m_staged.push_back(temporary(path));
+        m_staged.push_back(staging_path(path));
         m_paths.push_back(path);
         write(m_staged.back());
     }
@@ -63,8 +63,10 @@ class Outputs
         m_paths.clear();
     }
 
+    //! Where stage() writes `path` before commit() renames it.
+    static std::string staging_path(const std::string& path) { return path + ".partial"; }
+
    private:
-    static std::string       temporary(const std::string& path) { return path + ".partial"; }
     std::vector<std::string> m_staged, m_paths;
 };
 

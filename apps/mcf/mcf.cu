@@ -27,7 +27,8 @@ app::Info info_with_cpu_path()
                 "vertex property); --device cpu: the CG in double, each step's result in float "
                 "as the GPU's",
                 "check each step against the CPU reference (exit 2 on mismatch)"};
-    i.cpu_path = true;
+    i.cpu_path       = true;
+    i.moves_vertices = true;
     return i;
 }
 

@@ -164,10 +164,25 @@ class Writer
             return;
         if (std::fflush(m_file.get()) != 0)
             throw IOError(m_path + ": write error: " + errno_text());
-        const int   fd    = ::fileno(m_file.get());
-        const off_t start = ::lseek(fd, 0, SEEK_END);
+        const off_t start = ::lseek(::fileno(m_file.get()), 0, SEEK_END);
         if (start < 0)
             throw IOError(m_path + ": write error: " + errno_text());
+        put_fixed_records_at(start, count, bytes, format);
+        if (::lseek(::fileno(m_file.get()), start + off_t(count * bytes), SEEK_SET) < 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+    }
+
+    //! The same at byte `start` of the file (what is buffered is written
+    //! first; the file position does not move).
+    template <typename Format>
+    void put_fixed_records_at(off_t start, std::size_t count, std::size_t bytes, Format&& format)
+    {
+        flush();
+        if (count == 0)
+            return;
+        if (std::fflush(m_file.get()) != 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+        const int             fd          = ::fileno(m_file.get());
         constexpr std::size_t kMinRecords = std::size_t(1) << 16;
         const unsigned pieces = detail::pieces_for(count, 0, kMinRecords);
         detail::run_pieces(pieces, [&](unsigned p) {
@@ -180,8 +195,17 @@ class Writer
                 i += n;
             }
         });
-        if (::lseek(fd, start + off_t(count * bytes), SEEK_SET) < 0)
+    }
+
+    //! Bytes written or buffered so far (the header's length).
+    off_t size()
+    {
+        if (std::fflush(m_file.get()) != 0)
             throw IOError(m_path + ": write error: " + errno_text());
+        const off_t end = ::lseek(::fileno(m_file.get()), 0, SEEK_END);
+        if (end < 0)
+            throw IOError(m_path + ": write error: " + errno_text());
+        return end + off_t(m_buf.size());
     }
 
     // Little-endian regardless of the host, into a record being assembled
@@ -271,12 +295,11 @@ inline void append_uint(std::string& out, std::uint64_t v)
 // Writers refuse soups that readers would refuse, so that every written
 // file reads back.
 void validate(const std::string&           path,
-              const std::vector<Vec3f>&    positions,
+              std::uint64_t                nv,
               const std::vector<Triangle>& faces,
               const std::vector<Color3>&   colors,
               std::uint64_t                max_vertices)
 {
-    const std::uint64_t nv = positions.size();
     if (nv > max_vertices)
         throw InvalidInputError(path + ": too many vertices (" + std::to_string(nv) +
                                 ") for the file format");
@@ -316,7 +339,7 @@ TriangleSoup read(const std::string& path, const ReadOptions& options)
 
 void write_obj(const std::string& path, const TriangleSoup& mesh)
 {
-    validate(path, mesh.positions, mesh.faces, mesh.colors, UINT32_MAX);
+    validate(path, mesh.positions.size(), mesh.faces, mesh.colors, UINT32_MAX);
     Writer     w(path);
     const bool colors = !mesh.colors.empty();
     w.put("# written by RXMesh\n");
@@ -352,49 +375,134 @@ void write_ply(const std::string&               path,
     write_ply(path, mesh.positions, mesh.faces, mesh.colors, scalars);
 }
 
-void write_ply(const std::string&               path,
-               const std::vector<Vec3f>&        positions,
-               const std::vector<Triangle>&     faces,
-               const std::vector<Color3>&       colors,
-               const std::vector<VertexScalar>& scalars)
+namespace {
+
+//! A PLY vertex property name: printable, no spaces, not x, y, z (nor the
+//! colors' names when there are colors), not repeated.
+void check_scalar_names(const std::string& path, bool colors,
+                        const std::vector<std::string>& names)
 {
-    // Indices are written as PLY "int": at most 2^31-1 vertices.
-    validate(path, positions, faces, colors, INT32_MAX);
-    const std::size_t     nv = positions.size();
-    std::set<std::string> names{"x", "y", "z"};
-    if (!colors.empty())
-        names.insert({"red", "green", "blue"});
-    for (const VertexScalar& s : scalars) {
+    std::set<std::string> taken{"x", "y", "z"};
+    if (colors)
+        taken.insert({"red", "green", "blue"});
+    for (const std::string& name : names) {
+        bool ok = !name.empty();
+        for (char c : name)
+            ok = ok && c > ' ' && c < 127;
+        if (!ok)
+            throw InvalidInputError(path + ": scalar name '" + name +
+                                    "' is not a PLY property name (printable, no spaces)");
+        if (!taken.insert(name).second)
+            throw InvalidInputError(path + ": duplicate vertex property name '" + name + "'");
+    }
+}
+
+//! One value per vertex in every scalar.
+void check_scalar_sizes(const std::string& path, std::size_t nv,
+                        const std::vector<VertexScalar>& scalars)
+{
+    for (const VertexScalar& s : scalars)
         if (s.values.size() != nv)
             throw InvalidInputError(path + ": scalar '" + s.name + "' has " +
                                     std::to_string(s.values.size()) + " values for " +
                                     std::to_string(nv) + " vertices");
-        bool ok = !s.name.empty();
-        for (char c : s.name)
-            ok = ok && c > ' ' && c < 127;
-        if (!ok)
-            throw InvalidInputError(path + ": scalar name '" + s.name +
-                                    "' is not a PLY property name (printable, no spaces)");
-        if (!names.insert(s.name).second)
-            throw InvalidInputError(path + ": duplicate vertex property name '" + s.name + "'");
-    }
+}
 
-    Writer w(path);
-    w.put("ply\nformat binary_little_endian 1.0\ncomment written by RXMesh\nelement vertex ");
-    w.put_uint(nv);
-    w.put("\nproperty float x\nproperty float y\nproperty float z\n");
-    if (!colors.empty())
-        w.put("property uchar red\nproperty uchar green\nproperty uchar blue\n");
-    for (const VertexScalar& s : scalars) {
-        w.put("property float ");
-        w.put(s.name);
-        w.put('\n');
+}  // namespace
+
+struct PlyWriter::Impl
+{
+    std::string              path;
+    std::size_t              nv = 0;
+    bool                     colors = false;
+    std::vector<std::string> names;
+    std::unique_ptr<Writer>  w;
+    off_t                    vertex_start = 0;
+    bool                     done         = false;
+
+    std::size_t vertex_bytes() const { return 12 + (colors ? 3 : 0) + 4 * names.size(); }
+
+    void header(std::size_t num_faces)
+    {
+        w->put("ply\nformat binary_little_endian 1.0\ncomment written by RXMesh\nelement vertex ");
+        w->put_uint(nv);
+        w->put("\nproperty float x\nproperty float y\nproperty float z\n");
+        if (colors)
+            w->put("property uchar red\nproperty uchar green\nproperty uchar blue\n");
+        for (const std::string& name : names) {
+            w->put("property float ");
+            w->put(name);
+            w->put('\n');
+        }
+        w->put("element face ");
+        w->put_uint(num_faces);
+        w->put("\nproperty list uchar int vertex_indices\nend_header\n");
     }
-    w.put("element face ");
-    w.put_uint(faces.size());
-    w.put("\nproperty list uchar int vertex_indices\nend_header\n");
-    const std::size_t vertex_bytes = 12 + (colors.empty() ? 0 : 3) + 4 * scalars.size();
-    w.put_fixed_records(nv, vertex_bytes, [&](std::size_t i, char* r) {
+};
+
+PlyWriter::PlyWriter(const std::string& path, std::size_t num_vertices,
+                     const std::vector<Triangle>& faces, bool colors,
+                     const std::vector<std::string>& scalar_names)
+    : m(std::make_unique<Impl>())
+{
+    // Indices are written as PLY "int": at most 2^31-1 vertices.
+    validate(path, num_vertices, faces, {}, INT32_MAX);
+    check_scalar_names(path, colors, scalar_names);
+    m->path   = path;
+    m->nv     = num_vertices;
+    m->colors = colors;
+    m->names  = scalar_names;
+    m->w      = std::make_unique<Writer>(path);
+    try {
+        m->header(faces.size());
+        m->vertex_start = m->w->size();
+        const off_t face_start = m->vertex_start + off_t(m->nv * m->vertex_bytes());
+        m->w->put_fixed_records_at(face_start, faces.size(), 13, [&](std::size_t i, char* r) {
+            *r++ = static_cast<char>(3);
+            for (int k = 0; k < 3; ++k)
+                r = Writer::le32(r, faces[i][k]);
+        });
+    } catch (...) {
+        m->w.reset();
+        std::remove(path.c_str());
+        throw;
+    }
+}
+
+PlyWriter::~PlyWriter()
+{
+    if (m && !m->done) {
+        m->w.reset();  // closed before it is removed
+        std::remove(m->path.c_str());
+    }
+}
+
+const std::string&              PlyWriter::path() const { return m->path; }
+const std::vector<std::string>& PlyWriter::scalar_names() const { return m->names; }
+
+void PlyWriter::write_vertices(const std::vector<Vec3f>&        positions,
+                               const std::vector<Color3>&       colors,
+                               const std::vector<VertexScalar>& scalars)
+{
+    const std::string& path = m->path;
+    if (m->done)
+        throw Error(path + ": the vertices were written already");
+    if (positions.size() != m->nv)
+        throw InvalidInputError(path + ": " + std::to_string(positions.size()) +
+                                " positions for a header of " + std::to_string(m->nv) +
+                                " vertices");
+    if (colors.size() != (m->colors ? m->nv : 0))
+        throw InvalidInputError(path + ": " + std::to_string(colors.size()) + " colors for " +
+                                std::to_string(m->nv) + " vertices" +
+                                (m->colors ? "" : " (the header has no colors)"));
+    check_scalar_sizes(path, m->nv, scalars);
+    bool same_names = scalars.size() == m->names.size();
+    for (std::size_t k = 0; same_names && k < scalars.size(); ++k)
+        same_names = scalars[k].name == m->names[k];
+    if (!same_names)
+        throw InvalidInputError(path + ": the scalars differ from the header's properties");
+    m->w->put_fixed_records_at(m->vertex_start, m->nv, m->vertex_bytes(), [&](std::size_t i,
+                                                                             char* r) {
         for (int k = 0; k < 3; ++k)
             r = Writer::f32_le(r, positions[i][k]);
         if (!colors.empty())
@@ -403,12 +511,24 @@ void write_ply(const std::string&               path,
         for (const VertexScalar& s : scalars)
             r = Writer::f32_le(r, s.values[i]);
     });
-    w.put_fixed_records(faces.size(), 13, [&](std::size_t i, char* r) {
-        *r++ = static_cast<char>(3);
-        for (int k = 0; k < 3; ++k)
-            r = Writer::le32(r, faces[i][k]);
-    });
-    w.close();
+    m->w->close();
+    m->done = true;
+}
+
+void write_ply(const std::string&               path,
+               const std::vector<Vec3f>&        positions,
+               const std::vector<Triangle>&     faces,
+               const std::vector<Color3>&       colors,
+               const std::vector<VertexScalar>& scalars)
+{
+    // the vertex arrays are checked before the file is made (the faces and
+    // the names by PlyWriter, also before)
+    validate(path, positions.size(), {}, colors, INT32_MAX);
+    check_scalar_sizes(path, positions.size(), scalars);
+    std::vector<std::string> names;
+    for (const VertexScalar& s : scalars) names.push_back(s.name);
+    PlyWriter w(path, positions.size(), faces, !colors.empty(), names);
+    w.write_vertices(positions, colors, scalars);
 }
 
 }  // namespace rxmesh::io

@@ -148,6 +148,57 @@ TEST(IoWriters, RejectBadInput)
     expect_error<IOError>([&] { io::write_ply(dir + "/no/such/dir/x.ply", s); }, {"no/such/dir/x.ply"});
 }
 
+// PlyWriter: the faces first, the vertices later, the same bytes as
+// write_ply; a writer that never gets its vertices leaves no file.
+TEST(IoWriters, PlyWriterFacesFirstWritesWhatWritePlyWrites)
+{
+    namespace fs = std::filesystem;
+    const std::string dir = tmp_dir();
+    for (bool colors : {false, true}) {
+        const TriangleSoup                  s = random_soup(colors ? 21 : 22, 700, 1300, colors);
+        std::vector<io::VertexScalar> scalars = {{"d", {}}, {"e", {}}};
+        for (std::size_t v = 0; v < s.positions.size(); ++v) {
+            scalars[0].values.push_back(float(v) * 0.5f);
+            scalars[1].values.push_back(-float(v));
+        }
+        const std::string whole = dir + "/io_whole.ply", split = dir + "/io_split.ply";
+        io::write_ply(whole, s, scalars);
+        {
+            io::PlyWriter w(split, s.positions.size(), s.faces, colors, {"d", "e"});
+            EXPECT_TRUE(fs::exists(split));
+            w.write_vertices(s.positions, s.colors, scalars);
+        }
+        EXPECT_EQ(read_bytes(split), read_bytes(whole)) << (colors ? "with colors" : "");
+        expect_same_soup(s, io::read(split));
+    }
+    TriangleSoup s;
+    s.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    s.faces     = {{0, 1, 2}};
+    const std::string path = dir + "/io_unfinished.ply";
+    {  // destroyed before its vertices: no file left
+        io::PlyWriter w(path, 3, s.faces, false, {"d"});
+        EXPECT_TRUE(fs::exists(path));
+    }
+    EXPECT_FALSE(fs::exists(path));
+    {  // vertices that do not match the header: refused, no file left
+        io::PlyWriter w(path, 3, s.faces, false, {"d"});
+        expect_error<InvalidInputError>([&] { w.write_vertices(s.positions, {}, {{"e", {1, 2, 3}}}); },
+                                        {"header"});
+        expect_error<InvalidInputError>([&] { w.write_vertices({{0, 0, 0}}, {}, {{"d", {1}}}); },
+                                        {"1 positions", "3 vertices"});
+        expect_error<InvalidInputError>(
+            [&] { w.write_vertices(s.positions, {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, {{"d", {1, 2, 3}}}); },
+            {"colors"});
+    }
+    EXPECT_FALSE(fs::exists(path));
+    // a face beyond the vertices or a bad name: refused before any file
+    expect_error<InvalidInputError>([&] { io::PlyWriter(path, 2, s.faces, false, {}); },
+                                    {"face 0", "2 vertices"});
+    expect_error<InvalidInputError>([&] { io::PlyWriter(path, 3, s.faces, false, {"y"}); },
+                                    {"duplicate"});
+    EXPECT_FALSE(fs::exists(path));
+}
+
 TEST(IoDispatch, FormatFromPathAndMissingFiles)
 {
     EXPECT_EQ(io::format_from_path("a/b.obj"), Format::Obj);

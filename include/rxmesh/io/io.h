@@ -21,6 +21,7 @@
 // always has at least one face.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,5 +89,39 @@ void write_ply(const std::string&               path,
                const std::vector<Triangle>&     faces,
                const std::vector<Color3>&       colors,
                const std::vector<VertexScalar>& scalars = {});
+
+//! A binary PLY whose faces are known before its vertices' values: the
+//! constructor writes the header and the faces (for instance while a GPU
+//! computes the positions), write_vertices the vertex records at their
+//! place. write_ply is the two in one call. A writer destroyed before
+//! write_vertices has finished removes its file.
+class PlyWriter
+{
+   public:
+    //! \throw InvalidInputError for a face index >= num_vertices, more than
+    //!        2^31 - 1 vertices, or a scalar name that is not a PLY property
+    //!        name or repeats another (nothing is written then); IOError
+    //!        when the file cannot be written.
+    PlyWriter(const std::string& path, std::size_t num_vertices, const std::vector<Triangle>& faces,
+              bool colors, const std::vector<std::string>& scalar_names);
+    ~PlyWriter();
+    PlyWriter(const PlyWriter&)            = delete;
+    PlyWriter& operator=(const PlyWriter&) = delete;
+
+    //! Writes the vertex records and closes the file.
+    //! \throw InvalidInputError when the positions, the colors (one per
+    //!        position where the constructor was told so, else none) or the
+    //!        scalars (names and order as the constructor's, one value per
+    //!        position) do not match the header; IOError on a write error.
+    void write_vertices(const std::vector<Vec3f>& positions, const std::vector<Color3>& colors,
+                        const std::vector<VertexScalar>& scalars);
+
+    const std::string&              path() const;
+    const std::vector<std::string>& scalar_names() const;
+
+   private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
 
 }  // namespace rxmesh::io
