@@ -17,7 +17,7 @@ for run in 1 2 3 4 5 6; do
     start=$(date +%s%N)
     CUDA_MODULE_LOADING=$mode build-bench/apps/mcf/rxmesh-mcf "$T/big.obj" -o "$T/out.ply" --json "$T/r.json" > "$T/mcf.txt" 2>&1
     rc=$?; end=$(date +%s%N)
-    echo "$mode run $run exit $rc process $(( (end - start) / 1000000 )) ms: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['times_ms'], 'wall', r['wall_ms'])" "$T/r.json")"
+    echo "$mode run $run exit $rc process $(( (end - start) / 1000000 )) ms: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['times_ms'], 'wait', round(r['gpu_start_wait_ms'],1), 'output', round(r['output_ms'],1), 'wall', round(r['wall_ms'],1))" "$T/r.json")"
   done
 done
 cat "$T/mcf.txt"
