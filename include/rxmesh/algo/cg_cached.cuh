@@ -55,28 +55,15 @@ __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
         }
         __syncthreads();
         for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
-            const OwnedRow row = owned_row(op, p, v);
-            float          x[N], s[N];
+            const OwnedProduct<N> a = owned_product<N>(op, p, v, staged);
+            const std::uint32_t   g = pi.vmap.owned_offset + v;
+            const float           c = diag.data() ? diag_scale * diag(VertexId(g)) : 0.f;
 #pragma unroll
             for (int k = 0; k < N; ++k) {
-                x[k] = staged[N * v + k];
-                s[k] = 0.f;
-            }
-            for (std::uint32_t j = 0; j < row.width; ++j) {
-                const std::uint32_t e = row.at + j * kSliceWidth;
-                const std::uint32_t u = __ldg(op.neighbour + e);
-                const float         w = __ldg(op.weight + e);
-#pragma unroll
-                for (int k = 0; k < N; ++k) s[k] += w * (x[k] - staged[N * u + k]);
-            }
-            const std::uint32_t g = pi.vmap.owned_offset + v;
-            const float         c = diag.data() ? diag_scale * diag(VertexId(g)) : 0.f;
-#pragma unroll
-            for (int k = 0; k < N; ++k) {
-                const float y                  = c * x[k] + s[k];
-                d_new[std::size_t(N) * g + k] = x[k];
+                const float y                  = c * a.x[k] + a.s[k];
+                d_new[std::size_t(N) * g + k] = a.x[k];
                 q[std::size_t(N) * g + k]     = y;
-                dot += double(x[k]) * y;
+                dot += double(a.x[k]) * y;
             }
         }
     }

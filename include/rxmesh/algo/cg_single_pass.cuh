@@ -192,27 +192,14 @@ __device__ __forceinline__ void product_pass(const PatchInfo& pi, std::uint32_t 
                                              const float* staged_r, PassSums& sums)
 {
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
-        const OwnedRow row = owned_row(op, p, v);
-        float          x[N], s[N];
+        const OwnedProduct<N> a = owned_product<N>(op, p, v, staged_d);
+        const std::uint32_t   g = pi.vmap.owned_offset + v;
+        const float           c = diag.data() ? diag_scale * diag(VertexId(g)) : 0.f;
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            x[k] = staged_d[N * v + k];
-            s[k] = 0.f;
-        }
-        for (std::uint32_t j = 0; j < row.width; ++j) {
-            const std::uint32_t e = row.at + j * kSliceWidth;
-            const std::uint32_t u = __ldg(op.neighbour + e);
-            const float         w = __ldg(op.weight + e);
-#pragma unroll
-            for (int k = 0; k < N; ++k) s[k] += w * (x[k] - staged_d[N * u + k]);
-        }
-        const std::uint32_t g = pi.vmap.owned_offset + v;
-        const float         c = diag.data() ? diag_scale * diag(VertexId(g)) : 0.f;
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            const float y = c * x[k] + s[k];
+            const float y = c * a.x[k] + a.s[k];
             __stcg(q + std::size_t(N) * g + k, y);
-            sums.dq += double(x[k]) * y;
+            sums.dq += double(a.x[k]) * y;
             sums.rq += double(staged_r[N * v + k]) * y;
             sums.qq += double(y) * y;
         }

@@ -132,6 +132,39 @@ __device__ __forceinline__ OwnedRow owned_row(const PatchLaplacianView& op, std:
     return {begin + v % kSliceWidth, (op.entry_begin[s + 1] - begin) / kSliceWidth};
 }
 
+//! x_v and the off-diagonal sum s = sum w (x_v - x_u) at an owned vertex
+//! (the product is c x_v + s).
+template <int N>
+struct OwnedProduct
+{
+    float x[N], s[N];
+};
+
+//! The off-diagonal part of the product at owned vertex v of patch p, x
+//! staged with N values per local vertex. (The caller adds c x_v after it,
+//! so that c is not loaded while the row is read.)
+template <int N>
+__device__ __forceinline__ OwnedProduct<N> owned_product(const PatchLaplacianView& op,
+                                                         std::uint32_t p, std::uint32_t v,
+                                                         const float* staged)
+{
+    const OwnedRow  row = owned_row(op, p, v);
+    OwnedProduct<N> out;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        out.x[k] = staged[N * v + k];
+        out.s[k] = 0.f;
+    }
+    for (std::uint32_t j = 0; j < row.width; ++j) {
+        const std::uint32_t e = row.at + j * kSliceWidth;
+        const std::uint32_t u = __ldg(op.neighbour + e);
+        const float         w = __ldg(op.weight + e);
+#pragma unroll
+        for (int k = 0; k < N; ++k) out.s[k] += w * (out.x[k] - staged[N * u + k]);
+    }
+    return out;
+}
+
 //! Fills the entries: each local edge adds itself to the rows of its owned
 //! ends; then each row is sorted by neighbour and padded with (itself, 0).
 template <int BlockThreads>
