@@ -367,10 +367,11 @@ inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o
 
 //! -o's header and faces, for an app whose GPU output is write_moved_mesh's
 //! PLY (Info::moves_vertices), written while the GPU starts; else null.
+//! (The caller asks only on the GPU path.)
 inline std::unique_ptr<io::PlyWriter> early_output(const Info& info, const CommonOptions& o,
                                                    const Input& in)
 {
-    if (!info.moves_vertices || o.device == "cpu" || o.output.empty() ||
+    if (!info.moves_vertices || o.output.empty() ||
         io::format_from_path(o.output) != io::Format::Ply)
         return nullptr;
     return std::make_unique<io::PlyWriter>(Outputs::staging_path(o.output),
@@ -406,7 +407,7 @@ inline int load_and_run(App& app, const CommonOptions& o, Session::Clock::time_p
     Outputs::expect(o.json);
     for (const std::string& path : app.extra_outputs()) Outputs::expect(path);
     const auto                     early_start = Session::Clock::now();
-    std::unique_ptr<io::PlyWriter> early_ply   = early_output(app.info(), o, in);
+    std::unique_ptr<io::PlyWriter> early_ply   = on_cpu ? nullptr : early_output(app.info(), o, in);
     const double                   early_ms    = ms_since(early_start);
     const auto  wait_start = Session::Clock::now();
     std::string gpu_name   = "CPU (serial reference, --device cpu)";

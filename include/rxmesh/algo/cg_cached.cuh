@@ -119,18 +119,18 @@ __global__ void __launch_bounds__(BlockThreads)
     }
 }
 
-//! Whether the cache's build kernels and the products of cg_solve_cached<N,
-//! BlockThreads, MinBlocks> get the shared memory the mesh's largest patch
-//! needs (opting them in above 48 KB; core/launch.cuh).
+//! Whether the cache's build kernels and the product of cg_solve_cached<N,
+//! BlockThreads, MinBlocks>'s launched loop get the shared memory the
+//! mesh's largest patch needs (opting them in above 48 KB; core/launch.cuh).
+//! The one-launch loops are not asked: where theirs does not fit,
+//! cg_solve_cached falls back to the launches.
 template <int N, int BlockThreads, int MinBlocks>
 bool pl_fits(const DeviceMesh& m)
 {
     const std::size_t counters = pl_counter_bytes(m), staged = pl_staged_bytes<N>(m);
     return launcher<pl_slice_entries<kPlBuildThreads>>().fit_shared_memory(counters) &&
            launcher<pl_fill<kPlBuildThreads>>().fit_shared_memory(counters) &&
-           launcher<pl_cg_product<N, BlockThreads, MinBlocks>>().fit_shared_memory(staged) &&
-           launcher<pl_cg_persistent<N, BlockThreads>>().fit_shared_memory(staged) &&
-           launcher<pl_cg_single_pass<N, BlockThreads>>().fit_shared_memory(2 * staged);
+           launcher<pl_cg_product<N, BlockThreads, MinBlocks>>().fit_shared_memory(staged);
 }
 
 }  // namespace detail
