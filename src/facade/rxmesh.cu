@@ -130,6 +130,8 @@ MemoryReport RXMesh::memory() const
     m.vertex_maps = m_input_to_global.allocated_bytes() + m_global_to_input.allocated_bytes();
     m.attributes  = m_attributes.device_bytes() - m.positions;
     m.kring_halo  = kring_bytes();
+    for (const auto* kept : {m_face_sources.get(), m_edge_sources.get()})
+        m.vertex_sources += kept ? kept->bytes() : 0;
     return m;
 }
 
@@ -224,8 +226,9 @@ std::string MemoryReport::to_json() const
     std::snprintf(buf, sizeof(buf),
                   "{\"patch_store\": %zu, \"positions\": %zu, "
                   "\"vertex_maps\": %zu, \"attributes\": %zu, \"kring_halo\": %zu, "
-                  "\"total\": %zu}",
-                  patch_store, positions, vertex_maps, attributes, kring_halo, total());
+                  "\"vertex_sources\": %zu, \"total\": %zu}",
+                  patch_store, positions, vertex_maps, attributes, kring_halo, vertex_sources,
+                  total());
     return buf;
 }
 

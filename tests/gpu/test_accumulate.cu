@@ -3,7 +3,8 @@
 // must receive every incident face (edge) exactly once and be finalized
 // exactly once, on generated meshes of every kind, at several capacities,
 // through the global-scratch fallback (an input too large for shared memory),
-// and with a staged vertex input.
+// with a staged vertex input, and with the mesh's kept source lists
+// (RXMesh::vertex_sources) in place of the per-block transpose.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,6 +182,62 @@ std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>&
     return out.to_host();
 }
 
+void expect_edge_sums(const RXMesh& mesh)
+{
+    const auto gpu = gpu_edge_sums(mesh);
+    const auto ref = cpu_edge_sums(test::faces_of(mesh), mesh.num_vertices());
+    for (std::size_t i = 0; i < ref.size(); i += 3) {
+        ASSERT_EQ(gpu[i], ref[i]) << "degree of vertex " << i / 3;
+        ASSERT_EQ(gpu[i + 2], ref[i + 2]) << "neighbour sum of vertex " << i / 3;
+    }
+}
+
+void expect_staged_sums(const RXMesh& mesh)
+{
+    std::vector<u64> ref(2 * std::size_t(mesh.num_vertices()), 0);
+    for (const Triangle& t : test::faces_of(mesh))
+        for (int k = 0; k < 3; ++k) {
+            ref[2 * std::size_t(t[k])] +=
+                (u64(t[(k + 1) % 3]) * 3 + 1) + (u64(t[(k + 2) % 3]) * 3 + 1);
+            ref[2 * std::size_t(t[k]) + 1] += 1;
+        }
+    const auto gpu = gpu_staged_sums(mesh);
+    for (std::size_t i = 0; i < ref.size(); ++i)
+        ASSERT_EQ(gpu[i], ref[i]) << "vertex " << i / 2 << " value " << i % 2;
+}
+
+//! The mesh's kept source lists (RXMesh::vertex_sources) against the
+//! faces' and edges' CPU incidence: each vertex's count of faces (edges),
+//! kept once, counted by memory().
+void expect_kept_source_lists(const RXMesh& mesh)
+{
+    const std::uint32_t        V = mesh.num_vertices();
+    std::vector<std::uint32_t> face_degree(V, 0), edge_degree(V, 0);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    const auto faces = test::faces_of(mesh);
+    for (const Triangle& t : faces)
+        for (int k = 0; k < 3; ++k) {
+            ++face_degree[t[k]];
+            edges.insert(std::minmax(t[k], t[(k + 1) % 3]));
+        }
+    for (const auto& [a, b] : edges)
+        ++edge_degree[a], ++edge_degree[b];
+    EXPECT_EQ(mesh.memory().vertex_sources, 0u) << "built before it was asked for";
+    for (const auto& [op, degree] : {std::pair{Op::FV, face_degree}, std::pair{Op::EV, edge_degree}}) {
+        const VertexSources& kept    = mesh.vertex_sources(op);
+        const auto           offsets = kept.offsets.to_host();
+        ASSERT_EQ(offsets.size(), std::size_t(V) + 1);
+        ASSERT_EQ(offsets[0], 0u);
+        for (std::uint32_t v = 0; v < V; ++v)
+            ASSERT_EQ(offsets[v + 1] - offsets[v], degree[v]) << "sources of vertex " << v;
+        EXPECT_EQ(kept.sources.size(), offsets[V]);
+        EXPECT_EQ(&mesh.vertex_sources(op), &kept) << "built again";
+    }
+    const std::size_t pairs = 3 * faces.size() + 2 * edges.size();
+    EXPECT_EQ(mesh.memory().vertex_sources, 2 * 4 * (std::size_t(V) + 1) + 2 * pairs);
+    EXPECT_THROW(mesh.vertex_sources(Op::VV), InvalidInputError);
+}
+
 std::vector<std::pair<std::string, TriangleSoup>> meshes()
 {
     namespace g = rxmesh::generate;
@@ -218,12 +275,7 @@ TEST(GpuAccumulate, EdgeSumsOnGeneratedMeshes)
         BuildOptions opt;
         opt.patcher.capacity = 128;
         const RXMesh mesh(soup, opt);
-        const auto   gpu = gpu_edge_sums(mesh);
-        const auto   ref = cpu_edge_sums(test::faces_of(mesh), mesh.num_vertices());
-        for (std::size_t i = 0; i < ref.size(); i += 3) {
-            ASSERT_EQ(gpu[i], ref[i]) << "degree of vertex " << i / 3;
-            ASSERT_EQ(gpu[i + 2], ref[i + 2]) << "neighbour sum of vertex " << i / 3;
-        }
+        expect_edge_sums(mesh);
     }
 }
 
@@ -235,17 +287,7 @@ TEST(GpuAccumulate, StagedVertexInput)
         BuildOptions opt;
         opt.patcher.capacity = 256;
         const RXMesh mesh(soup, opt);
-        const auto   faces = rxmesh::test::faces_of(mesh);
-        std::vector<u64> ref(2 * std::size_t(mesh.num_vertices()), 0);
-        for (const Triangle& t : faces)
-            for (int k = 0; k < 3; ++k) {
-                ref[2 * std::size_t(t[k])] +=
-                    (u64(t[(k + 1) % 3]) * 3 + 1) + (u64(t[(k + 2) % 3]) * 3 + 1);
-                ref[2 * std::size_t(t[k]) + 1] += 1;
-            }
-        const auto gpu = gpu_staged_sums(mesh);
-        for (std::size_t i = 0; i < ref.size(); ++i)
-            ASSERT_EQ(gpu[i], ref[i]) << "vertex " << i / 2 << " value " << i % 2;
+        expect_staged_sums(mesh);
     }
 }
 
@@ -304,10 +346,14 @@ TEST(GpuAccumulate, ComputedInputAndSum)
                 ref[b] += u64(a) * 3 + 1;
                 want += double(a) * 3 + 1 + double(b) * 3 + 1;
             }
-            const auto [gpu, total] = gpu_computed_input_sums(mesh);
-            for (std::uint32_t v = 0; v < V; ++v)
-                ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
-            EXPECT_EQ(total, want);
+            for (const bool kept : {false, true}) {  // then with the kept lists
+                if (kept)
+                    mesh.vertex_sources(Op::EV);
+                const auto [gpu, total] = gpu_computed_input_sums(mesh);
+                for (std::uint32_t v = 0; v < V; ++v)
+                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << (kept ? ", kept lists" : "");
+                EXPECT_EQ(total, want);
+            }
         }
     }
 }
@@ -327,14 +373,20 @@ TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
     std::vector<u64>    values(std::size_t(M) * V);
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = i + 1;  // value d of vertex g: g * M + d + 1
-    const auto gpu = gpu_wide_input_sums<M>(mesh, values);
     std::vector<u64> ref(V, 0);
     for (const Triangle& t : rxmesh::test::faces_of(mesh))
         for (int k = 0; k < 3; ++k)
             ref[t[k]] += values[std::size_t(M) * t[(k + 1) % 3] + M - 1] +
                          values[std::size_t(M) * t[(k + 2) % 3]];
-    for (std::uint32_t v = 0; v < V; ++v)
-        ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
+    // the per-block transpose in the scratch, then the mesh's kept lists
+    for (const bool kept : {false, true}) {
+        SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
+        if (kept)
+            mesh.vertex_sources(Op::FV);
+        const auto gpu = gpu_wide_input_sums<M>(mesh, values);
+        for (std::uint32_t v = 0; v < V; ++v)
+            ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
+    }
 }
 
 TEST(GpuAccumulate, ManySumsPerVertex)
@@ -345,6 +397,26 @@ TEST(GpuAccumulate, ManySumsPerVertex)
     opt.patcher.capacity = 512;
     const RXMesh mesh(rxmesh::generate::torus(40, 20), opt);
     expect_face_sums<40>(mesh, "torus 40x20");
+}
+
+//! Every sum above once more after the mesh keeps its source lists
+//! (RXMesh::vertex_sources), which accumulate then reads in place of its
+//! per-block transpose.
+TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const std::uint32_t capacity : {64u, 1024u})
+        for (const auto& [name, soup] : meshes()) {
+            SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
+            BuildOptions opt;
+            opt.patcher.capacity = capacity;
+            const RXMesh mesh(soup, opt);
+            expect_kept_source_lists(mesh);
+            expect_face_sums<3>(mesh, "kept source lists");
+            expect_face_sums<40>(mesh, "kept source lists");
+            expect_edge_sums(mesh);
+            expect_staged_sums(mesh);
+        }
 }
 
 TEST(GpuAccumulate, RealMeshes)

@@ -190,11 +190,16 @@ TEST(GpuAccumulateLoop, BothFormsMatchTheHostLoop)
         const std::vector<u32> sources = {0, mesh.num_vertices() / 2};
         const Outcome          cpu     = run_cpu(mesh, sources, 1 << 20);
         ASSERT_GT(cpu.iterations, long(mesh.num_patches()) - 1) << name;
-        for (const auto& [form, options] : forms()) {
-            SCOPED_TRACE(name + ", " + form);
-            const Outcome gpu = run_gpu(mesh, sources, 1 << 20, options);
-            EXPECT_EQ(gpu.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
-            expect_same(gpu, cpu);
+        // the per-block transpose, then the mesh's kept source lists
+        for (const bool kept : {false, true}) {
+            if (kept)
+                mesh.vertex_sources(Op::FV);
+            for (const auto& [form, options] : forms()) {
+                SCOPED_TRACE(name + ", " + form + (kept ? ", kept source lists" : ""));
+                const Outcome gpu = run_gpu(mesh, sources, 1 << 20, options);
+                EXPECT_EQ(gpu.one_launch, options.form == DeviceLoopOptions::Form::OneLaunch);
+                expect_same(gpu, cpu);
+            }
         }
     }
 }

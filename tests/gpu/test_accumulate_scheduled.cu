@@ -159,14 +159,22 @@ TEST(GpuAccumulateScheduled, MinOverScheduledActiveVertices)
             const std::uint32_t begin = P > 1 ? 1 : 0;
             const auto          patches = DeviceBuffer<std::uint32_t>::from_host(list);
             const auto          range   = DeviceBuffer<std::uint32_t>::from_host({begin, P});
-            const Result r = run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P}, SomeVertices{});
-            const auto   owner = owner_of_vertices(mesh);
-            std::vector<bool> takes_part(mesh.num_vertices());
+            const auto          owner = owner_of_vertices(mesh);
+            std::vector<bool>   takes_part(mesh.num_vertices());
             for (std::uint32_t v = 0; v < takes_part.size(); ++v) {
                 const std::uint32_t p = owner[v];
                 takes_part[v] = !(P > 1 && p == P - 1) && p % 4 != 1 && v % 3 != 0;
             }
-            expect_result(r, cpu_least(test::faces_of(mesh), mesh.num_vertices()), takes_part);
+            const auto least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
+            // the per-block transpose, then the mesh's kept lists
+            for (const bool kept : {false, true}) {
+                SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
+                if (kept)
+                    mesh.vertex_sources(Op::FV);
+                expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P},
+                                      SomeVertices{}),
+                              least, takes_part);
+            }
         }
 }
 

@@ -177,7 +177,8 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     const std::uint32_t V = mesh.num_vertices();
     DeviceBuffer<float> terms(4 * std::size_t(V), stream), other(3 * std::size_t(V), stream);
     BilateralReport     report;
-    mesh.kring_halo(stream);  // built once, outside the timings
+    mesh.kring_halo(stream);  // built once per mesh, outside the timings
+    mesh.vertex_sources(Op::FV, stream);  // the terms pass's lists (query/vertex_sources.h), too
     // stages 0 (terms) and 1 (ball), timed without a host wait between them
     StageClock clock(stream, 2);
     clock.mark();

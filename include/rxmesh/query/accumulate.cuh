@@ -37,7 +37,10 @@
 // (every active one, below) gets finalize, also one with no face (sum zero). Without an input, the
 // overload without VertexInput passes no StagedRow. A patch whose arrays do
 // not fit shared memory (a huge input, or a huge patch) runs the same code
-// over a global scratch buffer instead.
+// over a global scratch buffer instead. A mesh that keeps its source lists
+// (RXMesh::vertex_sources, query/vertex_sources.h) gives each block its
+// vertices' faces (edges) from global memory, in place of the per-call
+// transpose; the sums are the same, in a fixed order.
 //
 // Inputs: VertexInput<U, M>{view} stages M values per vertex from device
 // memory (a VertexView<const U, M>, an Attribute, or a raw pointer and a
@@ -212,7 +215,8 @@ namespace detail {
 
 //! The arrays of an accumulate block, carved in a fixed order: the staged
 //! input, each local source's row of local vertices, and the transpose
-//! (each owned vertex's sources).
+//! (each owned vertex's sources; not carved, null, when the mesh keeps its
+//! VertexSources: query/vertex_sources.h).
 template <typename U>
 struct AccumulateArrays
 {
@@ -225,23 +229,34 @@ struct AccumulateArrays
 template <typename Input, int K>
 RXMESH_HD AccumulateArrays<typename Input::value_type> carve_accumulate(SmemCarver&   c,
                                                                         std::uint32_t nV,
-                                                                        std::uint32_t sources)
+                                                                        std::uint32_t sources,
+                                                                        bool          cached)
 {
-    AccumulateArrays<typename Input::value_type> a;
+    AccumulateArrays<typename Input::value_type> a{};
     a.staged = c.take<typename Input::value_type>(std::size_t(Input::components) * nV);
     a.rows   = c.take<std::uint16_t>(std::size_t(K) * sources);
-    a.v_off  = c.take<std::uint32_t>(std::size_t(nV) + 1);
-    a.v_val  = c.take<std::uint16_t>(std::size_t(K) * sources);
+    if (!cached) {
+        a.v_off = c.take<std::uint32_t>(std::size_t(nV) + 1);
+        a.v_val = c.take<std::uint16_t>(std::size_t(K) * sources);
+    }
     return a;
+}
+
+//! The mesh's kept per-vertex source lists of op (unbuilt: null).
+template <Op op>
+RXMESH_HD VertexSourcesView kept_sources(const DeviceMesh& mesh)
+{
+    return op == Op::EV ? mesh.edge_sources : mesh.face_sources;
 }
 
 //! Shared-memory bytes of accumulate for the largest patch.
 template <Op op, typename Input>
-std::size_t accumulate_smem_bytes(const PatchLimits& l)
+std::size_t accumulate_smem_bytes(const DeviceMesh& mesh)
 {
-    SmemCarver c;  // as accumulate_kernel carves
-    carve_accumulate<Input, OpTraits<op>::row_length>(c, l.vertices,
-                                                      op == Op::EV ? l.edges : l.faces);
+    SmemCarver         c;  // as accumulate_kernel carves
+    const PatchLimits& l = mesh.limits;
+    carve_accumulate<Input, OpTraits<op>::row_length>(
+        c, l.vertices, op == Op::EV ? l.edges : l.faces, kept_sources<op>(mesh).built());
     return c.used();
 }
 
@@ -260,11 +275,9 @@ __device__ __forceinline__ void stage_vertex_input(const PatchInfo& pi, const In
 }
 
 //! The rows of the patch's local sources (faces for FV, edges for EV) in
-//! shared memory, then their transpose: each local vertex's sources.
-template <Op op, int BlockThreads, typename U>
-__device__ __forceinline__ void build_vertex_sources(
-    const PatchInfo& pi, const AccumulateArrays<U>& a,
-    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
+//! shared memory (no barrier).
+template <Op op, int BlockThreads>
+__device__ __forceinline__ void stage_source_rows(const PatchInfo& pi, std::uint16_t* rows)
 {
     constexpr int       K = OpTraits<op>::row_length;
     const std::uint32_t n = op == Op::EV ? pi.nE : pi.nF;
@@ -273,10 +286,47 @@ __device__ __forceinline__ void build_vertex_sources(
         direct_row<op>(pi, i, raw);
 #pragma unroll
         for (int k = 0; k < K; ++k)
-            a.rows[K * i + k] = raw[k];
+            rows[K * i + k] = raw[k];
     }
+}
+
+//! The rows of the patch's local sources in shared memory, then their
+//! transpose: each local vertex's sources (ends with a barrier).
+template <Op op, int BlockThreads, typename U>
+__device__ __forceinline__ void build_vertex_sources(
+    const PatchInfo& pi, const AccumulateArrays<U>& a,
+    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
+{
+    stage_source_rows<op, BlockThreads>(pi, a.rows);
     __syncthreads();
-    block_transpose<BlockThreads>(a.rows, n, K, 0, pi.nV, a.v_off, a.v_val, scan_tmp);
+    block_transpose<BlockThreads>(a.rows, op == Op::EV ? pi.nE : pi.nF, OpTraits<op>::row_length,
+                                  0, pi.nV, a.v_off, a.v_val, scan_tmp);
+}
+
+//! Where each owned vertex v's sources are: local ids
+//! sources[offsets[v] .. offsets[v + 1]) (the block's transpose, or the
+//! mesh's kept lists shifted to the patch's first owned vertex).
+struct SourceLists
+{
+    const std::uint32_t* offsets;
+    const std::uint16_t* sources;
+};
+
+//! The patch's rows in shared memory, and each owned vertex's sources: the
+//! kept lists when the mesh has them, else a transpose (ends with a barrier).
+template <Op op, int BlockThreads, typename U>
+__device__ __forceinline__ SourceLists patch_source_lists(
+    const DeviceMesh& mesh, const PatchInfo& pi, const AccumulateArrays<U>& a,
+    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
+{
+    const VertexSourcesView kept = kept_sources<op>(mesh);
+    if (kept.built()) {
+        stage_source_rows<op, BlockThreads>(pi, a.rows);
+        __syncthreads();
+        return {kept.offsets + pi.vmap.owned_offset, kept.sources};
+    }
+    build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);
+    return {a.v_off, a.v_val};
 }
 
 //! Calls contribute for local source i (a face or an edge) whose row of
@@ -323,7 +373,7 @@ template <Op op, typename T, int N, int BlockThreads, typename Combine, typename
           typename Reduce, typename Contribute, typename Finalize, typename Active>
 __device__ __forceinline__ double gather_owned_vertices(
     const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
-    Contribute& contribute, Finalize& finalize, const Active& active)
+    const SourceLists& lists, Contribute& contribute, Finalize& finalize, const Active& active)
 {
     constexpr int K       = OpTraits<op>::row_length;
     double        partial = 0;
@@ -334,8 +384,9 @@ __device__ __forceinline__ double gather_owned_vertices(
 #pragma unroll
         for (int d = 0; d < N; ++d)
             sum[d] = combine_identity<Combine, T>(d);
-        for (std::uint32_t j = a.v_off[v]; j < a.v_off[v + 1]; ++j) {
-            const std::uint32_t  i      = a.v_val[j];
+        const std::uint32_t end = lists.offsets[v + 1];
+        for (std::uint32_t j = lists.offsets[v]; j < end; ++j) {
+            const std::uint32_t  i      = lists.sources[j];
             const std::uint16_t* r      = a.rows + K * i;
             const std::uint16_t  raw[3] = {r[0], r[1], K == 3 ? r[K - 1] : std::uint16_t(0xFFFF)};
             contribute_source<op, T, N, Combine, Input>(pi, i, raw, a.staged, v, sum,
@@ -393,13 +444,14 @@ __device__ __forceinline__ double accumulate_items(
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(smem);
         const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
-            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF);
+            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF, kept_sources<op>(mesh).built());
         __syncthreads();  // the previous patch's arrays are read
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
-        build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
+        const SourceLists lists =  // ends with a barrier
+            patch_source_lists<op, BlockThreads>(mesh, pi, a, scan_tmp);
         partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-            pi, a, contribute, finalize, spec.active);
+            pi, a, lists, contribute, finalize, spec.active);
     }
     return partial;
 }
@@ -438,7 +490,7 @@ void launch_accumulate(const DeviceMesh& mesh, Input input,
                                      Active, Reduce, Contribute, Finalize>,
                    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Combine,
                                      Active, Reduce, Contribute, Finalize>,
-                   BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh.limits), stream, input,
+                   BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh), stream, input,
                                  spec, contribute, finalize);
 }
 

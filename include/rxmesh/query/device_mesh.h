@@ -9,6 +9,7 @@
 #include "rxmesh/patch/patch_limits.h"
 #include "rxmesh/patch/patch_store.h"
 #include "rxmesh/query/row_view.h"
+#include "rxmesh/query/vertex_sources.h"
 
 namespace rxmesh {
 
@@ -45,6 +46,9 @@ struct DeviceMesh
     //! scratch (scratch_stride bytes per block) instead.
     unsigned char* scratch        = nullptr;
     std::size_t    scratch_stride = 0;
+    //! accumulate's per-vertex lists of local faces (FV) and edges (EV),
+    //! when the mesh keeps them (query/vertex_sources.h); else null.
+    VertexSourcesView face_sources, edge_sources;
 
     //! The block's work items: [first_item(), end_item()), each naming the
     //! patch scheduled_patch(i).

@@ -217,7 +217,7 @@ bool launch_accumulate_loop(const DeviceMesh& mesh, Input input,
                     &finalize,                      &step,  &state, &max_iterations};
     return launch_loop_kernel<accumulate_loop_kernel<op, T, N, BlockThreads, MinBlocks, Input,
                                                      Combine, Active, Contribute, Finalize, Step>,
-                              BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh.limits),
+                              BlockThreads>(mesh, accumulate_smem_bytes<op, Input>(mesh),
                                             forced, args, stream);
 }
 
