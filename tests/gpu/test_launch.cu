@@ -265,7 +265,7 @@ TEST(GpuLaunch, AccumulateAbove48KBOfSharedMemoryFromAView)
     opt.patcher.capacity = 2048;
     const RXMesh        mesh(generate::torus(64, 32), opt);
     const std::size_t   need =
-        detail::accumulate_smem_bytes<Op::FV, VertexInput<u64, M>>(mesh.store().limits);
+        detail::accumulate_smem_bytes<Op::FV, VertexInput<u64, M>>(mesh.device());
     ASSERT_GT(need, detail::kSharedMemoryWithoutOptIn) << "the test needs the opt-in";
     if (need + 4096 > detail::device_limits().max_smem)
         GTEST_SKIP() << "this device's shared memory takes the global fallback instead";

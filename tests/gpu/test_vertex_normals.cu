@@ -159,7 +159,7 @@ TEST(GpuVertexNormals, OneRingBeyondSharedMemoryTakesTheGlobalPath)
         cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     const std::size_t need =
         rxmesh::detail::accumulate_smem_bytes<rxmesh::Op::FV, rxmesh::VertexInput<float, 3>>(
-            mesh.store().limits);
+            mesh.device());
     ASSERT_GT(need, std::size_t(max_smem)) << "the mesh no longer exercises the fallback";
     normals_test::check(fan, "fan16000");
 }
