@@ -3,7 +3,8 @@
 # and OLD (default ab_old/, e.g. `git archive REV | tar -x -C ab_old`,
 # carried beside .deps), both built without device checks, the benchmarks
 # only. Each benchmark runs old, new, ROUNDS times (default 1), on CGAL's
-# armadillo refined up to LEVELS times (default 4), RUNS runs (default 7);
+# armadillo refined up to LEVELS times (default 4; bench_vertex_normals: to
+# NORMALS_FACES faces, default 13M), RUNS runs (default 7);
 # tables in $OUT/<bench>_<tree>_<round>.md.
 # usage: [OLD=dir] [BENCHES="bilateral geodesic"] [LEVELS=4] [RUNS=7] [ROUNDS=1] \
 #        scripts/device_ab_bench.sh        (carry .deps and the old tree)
@@ -32,14 +33,16 @@ tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$T"
 MESH=$(find "$T" -name armadillo.off | head -1)
 for round in $(seq 1 "${ROUNDS:-1}"); do
   for b in $BENCHES; do
+    sizes="--levels ${LEVELS:-4}"
     case $b in
       geodesic) extra="--cpu-max-faces 0" ;;
       bilateral) extra="--reference-max-faces 300000" ;;
       mcf) extra="--eigen-max-faces 0" ;;
+      vertex_normals) extra=""; sizes="--min-faces ${NORMALS_FACES:-13000000}" ;;
       *) extra="" ;;
     esac
     for t in old new; do
-      build-ab-$t/benchmarks/bench_$b --mesh "$MESH" --levels "${LEVELS:-4}" --runs "${RUNS:-7}" \
+      build-ab-$t/benchmarks/bench_$b --mesh "$MESH" $sizes --runs "${RUNS:-7}" \
         $extra > "$OUT/${b}_${t}_$round.md" 2>&1
       echo "bench_$b $t round $round: exit $?"
       sed -n '/^|/p' "$OUT/${b}_${t}_$round.md" | head -8
