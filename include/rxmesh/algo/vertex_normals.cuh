@@ -41,7 +41,11 @@ struct StoreUnitNormal
 //! sum (RXMesh::accumulate<Op::FV>) with positions staged per patch.
 //! BlockThreads, MinBlocks: threads per patch block and the minimum resident
 //! blocks per SM; the defaults won the sweep of benchmarks/vertex_normals.cu
-//! (full occupancy, which caps the kernel at 32 registers).
+//! (full occupancy, which caps the kernel at 32 registers). A caller who
+//! computes normals again and again on one mesh (each step of a simulation)
+//! calls mesh.vertex_sources(Op::FV) once: every call after it skips the
+//! per-block transpose (query/vertex_sources.h). One call alone does not
+//! gain, since building the lists costs more than the call.
 //! \pre positions and normals hold mesh.num_vertices() elements.
 template <int BlockThreads = 128, int MinBlocks = 16>
 void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
