@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# ncu on accumulate's kernel with the mesh's kept source lists, in one batch
+# (benchmarks built without device checks, in build-ncu):
+# - bilateral's terms pass (accumulate<FV>, four values) at 13.3M faces, one
+#   launch after two;
+# - the vertex normals of bench_vertex_normals at 52K faces, every launch of
+#   accumulate's kernel (the kept-list variants are the last 25 with --runs 1).
+# Reports in $OUT/ncu_bilateral.txt and $OUT/ncu_normals_52k.txt.
+# usage: scripts/device_ncu_accumulate.sh        (carry .deps)
+set -uo pipefail
+source scripts/device_env.sh > /dev/null
+cmake -S . -B build-ncu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF -DRXMESH_DEVICE_CHECKS=OFF \
+  -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" > "$OUT/cfg_ncu.log" 2>&1 \
+  || { tail -20 "$OUT/cfg_ncu.log"; exit 1; }
+ninja -C build-ncu bench_bilateral bench_vertex_normals > "$OUT/b_ncu.log" 2>&1 \
+  || { grep -B2 -A12 error "$OUT/b_ncu.log" | head -40; exit 1; }
+T=$(mktemp -d)
+tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$T"
+MESH=$(find "$T" -name armadillo.off | head -1)
+SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats"
+ncu --kernel-name regex:accumulate_kernel --launch-skip 2 --launch-count 1 $SECTIONS \
+  build-ncu/benchmarks/bench_bilateral --mesh "$MESH" --levels 4 --min-level 4 --runs 1 \
+  --reference-max-faces 0 > "$OUT/ncu_bilateral.txt" 2>&1
+echo "bilateral ncu exit $?"
+ncu --kernel-name regex:accumulate_kernel --section SpeedOfLight --section LaunchStats \
+  --section Occupancy build-ncu/benchmarks/bench_vertex_normals --mesh "$MESH" --runs 1 \
+  > "$OUT/ncu_normals_52k.txt" 2>&1
+echo "normals ncu exit $?"
