@@ -3,9 +3,11 @@
 # (benchmarks built without device checks, in build-ncu):
 # - bilateral's terms pass (accumulate<FV>, four values) at 13.3M faces, one
 #   launch after two;
-# - the vertex normals of bench_vertex_normals at 52K faces, every launch of
-#   accumulate's kernel (the kept-list variants are the last 25 with --runs 1).
-# Reports in $OUT/ncu_bilateral.txt and $OUT/ncu_normals_52k.txt.
+# - the vertex normals of bench_vertex_normals at its default size (13.3M
+#   faces), every launch of accumulate's kernel: with --runs 1 each variant
+#   launches 5 times, the 10 variants without kept lists first (launches
+#   1-50), then the 5 with them (51-75).
+# Reports in $OUT/ncu_bilateral.txt and $OUT/ncu_normals.txt.
 # usage: scripts/device_ncu_accumulate.sh        (carry .deps)
 set -uo pipefail
 source scripts/device_env.sh > /dev/null
@@ -25,5 +27,5 @@ ncu --kernel-name regex:accumulate_kernel --launch-skip 2 --launch-count 1 $SECT
 echo "bilateral ncu exit $?"
 ncu --kernel-name regex:accumulate_kernel --section SpeedOfLight --section LaunchStats \
   --section Occupancy build-ncu/benchmarks/bench_vertex_normals --mesh "$MESH" --runs 1 \
-  > "$OUT/ncu_normals_52k.txt" 2>&1
+  > "$OUT/ncu_normals.txt" 2>&1
 echo "normals ncu exit $?"
