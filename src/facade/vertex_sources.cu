@@ -68,10 +68,7 @@ VertexSources build_vertex_sources(const RXMesh& mesh, cudaStream_t stream)
     detail::cub_call(stream, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(tmp, bytes, offsets, offsets, n + 1, stream);
     });
-    std::uint32_t total = 0;
-    RXMESH_CHECK_CUDA(
-        cudaMemcpyAsync(&total, offsets + n, sizeof total, cudaMemcpyDeviceToHost, stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const std::uint32_t total = read_back(offsets + n, stream);
     const std::uint64_t want = std::uint64_t(OpTraits<op>::row_length) *
                                (op == Op::EV ? mesh.num_edges() : mesh.num_faces());
     if (total != want)
