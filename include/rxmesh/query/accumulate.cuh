@@ -304,30 +304,26 @@ __device__ __forceinline__ void build_vertex_sources(
 }
 
 //! Where each owned vertex v's sources are: local ids
-//! sources[offsets[v] .. offsets[v + 1]) (the block's transpose, or the
-//! mesh's kept lists shifted to the patch's first owned vertex).
-struct SourceLists
+//! sources[begin(v) .. end(v)). Two kinds, so that each gather is compiled
+//! for one address space: the block's transpose (shared memory, or the
+//! block's part of the global scratch) and the mesh's kept lists (global,
+//! read-only for the kernel's life: loaded through the read-only cache).
+struct BlockSourceLists
 {
     const std::uint32_t* offsets;
     const std::uint16_t* sources;
+    __device__ std::uint32_t begin(std::uint32_t v) const { return offsets[v]; }
+    __device__ std::uint32_t end(std::uint32_t v) const { return offsets[v + 1]; }
+    __device__ std::uint32_t source(std::uint32_t j) const { return sources[j]; }
 };
-
-//! The patch's rows in shared memory, and each owned vertex's sources: the
-//! kept lists when the mesh has them, else a transpose (ends with a barrier).
-template <Op op, int BlockThreads, typename U>
-__device__ __forceinline__ SourceLists patch_source_lists(
-    const DeviceMesh& mesh, const PatchInfo& pi, const AccumulateArrays<U>& a,
-    typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
+struct KeptSourceLists
 {
-    const VertexSourcesView kept = kept_sources<op>(mesh);
-    if (kept.built()) {
-        stage_source_rows<op, BlockThreads>(pi, a.rows);
-        __syncthreads();
-        return {kept.offsets + pi.vmap.owned_offset, kept.sources};
-    }
-    build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);
-    return {a.v_off, a.v_val};
-}
+    const std::uint32_t* offsets;  // shifted to the patch's first owned vertex
+    const std::uint16_t* sources;
+    __device__ std::uint32_t begin(std::uint32_t v) const { return __ldg(offsets + v); }
+    __device__ std::uint32_t end(std::uint32_t v) const { return __ldg(offsets + v + 1); }
+    __device__ std::uint32_t source(std::uint32_t j) const { return __ldg(sources + j); }
+};
 
 //! Calls contribute for local source i (a face or an edge) whose row of
 //! local vertices is raw, summing for local vertex v into sum.
@@ -370,10 +366,11 @@ struct SumInto
 //! Each thread gathers its active owned vertices' sources in registers and
 //! finalizes them; returns the sum of finalize's results when Reduce::enabled.
 template <Op op, typename T, int N, int BlockThreads, typename Combine, typename Input,
-          typename Reduce, typename Contribute, typename Finalize, typename Active>
+          typename Reduce, typename Lists, typename Contribute, typename Finalize,
+          typename Active>
 __device__ __forceinline__ double gather_owned_vertices(
     const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
-    const SourceLists& lists, Contribute& contribute, Finalize& finalize, const Active& active)
+    const Lists& lists, Contribute& contribute, Finalize& finalize, const Active& active)
 {
     constexpr int K       = OpTraits<op>::row_length;
     double        partial = 0;
@@ -384,9 +381,9 @@ __device__ __forceinline__ double gather_owned_vertices(
 #pragma unroll
         for (int d = 0; d < N; ++d)
             sum[d] = combine_identity<Combine, T>(d);
-        const std::uint32_t end = lists.offsets[v + 1];
-        for (std::uint32_t j = lists.offsets[v]; j < end; ++j) {
-            const std::uint32_t  i      = lists.sources[j];
+        const std::uint32_t end = lists.end(v);
+        for (std::uint32_t j = lists.begin(v); j < end; ++j) {
+            const std::uint32_t  i      = lists.source(j);
             const std::uint16_t* r      = a.rows + K * i;
             const std::uint16_t  raw[3] = {r[0], r[1], K == 3 ? r[K - 1] : std::uint16_t(0xFFFF)};
             contribute_source<op, T, N, Combine, Input>(pi, i, raw, a.staged, v, sum,
@@ -448,10 +445,19 @@ __device__ __forceinline__ double accumulate_items(
         __syncthreads();  // the previous patch's arrays are read
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
-        const SourceLists lists =  // ends with a barrier
-            patch_source_lists<op, BlockThreads>(mesh, pi, a, scan_tmp);
-        partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-            pi, a, lists, contribute, finalize, spec.active);
+        const VertexSourcesView kept = kept_sources<op>(mesh);
+        if (kept.built()) {
+            stage_source_rows<op, BlockThreads>(pi, a.rows);
+            __syncthreads();
+            const KeptSourceLists lists{kept.offsets + pi.vmap.owned_offset, kept.sources};
+            partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
+                pi, a, lists, contribute, finalize, spec.active);
+        } else {
+            build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
+            const BlockSourceLists lists{a.v_off, a.v_val};
+            partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
+                pi, a, lists, contribute, finalize, spec.active);
+        }
     }
     return partial;
 }
