@@ -3,6 +3,14 @@
 # build-device the same way for all of them (Release, sm_90, device checks
 # on), so that one batch's build is reused by the next on a warm machine.
 #   source scripts/device_env.sh; configure_build_device || exit 1
+# .deps is filled here, on the machine without a GPU:
+#   mkdir -p .deps && cd .deps && apt-get download libgtest-dev libgmock-dev \
+#     libcli11-dev libeigen3-dev libcgal-demo assimp-testmodels libdlpack-dev \
+#     libtinyobjloader-dev libtinyobjloader2rc10 libmeshoptimizer-dev \
+#     libmeshoptimizer2d libosd-dev libosdcpu3.5.0
+# Not pybind11-dev: its headers, unpacked beside dlpack's, would shadow the
+# machine's pip pybind11 (found by device_check.sh), and Debian's 2.10 does
+# not know NumPy 2's array layout (the Python GPU tests then fail).
 OUT="${OUT:-$PWD/device-out}"
 mkdir -p "$OUT"
 DEPS=/tmp/rxmesh-deps

@@ -286,6 +286,71 @@ TEST(GpuKRing, ShortListsTakeTheGlobalPath)
     expect_rings(fan, 2, "fan 5000");
 }
 
+namespace kring_test {
+
+//! Waits until the host sets *go (host-mapped memory) or about four seconds
+//! have passed; *timed_out tells which.
+__global__ void wait_for_host(const volatile int* go, int* timed_out)
+{
+    for (long i = 0; i < 4'000'000; ++i) {
+        if (*go) {
+            *timed_out = 0;
+            return;
+        }
+        __nanosleep(1000);
+    }
+    *timed_out = 1;
+}
+
+//! Adds each vertex's ring size into *total.
+struct AddSizes
+{
+    unsigned long long* total;
+    __device__ void     operator()(VertexId, const KRingView& r) const { atomicAdd(total, r.size()); }
+};
+
+}  // namespace kring_test
+
+TEST(GpuKRing, OverflowRoundsLeaveTheStreamAlone)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    int cooperative = 0;
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, 0));
+    ASSERT_EQ(cooperative, 1) << "the overflow rounds run in one kernel only with cooperative launches";
+    // lists of 3 entries, a vertex of valence 3000: the patch kernel, the
+    // warps and several device rounds all take vertices
+    const RXMesh mesh = build(generate::fan(3000), 512);
+    expect_rings(mesh, 2, "fan 3000, lists of 3", {}, 3);  // also loads every kernel
+    KRingOptions options;
+    options.capacity = 3;
+    DeviceBuffer<unsigned long long> sizes(1);
+    sizes.memset(0);
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());  // the buffer is ready for another stream
+    int*           flags = nullptr;  // go, timed_out
+    RXMESH_CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&flags), 2 * sizeof(int),
+                                    cudaHostAllocMapped));
+    flags[0] = 0, flags[1] = -1;
+    cudaStream_t stream = nullptr;
+    RXMESH_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    wait_for_host<<<1, 1, 0, stream>>>(flags, flags + 1);
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    // returns while the kernel ahead of it waits, unless the call synchronises
+    mesh.for_each_kring(2, AddSizes{sizes.data()}, AllActive{}, options, stream);
+    reinterpret_cast<volatile int*>(flags)[0] = 1;
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const int timed_out = flags[1];
+    RXMESH_CHECK_CUDA(cudaFreeHost(flags));
+    RXMESH_CHECK_CUDA(cudaStreamDestroy(stream));
+    EXPECT_EQ(timed_out, 0) << "for_each_kring waited for the stream";
+    // and the rings, counted on the stream, are all there
+    const auto topo = reference::build_topology(mesh.num_vertices(), test::faces_of(mesh));
+    unsigned long long want = 0;
+    for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v)
+        for (const auto& ring : reference::kring(topo.vv, v, 2))
+            want += ring.size();
+    EXPECT_EQ(sizes.to_host()[0], want);
+}
+
 TEST(GpuKRing, ActiveSubsets)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
