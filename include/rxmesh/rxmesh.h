@@ -325,10 +325,8 @@ class RXMesh
     //! with `rings` (a KRingView) holding every vertex within k edges of v:
     //! global ids, each once, ring by ring (ring 0 is v), each ring in the
     //! order found. 0 <= k <= kMaxKRingRings. Any mesh (boundaries,
-    //! non-manifold vertices, components, any valence, any k). Asynchronous
-    //! where the device has cooperative launches; else it synchronises
-    //! `stream` to read whether any vertex needs a longer list
-    //! (query/patch_launch.cuh).
+    //! non-manifold vertices, components, any valence, any k). Synchronises
+    //! `stream` (it reads whether any vertex needed the global-memory path).
     template <int BlockThreads = 64, typename F, typename Active = AllActive>
     void for_each_kring(int k, F f, Active active = {}, const KRingOptions& options = {},
                         cudaStream_t stream = 0) const;

@@ -13,20 +13,15 @@
 //   lists four times longer. It reads the queue's length on the device, so
 //   the host does not stand between the two kernels; and since the rings
 //   that overflow are the long ones, a warp rather than a thread grows each.
-// - the overflow rounds kernel, queued behind the warps: what still
-//   overflows grows again (grow_global, one thread each), lists four times
-//   longer each round, until every vertex fits (a list never needs more
-//   entries than the mesh has vertices). One cooperative grid runs every
-//   round, with a grid barrier between two; it reads the queue's length on
-//   the device and returns at once when nothing overflowed, so a query does
-//   not synchronise the stream.
-// Without cooperative launches, or when the warps' sets do not fit shared
-// memory, the host runs the thread rounds instead (grow_overflowed): it
-// reads each round's queue length, one stream synchronisation per round
+// - the thread overflow kernel: what still overflows grows again
+//   (grow_global, one thread each), lists four times longer each round,
+//   until every vertex fits (a list never needs more entries than the mesh
+//   has vertices).
+// The launcher reads how many vertices overflowed the warps: one stream
+// synchronisation per query, one more per further round
 // (query/patch_launch.cuh lists every launch that synchronises).
 #pragma once
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -179,10 +174,6 @@ __global__ void kring_overflow_kernel(KRingHaloView halo, Input input,
 //! Warps per block of the warp form of the global path.
 inline constexpr int kKRingWarpsPerBlock = 4;
 
-//! List entries of the overflow rounds' scratch, at least (more on meshes of
-//! more vertices: one list of every vertex must fit).
-inline constexpr std::uint64_t kKRingRoundsScratchEntries = std::uint64_t(1) << 20;
-
 //! The global path by warps: a warp per queued vertex (grow_global_warp),
 //! lists of `capacity` entries in `scratch`, `set_slots` shared-memory set
 //! slots per warp; f runs in the warp's lane 0. The queue's length is read
@@ -217,59 +208,6 @@ __global__ void __launch_bounds__(32 * kKRingWarpsPerBlock)
                                                                          r.num_rings, vx));
         }
         __syncwarp();  // f has read the list before the next vertex overwrites it
-    }
-}
-
-//! The thread rounds of the global path in one cooperative grid: the
-//! vertices `in` holds (its length read on the device) grow again with lists
-//! 4x longer than the last round's, those that overflow go to `out` for the
-//! next round, and the queues swap, until a round finds its queue empty.
-//! `scratch` holds `scratch_entries` (at least num_vertices) list entries,
-//! split among as many threads as a round's lists allow. The queues are read
-//! past L1 (__ldcg): a block may read an array that other SMs rewrote since
-//! its last round.
-template <typename Input, typename F, typename Accept>
-__global__ void kring_overflow_rounds_kernel(KRingHaloView halo, Input input, OverflowQueue in,
-                                             OverflowQueue out, std::uint32_t num_vertices,
-                                             int max_rings, std::uint32_t capacity,
-                                             std::uint32_t* scratch,
-                                             std::uint64_t scratch_entries, F f, Accept accept)
-{
-    cooperative_groups::grid_group grid   = cooperative_groups::this_grid();
-    const std::uint64_t            thread = grid.thread_rank();
-    std::uint32_t                  ring_end[kMaxKRingRings + 1];
-    const auto                     vx = global_vertices(input);
-    if (thread == 0)
-        *out.count = 0;  // nothing pushes to it before the first barrier
-    for (;;) {
-        const std::uint32_t n = __ldcg(in.count);
-        grid.sync();  // every thread has read n, so in.count may be reset
-        if (n == 0)
-            return;
-        capacity = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(capacity) * 4, num_vertices));
-        const std::uint64_t threads = std::min<std::uint64_t>(grid.size(), scratch_entries / capacity);
-        if (thread == 0)
-            *in.count = 0;  // the next round's queue; read by no one this round
-        if (thread < threads) {
-            std::uint32_t* list = scratch + thread * capacity;
-            for (std::uint64_t i = thread; i < n; i += threads) {
-                const std::uint32_t v = __ldcg(in.vertices + i);
-                const GrowResult    r =
-                    grow_global(halo, vx, v, max_rings, accept, list, capacity, ring_end);
-                if (!r.overflow) {
-                    f(VertexId(v), BasicKRingView<std::decay_t<decltype(vx)>>(
-                                       list, r.size, ring_end, r.num_rings, vx));
-                } else {
-                    // a list of every vertex cannot overflow: the rows are corrupt
-                    RXMESH_DEVICE_CHECK(capacity < num_vertices);
-                    if (capacity < num_vertices)
-                        out.push(v);
-                }
-            }
-        }
-        grid.sync();  // the round's queue is complete
-        const OverflowQueue done = in;
-        in = out, out = done;
     }
 }
 
@@ -368,39 +306,6 @@ bool launch_overflow_warps(const KRingHaloView& halo, const Input& input,
     return true;
 }
 
-//! Queues the overflow rounds kernel behind the warps: the vertices `queue`
-//! holds (its length read on the device) grow in rounds of lists 4x longer
-//! than `capacity`, with `spare` (emptied by the kernel) as the second
-//! queue; false (nothing launched) when the device has no cooperative
-//! launches.
-template <typename Input, typename F, typename Accept>
-bool launch_overflow_rounds(const KRingHaloView& halo, const Input& input,
-                            std::uint32_t num_vertices, KRingQueue& queue, KRingQueue& spare,
-                            int max_rings, std::uint32_t capacity, F f, Accept accept,
-                            cudaStream_t stream)
-{
-    constexpr auto      kernel = kring_overflow_rounds_kernel<Input, F, Accept>;
-    constexpr int       block  = 128;
-    Launcher            l      = launcher<kernel>();
-    if (!l.device().cooperative || l.blocks_per_sm(block, 0) < 1)
-        return false;
-    // a round's lists share the scratch: as many threads as fit, at least
-    // one list of every vertex, no more threads than the first round uses
-    const std::uint64_t entries = std::max<std::uint64_t>(num_vertices, kKRingRoundsScratchEntries);
-    const std::uint64_t first =
-        std::min<std::uint64_t>(std::uint64_t(capacity) * 4, num_vertices);
-    const unsigned grid = l.resident_grid(block, 0, (entries / first + block - 1) / block);
-    DeviceBuffer<std::uint32_t> scratch(entries, stream);
-    OverflowQueue       in = queue.sink(), out = spare.sink();
-    std::uint32_t*      list = scratch.data();
-    std::uint64_t       scratch_entries = entries;
-    void* args[] = {const_cast<KRingHaloView*>(&halo), const_cast<Input*>(&input), &in, &out,
-                    &num_vertices, &max_rings, &capacity, &list, &scratch_entries, &f, &accept};
-    RXMESH_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid,
-                                                  block, args, 0, stream));
-    return true;
-}
-
 //! The patch kernel with lists of Capacity entries; false (nothing
 //! launched) when its bitmaps exceed the device's shared memory.
 template <int BlockThreads, int Capacity, typename Input, typename F, typename Accept,
@@ -452,8 +357,7 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, cons
 
 //! Runs f(v, rings) for every owned vertex v that `active` accepts, rings
 //! grown by accept up to max_rings: the patch kernel, then the overflow
-//! rounds. Does not synchronise the stream, unless the device has no
-//! cooperative launches or the warps' sets do not fit (then once per round).
+//! rounds. Synchronises the stream once (more when vertices overflowed).
 template <int BlockThreads, typename Input, typename F, typename Accept, typename Active>
 void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
                   std::uint32_t num_vertices,
@@ -487,15 +391,10 @@ void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input
                             accept, active, stream);
         return;
     }
-    // rings longer still: threads, lists 4x longer again, and so on; on the
-    // device when it can (no synchronisation), else rounds sized by the host
-    if (launch_overflow_rounds(halo, input, num_vertices, next, queue, max_rings, longer, f,
-                               accept, stream))
-        return;
     const std::uint32_t left = next.read_count(stream);
     if (left > 0 && longer >= num_vertices)
         throw Error("k-ring query: a vertex's rings exceed the vertex count (corrupt rows)");
-    if (left > 0)
+    if (left > 0)  // rings longer still: threads, lists 4x longer again, and so on
         grow_overflowed(halo, input, num_vertices, next, left, false, max_rings, longer, f, accept,
                         active, stream);
 }

@@ -24,11 +24,10 @@
 //   synchronisation makes the call finished when it returns (a fault in the
 //   slow path surfaces at the call, and the scratch, which can be large, is
 //   back in the pool before the caller's next launch).
-// - the k-ring queries: not at all where the device has cooperative
-//   launches (their overflow rounds run in one kernel that reads its queue
-//   on the device). Without them, or when the warp overflow kernel's sets do
-//   not fit shared memory, once per round of the host's overflow rounds, to
-//   read how many vertices overflowed (the host sizes the next round from it).
+// - the k-ring queries: once per query, to read how many vertices
+//   overflowed the lists of the warp overflow kernel that follows the patch
+//   kernel (the host sizes further rounds from it), and once more per
+//   further round.
 #pragma once
 
 #include <cuda_runtime.h>
