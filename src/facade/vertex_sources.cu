@@ -57,7 +57,7 @@ void launch_vertex_sources(const DeviceMesh& mesh, std::uint32_t* offsets, std::
 }
 
 template <Op op>
-VertexSources build_vertex_sources(const RXMesh& mesh, cudaStream_t stream)
+VertexSources make_vertex_sources(const RXMesh& mesh, cudaStream_t stream)
 {
     const std::uint32_t n = mesh.num_vertices();
     VertexSources       s;
@@ -90,8 +90,8 @@ const VertexSources& RXMesh::vertex_sources(Op op, cudaStream_t stream) const
     std::shared_ptr<VertexSources>& kept = op == Op::FV ? m_face_sources : m_edge_sources;
     if (!kept)
         kept = std::make_shared<VertexSources>(op == Op::FV
-                                                   ? build_vertex_sources<Op::FV>(*this, stream)
-                                                   : build_vertex_sources<Op::EV>(*this, stream));
+                                                   ? make_vertex_sources<Op::FV>(*this, stream)
+                                                   : make_vertex_sources<Op::EV>(*this, stream));
     return *kept;
 }
 
