@@ -18,7 +18,6 @@
 #include <cstring>
 #include <functional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "bench_cli.h"
@@ -169,7 +168,7 @@ int main(int argc, char** argv)
     BuildOptions options;
     options.weld             = true;
     options.patcher.capacity = capacity;
-    RXMesh              mesh(soup, options);
+    const RXMesh mesh(soup, options);
     const std::uint32_t V = mesh.num_vertices(), F = mesh.num_faces();
 
     // reference in the mesh's global numbering
@@ -309,49 +308,16 @@ int main(int argc, char** argv)
     mesh.vertex_sources(Op::FV);
     const float       kept_build_ms = build_timer.stop_ms();
     const std::size_t kept_bytes    = mesh.memory().vertex_sources;
-    // each kept-list row in the form it names (query/accumulate_form.h):
-    // staged per block, or read directly by each thread; "auto" is what
-    // vertex_normals' defaults run on this mesh
-    const auto staged = [&](auto run) {
-        return [&mesh, run] { mesh.set_accumulate_form(AccumulateForm::Staged); run(); };
-    };
-    const auto direct = [&](auto run) {
-        return [&mesh, run] { mesh.set_accumulate_form(AccumulateForm::Direct); run(); };
-    };
-    const auto vn = [&](auto block_threads, auto min_blocks) {
-        return [&mesh, NV] {
-            vertex_normals<decltype(block_threads)::value, decltype(min_blocks)::value>(
-                mesh, mesh.positions(), NV);
-        };
-    };
-    using std::integral_constant;
-    using T64  = integral_constant<int, 64>;
-    using T128 = integral_constant<int, 128>;
-    using T256 = integral_constant<int, 256>;
-    using T512 = integral_constant<int, 512>;
-    using B1   = integral_constant<int, 1>;
-    using B4   = integral_constant<int, 4>;
-    using B8   = integral_constant<int, 8>;
-    using B16  = integral_constant<int, 16>;
     std::vector<Variant> kept = {
-        {"RXMesh vertex_normals, kept face lists, staged, 128 threads, >= 16 blocks/SM",
-         "kept_128_16", staged(vn(T128{}, B16{}))},
-        {"  same, staged, 128 threads, no register cap", "kept_128", staged(vn(T128{}, B1{}))},
-        {"  same, staged, 64 threads, >= 16 blocks/SM", "kept_64_16", staged(vn(T64{}, B16{}))},
-        {"  same, staged, 256 threads", "kept_256", staged(vn(T256{}, B1{}))},
-        {"  same, staged, 256 threads, >= 8 blocks/SM", "kept_256_8", staged(vn(T256{}, B8{}))},
-        {"  same, direct, 128 threads, >= 16 blocks/SM", "direct_128_16",
-         direct(vn(T128{}, B16{}))},
-        {"  same, direct, 128 threads, no register cap", "direct_128", direct(vn(T128{}, B1{}))},
-        {"  same, direct, 64 threads, >= 16 blocks/SM", "direct_64_16", direct(vn(T64{}, B16{}))},
-        {"  same, direct, 256 threads", "direct_256", direct(vn(T256{}, B1{}))},
-        {"  same, direct, 256 threads, >= 8 blocks/SM", "direct_256_8", direct(vn(T256{}, B8{}))},
-        {"  same, direct, 512 threads, >= 4 blocks/SM", "direct_512_4", direct(vn(T512{}, B4{}))},
-        {"  same, auto form (vertex_normals' defaults)", "kept_auto",
-         [&] {
-             mesh.set_accumulate_form(AccumulateForm::Auto);
-             vertex_normals(mesh, mesh.positions(), NV);
-         }},
+        {"RXMesh vertex_normals, kept face lists, 128 threads, >= 16 blocks/SM", "kept_128_16",
+         [&] { vertex_normals<128, 16>(mesh, mesh.positions(), NV); }},
+        {"  same, 128 threads, no register cap", "kept_128",
+         [&] { vertex_normals<128, 1>(mesh, mesh.positions(), NV); }},
+        {"  same, 64 threads, >= 16 blocks/SM", "kept_64_16",
+         [&] { vertex_normals<64, 16>(mesh, mesh.positions(), NV); }},
+        {"  same, 256 threads", "kept_256", [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
+        {"  same, 256 threads, >= 8 blocks/SM", "kept_256_8",
+         [&] { vertex_normals<256, 8>(mesh, mesh.positions(), NV); }},
     };
     for (Variant& v : kept) {
         normals.memset(0xFF);

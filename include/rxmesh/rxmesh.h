@@ -368,13 +368,6 @@ class RXMesh
     //! on; about 8 bytes per face for FV, 10 for EV).
     //! \throw InvalidInputError for another op.
     const VertexSources& vertex_sources(Op op, cudaStream_t stream = 0) const;
-    //! How accumulate runs on this mesh once it keeps its lists
-    //! (query/accumulate_form.h): Auto (the default) picks Direct, no shared
-    //! memory, for a launch of few patches per SM, and Staged above; Staged
-    //! or Direct forces one (for measuring). The one-launch loops
-    //! (accumulate_loop, accumulate_scheduled_loop) always run Staged.
-    void           set_accumulate_form(AccumulateForm form) { m_accumulate_form = form; }
-    AccumulateForm accumulate_form() const { return m_accumulate_form; }
 
     //! The store as query blocks see it (raw pointers; query/device_mesh.h).
     DeviceMesh device() const
@@ -382,7 +375,6 @@ class RXMesh
         DeviceMesh d{m_store.view(), m_store.limits, {}, nullptr, 0, {}, {}};
         d.face_sources = m_face_sources ? m_face_sources->view() : VertexSourcesView{};
         d.edge_sources = m_edge_sources ? m_edge_sources->view() : VertexSourcesView{};
-        d.accumulate_form = m_accumulate_form;
         return d;
     }
 
@@ -399,7 +391,6 @@ class RXMesh
     AttributeRegistry           m_attributes{0, 0, 0};
     mutable std::shared_ptr<KRingHalo> m_kring_halo;  // built on the first k-ring query
     mutable std::shared_ptr<VertexSources> m_face_sources, m_edge_sources;  // when asked for
-    AccumulateForm                         m_accumulate_form = AccumulateForm::Auto;
 };
 
 }  // namespace rxmesh

@@ -2,14 +2,13 @@
 // wrappers read exactly those; the accumulate members' template arguments
 // (query/accumulate_args.h): T and N read from a finalize functor where it
 // has one plain operator(), never where it is generic; Combine told apart
-// from a value type; accumulate's form chosen by query/accumulate_form.h.
+// from a value type.
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <type_traits>
 
 #include "rxmesh/query/accumulate_args.h"
-#include "rxmesh/query/accumulate_form.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/op.h"
 
@@ -168,24 +167,4 @@ TEST(AccumulateArgs, PerComponentCombinesEachValueByItsOwnRule)
     EXPECT_EQ((detail::combine_identity<Min, float>(0)), std::numeric_limits<float>::infinity());
     EXPECT_EQ(detail::combine_apply<Plus>(5, 2, 3), 5);
     EXPECT_EQ(detail::combine_apply<Min>(0, 2, 3), 2);
-}
-
-// accumulate's form (query/accumulate_form.h): never Direct without the kept
-// lists, whatever was asked; Staged and Direct as asked with them; Auto
-// Direct up to kDirectAccumulatePatchesPerSM patches per SM, Staged above.
-TEST(AccumulateForm, DirectNeedsTheKeptLists)
-{
-    using detail::accumulate_runs_direct;
-    const int sms = 132;
-    const std::uint64_t limit = std::uint64_t(kDirectAccumulatePatchesPerSM) * sms;
-    for (const AccumulateForm form :
-         {AccumulateForm::Auto, AccumulateForm::Staged, AccumulateForm::Direct}) {
-        EXPECT_FALSE(accumulate_runs_direct(form, false, 1, sms));
-        EXPECT_FALSE(accumulate_runs_direct(form, false, 1u << 20, sms));
-    }
-    EXPECT_FALSE(accumulate_runs_direct(AccumulateForm::Staged, true, 1, sms));
-    EXPECT_TRUE(accumulate_runs_direct(AccumulateForm::Direct, true, 1u << 20, sms));
-    EXPECT_TRUE(accumulate_runs_direct(AccumulateForm::Auto, true, 1, sms));
-    EXPECT_TRUE(accumulate_runs_direct(AccumulateForm::Auto, true, limit, sms));
-    EXPECT_FALSE(accumulate_runs_direct(AccumulateForm::Auto, true, limit + 1, sms));
 }

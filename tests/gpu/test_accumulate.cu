@@ -4,8 +4,7 @@
 // exactly once, on generated meshes of every kind, at several capacities,
 // through the global-scratch fallback (an input too large for shared memory),
 // with a staged vertex input, and with the mesh's kept source lists
-// (RXMesh::vertex_sources) in place of the per-block transpose, in both
-// forms that read them (staged per block, and direct: query/accumulate_form.h).
+// (RXMesh::vertex_sources) in place of the per-block transpose.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -332,7 +331,7 @@ TEST(GpuAccumulate, ComputedInputAndSum)
         for (std::uint32_t capacity : {64u, 512u}) {
             BuildOptions opt;
             opt.patcher.capacity = capacity;
-            RXMesh              mesh(soup, opt);
+            const RXMesh        mesh(soup, opt);
             const std::uint32_t V = mesh.num_vertices();
             std::vector<u64>    ref(V, 0);
             std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
@@ -347,18 +346,13 @@ TEST(GpuAccumulate, ComputedInputAndSum)
                 ref[b] += u64(a) * 3 + 1;
                 want += double(a) * 3 + 1 + double(b) * 3 + 1;
             }
-            // the transpose per block, then the kept lists staged and direct
-            for (const AccumulateForm form :
-                 {AccumulateForm::Auto, AccumulateForm::Staged, AccumulateForm::Direct}) {
-                const bool kept = form != AccumulateForm::Auto;
+            for (const bool kept : {false, true}) {  // then with the kept lists
                 if (kept)
                     mesh.vertex_sources(Op::EV);
-                mesh.set_accumulate_form(form);
                 const auto [gpu, total] = gpu_computed_input_sums(mesh);
                 for (std::uint32_t v = 0; v < V; ++v)
-                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << (kept ? ", kept lists" : "")
-                                              << ", form " << int(form);
-                EXPECT_EQ(total, want) << "form " << int(form);
+                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << (kept ? ", kept lists" : "");
+                EXPECT_EQ(total, want);
             }
         }
     }
@@ -372,7 +366,7 @@ TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
     constexpr int M = 64;
     BuildOptions  opt;
     opt.patcher.capacity = 2048;  // patches of well over 512 vertices, whatever the patcher
-    RXMesh mesh(rxmesh::generate::torus(64, 32), opt);
+    const RXMesh mesh(rxmesh::generate::torus(64, 32), opt);
     ASSERT_GT(std::size_t(mesh.store().limits.vertices) * M * sizeof(u64), 256u * 1024)
         << "the test needs an input larger than shared memory";
     const std::uint32_t V = mesh.num_vertices();
@@ -385,16 +379,10 @@ TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
             ref[t[k]] += values[std::size_t(M) * t[(k + 1) % 3] + M - 1] +
                          values[std::size_t(M) * t[(k + 2) % 3]];
     // the per-block transpose in the scratch, then the mesh's kept lists
-    // (staged in the scratch, then read directly: no scratch at all)
-    for (const AccumulateForm form :
-         {AccumulateForm::Auto, AccumulateForm::Staged, AccumulateForm::Direct}) {
-        const bool kept = form != AccumulateForm::Auto;
-        SCOPED_TRACE(!kept ? "transpose per block"
-                           : (form == AccumulateForm::Staged ? "kept lists, staged"
-                                                             : "kept lists, direct"));
+    for (const bool kept : {false, true}) {
+        SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
         if (kept)
             mesh.vertex_sources(Op::FV);
-        mesh.set_accumulate_form(form);
         const auto gpu = gpu_wide_input_sums<M>(mesh, values);
         for (std::uint32_t v = 0; v < V; ++v)
             ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
@@ -413,8 +401,7 @@ TEST(GpuAccumulate, ManySumsPerVertex)
 
 //! Every sum above once more after the mesh keeps its source lists
 //! (RXMesh::vertex_sources), which accumulate then reads in place of its
-//! per-block transpose: in each form (query/accumulate_form.h), staged in
-//! shared memory and read directly by each thread.
+//! per-block transpose.
 TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -423,50 +410,13 @@ TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
             SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
             BuildOptions opt;
             opt.patcher.capacity = capacity;
-            RXMesh mesh(soup, opt);
+            const RXMesh mesh(soup, opt);
             expect_kept_source_lists(mesh);
-            for (const AccumulateForm form :
-                 {AccumulateForm::Auto, AccumulateForm::Staged, AccumulateForm::Direct}) {
-                SCOPED_TRACE("form " + std::to_string(int(form)));
-                mesh.set_accumulate_form(form);
-                expect_face_sums<3>(mesh, "kept source lists");
-                expect_face_sums<40>(mesh, "kept source lists");
-                expect_edge_sums(mesh);
-                expect_staged_sums(mesh);
-            }
+            expect_face_sums<3>(mesh, "kept source lists");
+            expect_face_sums<40>(mesh, "kept source lists");
+            expect_edge_sums(mesh);
+            expect_staged_sums(mesh);
         }
-}
-
-//! The Direct form on real meshes, with the lists of both ops.
-TEST(GpuAccumulate, DirectFormOnRealMeshes)
-{
-    RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const auto files = rxmesh::test::list_files(rxmesh::test::cgal_data_dir() + "/meshes",
-                                                {".off", ".obj", ".ply"});
-    if (files.empty())
-        GTEST_SKIP() << "libcgal-demo meshes not found";
-    int done = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(file);
-        } catch (const Error&) {
-            continue;  // the I/O tests cover files we refuse
-        }
-        if (soup.faces.empty() || soup.faces.size() > 300000)
-            continue;
-        BuildOptions opt;
-        opt.weld = true;
-        RXMesh mesh(soup, opt);
-        mesh.vertex_sources(Op::FV);
-        mesh.vertex_sources(Op::EV);
-        mesh.set_accumulate_form(AccumulateForm::Direct);
-        expect_face_sums<3>(mesh, file);
-        expect_edge_sums(mesh);
-        expect_staged_sums(mesh);
-        ++done;
-    }
-    EXPECT_GT(done, 5);
 }
 
 TEST(GpuAccumulate, RealMeshes)

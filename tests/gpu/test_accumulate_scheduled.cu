@@ -149,7 +149,7 @@ TEST(GpuAccumulateScheduled, MinOverScheduledActiveVertices)
             SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
             BuildOptions opt;
             opt.patcher.capacity = capacity;
-            RXMesh              mesh(soup, opt);
+            const RXMesh        mesh(soup, opt);
             const std::uint32_t P = mesh.num_patches();
             // the patches in reverse order; the range leaves out the first
             // entry (the last patch) when there are several
@@ -166,19 +166,15 @@ TEST(GpuAccumulateScheduled, MinOverScheduledActiveVertices)
                 takes_part[v] = !(P > 1 && p == P - 1) && p % 4 != 1 && v % 3 != 0;
             }
             const auto least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
-            // the per-block transpose, then the mesh's kept lists, staged
-            // in shared memory and read directly (query/accumulate_form.h)
-            for (const bool kept : {false, true})
-                for (const AccumulateForm form : {AccumulateForm::Staged, AccumulateForm::Direct}) {
-                    SCOPED_TRACE(std::string(kept ? "kept source lists" : "transpose per block") +
-                                 (form == AccumulateForm::Direct ? ", direct" : ", staged"));
-                    if (kept)
-                        mesh.vertex_sources(Op::FV);
-                    mesh.set_accumulate_form(form);
-                    expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P},
-                                          SomeVertices{}),
-                                  least, takes_part);
-                }
+            // the per-block transpose, then the mesh's kept lists
+            for (const bool kept : {false, true}) {
+                SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
+                if (kept)
+                    mesh.vertex_sources(Op::FV);
+                expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P},
+                                      SomeVertices{}),
+                              least, takes_part);
+            }
         }
 }
 
@@ -190,27 +186,6 @@ TEST(GpuAccumulateScheduled, WholeMeshAndEmptyRange)
     const RXMesh mesh(generate::noisy(generate::torus(40, 16), 0.1f, 4), opt);
     const auto   least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
     // PatchSchedule{}: every patch; AllActive: every vertex
-    expect_result(run_gpu(mesh, PatchSchedule{}, AllActive{}), least,
-                  std::vector<bool>(mesh.num_vertices(), true));
-    const std::vector<std::uint32_t> list = {0, 1, 2};
-    const auto patches = DeviceBuffer<std::uint32_t>::from_host(list);
-    const auto range   = DeviceBuffer<std::uint32_t>::from_host({2, 2});
-    expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), 3}, AllActive{}), least,
-                  std::vector<bool>(mesh.num_vertices(), false));
-}
-
-//! The same with the kept lists read directly (query/accumulate_form.h):
-//! the whole mesh, and an empty range, which launches blocks that find
-//! nothing to do.
-TEST(GpuAccumulateScheduled, DirectFormWholeMeshAndEmptyRange)
-{
-    RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    BuildOptions opt;
-    opt.patcher.capacity = 128;
-    RXMesh     mesh(generate::noisy(generate::torus(40, 16), 0.1f, 4), opt);
-    const auto least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
-    mesh.vertex_sources(Op::FV);
-    mesh.set_accumulate_form(AccumulateForm::Direct);
     expect_result(run_gpu(mesh, PatchSchedule{}, AllActive{}), least,
                   std::vector<bool>(mesh.num_vertices(), true));
     const std::vector<std::uint32_t> list = {0, 1, 2};

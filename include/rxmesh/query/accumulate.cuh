@@ -40,11 +40,7 @@
 // over a global scratch buffer instead. A mesh that keeps its source lists
 // (RXMesh::vertex_sources, query/vertex_sources.h) gives each block its
 // vertices' faces (edges) from global memory, in place of the per-call
-// transpose; the sums are the same, in a fixed order. With those lists a
-// thread can also gather without its block (the Direct form: rows and input
-// read from global memory, no staging, no barrier), which a launch of few
-// patches per SM runs (query/accumulate_form.h); contribute sees the same
-// arguments either way.
+// transpose; the sums are the same, in a fixed order.
 //
 // Inputs: VertexInput<U, M>{view} stages M values per vertex from device
 // memory (a VertexView<const U, M>, an Attribute, or a raw pointer and a
@@ -84,10 +80,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "rxmesh/core/attribute_view.h"
-#include "rxmesh/query/accumulate_form.h"
 #include "rxmesh/query/block_transpose.cuh"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
@@ -196,30 +190,25 @@ struct NoVertexInput
     __device__ float load(std::uint32_t, int) const { return 0.f; }
 };
 
-//! The input values of one row's vertices: x(k, d) is value d of the k-th
-//! vertex of the row, M values per vertex at values[M * index] (the block's
-//! staged values and local ids, or an input read in place and global ids).
+//! The staged input values of one row's vertices: x(k, d) is value d of
+//! the k-th vertex of the row, read from shared memory.
 template <typename U, int M>
 class StagedRow
 {
    public:
     __device__ StagedRow(const U* values, const std::uint16_t (&local)[3])
-        : m_values(values), m_index{local[0], local[1], local[2]}
-    {
-    }
-    __device__ StagedRow(const U* values, const std::uint32_t (&index)[3])
-        : m_values(values), m_index{index[0], index[1], index[2]}
+        : m_values(values), m_local{local[0], local[1], local[2]}
     {
     }
     __device__ U operator()(int k, int d) const
     {
-        const std::uint32_t i = k == 0 ? m_index[0] : (k == 1 ? m_index[1] : m_index[2]);
-        return m_values[std::size_t(M) * i + d];
+        const std::uint32_t l = k == 0 ? m_local[0] : (k == 1 ? m_local[1] : m_local[2]);
+        return m_values[std::size_t(M) * l + d];
     }
 
    private:
     const U*      m_values;
-    std::uint32_t m_index[3];
+    std::uint16_t m_local[3];
 };
 
 namespace detail {
@@ -336,82 +325,19 @@ struct KeptSourceLists
     __device__ std::uint32_t source(std::uint32_t j) const { return __ldg(sources + j); }
 };
 
-//! Where a Staged gather finds a source's row and its vertices' input
-//! values: the block's arrays, staged once per patch.
-template <Op op, typename Input>
-struct StagedSourceRows
-{
-    using U = typename Input::value_type;
-    const std::uint16_t* rows;    // K per local source
-    const U*             staged;  // M per local vertex
-
-    __device__ void row(const PatchInfo&, std::uint32_t i, std::uint16_t (&raw)[3]) const
-    {
-        constexpr int        K = OpTraits<op>::row_length;
-        const std::uint16_t* r = rows + K * i;
-        raw[0]                 = r[0];
-        raw[1]                 = r[1];
-        raw[2]                 = K == 3 ? r[K - 1] : std::uint16_t(0xFFFF);
-    }
-    //! call(StagedRow) over the row's staged values (components > 0 only).
-    template <typename Call>
-    __device__ void with_values(const std::uint16_t (&raw)[3], const std::uint32_t (&)[3],
-                                Call&& call) const
-    {
-        call(StagedRow<U, Input::components>(staged, raw));
-    }
-};
-
-//! The same for a Direct gather (query/accumulate_form.h): the row decoded
-//! from the patch's M_FE / M_EV and its values loaded, each per call.
-template <Op op, typename Input>
-struct DirectSourceRows
-{
-    using U = typename Input::value_type;
-    Input input;
-
-    __device__ void row(const PatchInfo& pi, std::uint32_t i, std::uint16_t (&raw)[3]) const
-    {
-        raw[2] = 0xFFFF;  // EV rows have two entries
-        direct_row<op>(pi, i, raw);
-    }
-    //! A view's values are read in place; a computed input's are computed
-    //! into registers first.
-    template <typename Call>
-    __device__ void with_values(const std::uint16_t (&raw)[3], const std::uint32_t (&global)[3],
-                                Call&& call) const
-    {
-        (void)raw;
-        constexpr int K = OpTraits<op>::row_length, M = Input::components;
-        if constexpr (std::is_same_v<Input, VertexInput<U, M>>) {
-            call(StagedRow<U, M>(input.data(), global));
-        } else {
-            U values[3 * M];
-#pragma unroll
-            for (int k = 0; k < 3; ++k)
-#pragma unroll
-                for (int d = 0; d < M; ++d)
-                    values[M * k + d] = k < K ? input.load(global[k], d) : U{};
-            const std::uint32_t corners[3] = {0, 1, 2};  // row k's values at values[M * k]
-            call(StagedRow<U, M>(values, corners));
-        }
-    }
-};
-
-//! Calls contribute for local source i (a face or an edge), its row found
-//! through `rows`, summing for local vertex v into sum.
-template <Op op, typename T, int N, typename Combine, typename Input, typename Rows,
-          typename Contribute>
+//! Calls contribute for local source i (a face or an edge) whose row of
+//! local vertices is raw, summing for local vertex v into sum.
+template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
 __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint32_t i,
-                                                  const Rows& rows, std::uint32_t v,
-                                                  T (&sum)[N], Contribute& contribute)
+                                                  const std::uint16_t (&raw)[3],
+                                                  const typename Input::value_type* staged,
+                                                  std::uint32_t v, T (&sum)[N],
+                                                  Contribute& contribute)
 {
     using Source             = typename OpTraits<op>::Source;
     constexpr int        K   = OpTraits<op>::row_length;
     const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
-    std::uint16_t        raw[3];
-    rows.row(pi, i, raw);
-    std::uint32_t global[3];
+    std::uint32_t        global[3];
 #pragma unroll
     for (int k = 0; k < 3; ++k)
         global[k] = k < K ? pi.vmap(raw[k]) : 0u;
@@ -420,8 +346,8 @@ __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint
     if constexpr (Input::components == 0)
         contribute(Source(src(i)), row, sums);
     else
-        rows.with_values(raw, global,
-                         [&](const auto& x) { contribute(Source(src(i)), row, x, sums); });
+        contribute(Source(src(i)), row,
+                   StagedRow<typename Input::value_type, Input::components>(staged, raw), sums);
 }
 
 //! What accumulate does with finalize's results: nothing (finalize returns
@@ -437,18 +363,17 @@ struct SumInto
     double*               total   = nullptr;  // device memory, added to atomically
 };
 
-//! Each thread gathers its active owned vertices' sources in registers
-//! (their rows and values found through `rows`, the lists through `lists`)
-//! and finalizes them; returns the sum of finalize's results when Reduce::enabled.
+//! Each thread gathers its active owned vertices' sources in registers and
+//! finalizes them; returns the sum of finalize's results when Reduce::enabled.
 template <Op op, typename T, int N, int BlockThreads, typename Combine, typename Input,
-          typename Reduce, typename Rows, typename Lists, typename Contribute, typename Finalize,
+          typename Reduce, typename Lists, typename Contribute, typename Finalize,
           typename Active>
-__device__ __forceinline__ double gather_owned_vertices(const PatchInfo& pi, const Rows& rows,
-                                                        const Lists& lists,
-                                                        Contribute& contribute,
-                                                        Finalize& finalize, const Active& active)
+__device__ __forceinline__ double gather_owned_vertices(
+    const PatchInfo& pi, const AccumulateArrays<typename Input::value_type>& a,
+    const Lists& lists, Contribute& contribute, Finalize& finalize, const Active& active)
 {
-    double partial = 0;
+    constexpr int K       = OpTraits<op>::row_length;
+    double        partial = 0;
     for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
         if (!active(VertexId(pi.vmap.owned_offset + v)))
             continue;
@@ -457,9 +382,13 @@ __device__ __forceinline__ double gather_owned_vertices(const PatchInfo& pi, con
         for (int d = 0; d < N; ++d)
             sum[d] = combine_identity<Combine, T>(d);
         const std::uint32_t end = lists.end(v);
-        for (std::uint32_t j = lists.begin(v); j < end; ++j)
-            contribute_source<op, T, N, Combine, Input>(pi, lists.source(j), rows, v, sum,
+        for (std::uint32_t j = lists.begin(v); j < end; ++j) {
+            const std::uint32_t  i      = lists.source(j);
+            const std::uint16_t* r      = a.rows + K * i;
+            const std::uint16_t  raw[3] = {r[0], r[1], K == 3 ? r[K - 1] : std::uint16_t(0xFFFF)};
+            contribute_source<op, T, N, Combine, Input>(pi, i, raw, a.staged, v, sum,
                                                         contribute);
+        }
         const T(&done)[N] = sum;
         if constexpr (Reduce::enabled)
             partial += double(finalize(VertexId(pi.vmap.owned_offset + v), done));
@@ -517,18 +446,17 @@ __device__ __forceinline__ double accumulate_items(
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
         const VertexSourcesView kept = kept_sources<op>(mesh);
-        const StagedSourceRows<op, Input> rows{a.rows, a.staged};
         if (kept.built()) {
             stage_source_rows<op, BlockThreads>(pi, a.rows);
             __syncthreads();
             const KeptSourceLists lists{kept.offsets + pi.vmap.owned_offset, kept.sources};
             partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-                pi, rows, lists, contribute, finalize, spec.active);
+                pi, a, lists, contribute, finalize, spec.active);
         } else {
             build_vertex_sources<op, BlockThreads>(pi, a, scan_tmp);  // ends with a barrier
             const BlockSourceLists lists{a.v_off, a.v_val};
             partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-                pi, rows, lists, contribute, finalize, spec.active);
+                pi, a, lists, contribute, finalize, spec.active);
         }
     }
     return partial;
@@ -552,37 +480,9 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     add_block_sum<BlockThreads>(spec.reduce, partial);
 }
 
-//! The Direct form (query/accumulate_form.h): the block's threads gather
-//! the owned vertices of its patches from the mesh's kept lists, rows and
-//! input read from global memory; no shared memory, no barrier.
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Combine, typename Active, typename Reduce, typename Contribute, typename Finalize>
-__global__ void __launch_bounds__(BlockThreads, MinBlocks)
-    accumulate_direct_kernel(DeviceMesh mesh, Input input,
-                             AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
-                             Finalize finalize)
-{
-    const VertexSourcesView        kept = kept_sources<op>(mesh);
-    const DirectSourceRows<op, Input> rows{input};
-    double                         partial = 0;
-    for (std::uint32_t item = mesh.first_item() + blockIdx.x; item < mesh.end_item();
-         item += gridDim.x) {
-        const std::uint32_t p = mesh.scheduled_patch(item);
-        if (!patch_may_be_active(spec.active, p))
-            continue;
-        const PatchInfo       pi = mesh.patch(p);
-        const KeptSourceLists lists{kept.offsets + pi.vmap.owned_offset, kept.sources};
-        partial += gather_owned_vertices<op, T, N, BlockThreads, Combine, Input, Reduce>(
-            pi, rows, lists, contribute, finalize, spec.active);
-    }
-    add_block_sum<BlockThreads>(spec.reduce, partial);
-}
-
-//! Runs accumulate over the mesh's patches (its schedule's, when it has one)
-//! in the form the mesh asks for (query/accumulate_form.h). Staged: shared
-//! memory when the largest patch's arrays fit, else a few blocks over a
-//! global scratch (query/patch_launch.cuh; synchronous). Direct: no shared
-//! memory, so it always launches as one block per patch (entry).
+//! Runs accumulate_kernel over the mesh's patches (its schedule's, when it has
+//! one): shared memory when the largest patch's arrays fit, else a few blocks
+//! over a global scratch (query/patch_launch.cuh; synchronous).
 template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
           typename Combine, typename Active, typename Reduce, typename Contribute,
           typename Finalize>
@@ -592,14 +492,6 @@ void launch_accumulate(const DeviceMesh& mesh, Input input,
 {
     static_assert(op == Op::FV || op == Op::EV,
                   "accumulate gathers faces (FV) or edges (EV) into their vertices");
-    if (accumulate_runs_direct(mesh.accumulate_form, kept_sources<op>(mesh).built(),
-                               patch_items(mesh), device_limits().sms)) {
-        launch_in_shared_memory<accumulate_direct_kernel<op, T, N, BlockThreads, MinBlocks, Input,
-                                                         Combine, Active, Reduce, Contribute,
-                                                         Finalize>,
-                                BlockThreads>(mesh, 0, stream, input, spec, contribute, finalize);
-        return;
-    }
     launch_patches<accumulate_kernel<op, T, N, BlockThreads, MinBlocks, true, Input, Combine,
                                      Active, Reduce, Contribute, Finalize>,
                    accumulate_kernel<op, T, N, BlockThreads, MinBlocks, false, Input, Combine,

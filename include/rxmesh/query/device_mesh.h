@@ -8,7 +8,6 @@
 #include "rxmesh/core/macros.h"
 #include "rxmesh/patch/patch_limits.h"
 #include "rxmesh/patch/patch_store.h"
-#include "rxmesh/query/accumulate_form.h"
 #include "rxmesh/query/row_view.h"
 #include "rxmesh/query/vertex_sources.h"
 
@@ -50,8 +49,6 @@ struct DeviceMesh
     //! accumulate's per-vertex lists of local faces (FV) and edges (EV),
     //! when the mesh keeps them (query/vertex_sources.h); else null.
     VertexSourcesView face_sources, edge_sources;
-    //! How accumulate runs its patches (query/accumulate_form.h).
-    AccumulateForm accumulate_form = AccumulateForm::Auto;
 
     //! The block's work items: [first_item(), end_item()), each naming the
     //! patch scheduled_patch(i).
