@@ -433,7 +433,8 @@ __device__ __forceinline__ double accumulate_items(
     Finalize& finalize, unsigned char* smem,
     typename BlockArrayScan<BlockThreads>::TempStorage& scan_tmp)
 {
-    double partial = 0;
+    const VertexSourcesView kept    = kept_sources<op>(mesh);
+    double                  partial = 0;
     for (std::uint32_t item = first + blockIdx.x; item < end; item += gridDim.x) {
         const std::uint32_t p = mesh.scheduled_patch(item);
         if (!patch_may_be_active(spec.active, p))  // the same answer in every thread
@@ -441,11 +442,10 @@ __device__ __forceinline__ double accumulate_items(
         const PatchInfo pi = mesh.patch(p);
         SmemCarver      carver(smem);
         const auto      a = carve_accumulate<Input, OpTraits<op>::row_length>(
-            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF, kept_sources<op>(mesh).built());
+            carver, pi.nV, op == Op::EV ? pi.nE : pi.nF, kept.built());
         __syncthreads();  // the previous patch's arrays are read
         if constexpr (Input::components > 0)
             stage_vertex_input<BlockThreads>(pi, input, a.staged);
-        const VertexSourcesView kept = kept_sources<op>(mesh);
         if (kept.built()) {
             stage_source_rows<op, BlockThreads>(pi, a.rows);
             __syncthreads();
