@@ -230,6 +230,8 @@ int main(int argc, char** argv)
          [&] { vertex_normals<64, 24>(mesh, mesh.positions(), NV); }},
         {"  same, 64 threads, >= 32 blocks/SM", "accumulate_64_32",
          [&] { vertex_normals<64, 32>(mesh, mesh.positions(), NV); }},
+        {"  same, launch chosen by size (vertex_normals' default)", "accumulate_default",
+         [&] { vertex_normals(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads", "accumulate_256",
          [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
         {"accumulate<FV>, positions read from global memory", "accumulate_unstaged",
@@ -318,6 +320,8 @@ int main(int argc, char** argv)
         {"  same, 256 threads", "kept_256", [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads, >= 8 blocks/SM", "kept_256_8",
          [&] { vertex_normals<256, 8>(mesh, mesh.positions(), NV); }},
+        {"  same, launch chosen by size (vertex_normals' default)", "kept_default",
+         [&] { vertex_normals(mesh, mesh.positions(), NV); }},
     };
     for (Variant& v : kept) {
         normals.memset(0xFF);

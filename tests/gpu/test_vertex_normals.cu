@@ -1,12 +1,14 @@
-// Vertex normals on the GPU (patch version without global atomics, and the
+// Vertex normals on the GPU (patch version without global atomics, in the
+// launch it picks by size and in each of the two it picks from, and the
 // atomic FV version) against the double-precision CPU reference.
 #include <gtest/gtest.h>
 
 #include <array>
-
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test.h"
@@ -89,13 +91,21 @@ void check(const TriangleSoup& soup, const std::string& name)
 
     DeviceBuffer<float>  normals(3 * std::size_t(mesh.num_vertices()));
     VertexView<float, 3> normal_view(normals.data(), mesh.num_vertices());
-    normals.memset(0xFF);  // poison: every value must be written
-    vertex_normals(mesh, mesh.positions(), normal_view);
-    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    const auto gpu = normals.to_host();
-    for (float x : gpu)
-        ASSERT_FALSE(std::isnan(x)) << "unwritten or NaN normal";
-    EXPECT_GT(expect_close(gpu, ref, cond, "patch kernel"), 0u);
+    // the launch vertex_normals picks by size, and both of its launches
+    const std::pair<const char*, std::function<void()>> launches[] = {
+        {"patch kernel, default launch", [&] { vertex_normals(mesh, mesh.positions(), normal_view); }},
+        {"patch kernel, 128 threads", [&] { vertex_normals<128, 16>(mesh, mesh.positions(), normal_view); }},
+        {"patch kernel, 256 threads", [&] { vertex_normals<256, 8>(mesh, mesh.positions(), normal_view); }},
+    };
+    for (const auto& [what, launch] : launches) {
+        normals.memset(0xFF);  // poison: every value must be written
+        launch();
+        RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+        const auto gpu = normals.to_host();
+        for (float x : gpu)
+            ASSERT_FALSE(std::isnan(x)) << what << ": unwritten or NaN normal";
+        EXPECT_GT(expect_close(gpu, ref, cond, what), 0u);
+    }
 
     // the atomic version accumulates unnormalised sums
     normals.memset(0);

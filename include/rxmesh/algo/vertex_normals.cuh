@@ -19,6 +19,7 @@
 #include "rxmesh/algo/geometry.h"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/core/attribute_view.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -38,22 +39,42 @@ struct StoreUnitNormal
 };
 
 //! Unit normals of every vertex (zero for a vertex of no face): a per-patch
-//! sum (RXMesh::accumulate<Op::FV>) with positions staged per patch.
-//! BlockThreads, MinBlocks: threads per patch block and the minimum resident
-//! blocks per SM; the defaults won the sweep of benchmarks/vertex_normals.cu
-//! (full occupancy, which caps the kernel at 32 registers). A caller who
-//! computes normals again and again on one mesh (each step of a simulation)
-//! calls mesh.vertex_sources(Op::FV) once: every call after it skips the
-//! per-block transpose (query/vertex_sources.h). One call alone does not
-//! gain, since building the lists costs more than the call.
+//! sum (RXMesh::accumulate<Op::FV>) with positions staged per patch, in
+//! blocks of BlockThreads threads with at least MinBlocks resident per SM
+//! (the form below without template arguments picks them by size). A caller
+//! who computes normals again and again on one mesh (each step of a
+//! simulation) calls mesh.vertex_sources(Op::FV) once: every call after it
+//! skips the per-block transpose (query/vertex_sources.h). One call alone
+//! does not gain, since building the lists costs more than the call.
 //! \pre positions and normals hold mesh.num_vertices() elements.
-template <int BlockThreads = 128, int MinBlocks = 16>
+template <int BlockThreads, int MinBlocks>
 void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                     VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
     require_vertex_count("vertex_normals", mesh, positions, normals);
     mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks>(
         VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
+}
+
+//! Patches per SM up to which vertex_normals takes 256 threads per patch
+//! block (>= 8 blocks/SM) rather than 128 (>= 16). With that few patches all
+//! blocks are resident at once and each is one dependent chain (stage, then
+//! gather), which ends with the block's last vertex: 256 threads gather a
+//! patch's owned vertices in one pass where 128 take two. On larger meshes
+//! the 128-thread blocks win (full occupancy at 32 registers). Both from the
+//! sweep of benchmarks/vertex_normals.cu (results/nvidia-h200/
+//! accumulate_direct_form.md).
+inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM = 8;
+
+//! vertex_normals with the launch chosen by the mesh's size (above).
+inline void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
+                           VertexView<float, 3> normals, cudaStream_t stream = 0)
+{
+    const std::uint64_t sms = std::uint64_t(detail::device_limits().sms);
+    if (mesh.num_patches() <= kVertexNormalsWidePatchesPerSM * sms)
+        vertex_normals<256, 8>(mesh, positions, normals, stream);
+    else
+        vertex_normals<128, 16>(mesh, positions, normals, stream);
 }
 
 //! The paper's version (Listing 1): FV per owned face, global atomics into
