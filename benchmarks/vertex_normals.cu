@@ -234,6 +234,8 @@ int main(int argc, char** argv)
          [&] { vertex_normals(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads", "accumulate_256",
          [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
+        {"  same, 512 threads, >= 4 blocks/SM", "accumulate_512_4",
+         [&] { vertex_normals<512, 4>(mesh, mesh.positions(), NV); }},
         {"accumulate<FV>, positions read from global memory", "accumulate_unstaged",
          [&] { normals_unstaged<1>(mesh, P, normals.data()); }},
         {"accumulate<FV>, positions from global, >= 16 blocks/SM", "accumulate_unstaged_16",
@@ -320,6 +322,8 @@ int main(int argc, char** argv)
         {"  same, 256 threads", "kept_256", [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads, >= 8 blocks/SM", "kept_256_8",
          [&] { vertex_normals<256, 8>(mesh, mesh.positions(), NV); }},
+        {"  same, 512 threads, >= 4 blocks/SM", "kept_512_4",
+         [&] { vertex_normals<512, 4>(mesh, mesh.positions(), NV); }},
         {"  same, launch chosen by size (vertex_normals' default)", "kept_default",
          [&] { vertex_normals(mesh, mesh.positions(), NV); }},
     };

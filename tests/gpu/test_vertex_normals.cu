@@ -1,5 +1,5 @@
 // Vertex normals on the GPU (patch version without global atomics, in the
-// launch it picks by size and in each of the two it picks from, and the
+// launch it picks by size and in each of the three it picks from, and the
 // atomic FV version) against the double-precision CPU reference.
 #include <gtest/gtest.h>
 
@@ -91,11 +91,12 @@ void check(const TriangleSoup& soup, const std::string& name)
 
     DeviceBuffer<float>  normals(3 * std::size_t(mesh.num_vertices()));
     VertexView<float, 3> normal_view(normals.data(), mesh.num_vertices());
-    // the launch vertex_normals picks by size, and both of its launches
+    // the launch vertex_normals picks by size, and each launch it picks from
     const std::pair<const char*, std::function<void()>> launches[] = {
         {"patch kernel, default launch", [&] { vertex_normals(mesh, mesh.positions(), normal_view); }},
         {"patch kernel, 128 threads", [&] { vertex_normals<128, 16>(mesh, mesh.positions(), normal_view); }},
         {"patch kernel, 256 threads", [&] { vertex_normals<256, 8>(mesh, mesh.positions(), normal_view); }},
+        {"patch kernel, 512 threads", [&] { vertex_normals<512, 4>(mesh, mesh.positions(), normal_view); }},
     };
     for (const auto& [what, launch] : launches) {
         normals.memset(0xFF);  // poison: every value must be written

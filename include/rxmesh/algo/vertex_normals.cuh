@@ -56,22 +56,29 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
         VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 
-//! Patches per SM up to which vertex_normals takes 256 threads per patch
-//! block (>= 8 blocks/SM) rather than 128 (>= 16). With that few patches all
-//! blocks are resident at once and each is one dependent chain (stage, then
-//! gather), which ends with the block's last vertex: 256 threads gather a
-//! patch's owned vertices in one pass where 128 take two. On larger meshes
-//! the 128-thread blocks win (full occupancy at 32 registers). Both from the
-//! sweep of benchmarks/vertex_normals.cu (results/nvidia-h200/
-//! accumulate_direct_form.md).
-inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM = 8;
+//! Patches per SM up to which vertex_normals takes wider blocks than 128
+//! threads (>= 16 blocks/SM): 512 threads (>= 4/SM) up to
+//! kVertexNormalsWidestPatchesPerSM, 256 (>= 8/SM) up to
+//! kVertexNormalsWidePatchesPerSM. With that few patches all blocks are
+//! resident at once and each is one dependent chain (stage, then gather),
+//! which ends with the block's last vertex: a block as wide as the patch
+//! gathers all its owned vertices (up to about 270 at capacity 512) in one
+//! pass, where 128 threads take two or three. 512-thread blocks stay in one
+//! wave only while an SM has at most 4 of them. On larger meshes the
+//! 128-thread blocks win (full occupancy at 32 registers). All from the
+//! sweeps of benchmarks/vertex_normals.cu (results/nvidia-h200/
+//! vertex_normals_launch_by_size.md).
+inline constexpr std::uint32_t kVertexNormalsWidestPatchesPerSM = 2;
+inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
 
 //! vertex_normals with the launch chosen by the mesh's size (above).
 inline void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                            VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
     const std::uint64_t sms = std::uint64_t(detail::device_limits().sms);
-    if (mesh.num_patches() <= kVertexNormalsWidePatchesPerSM * sms)
+    if (mesh.num_patches() <= kVertexNormalsWidestPatchesPerSM * sms)
+        vertex_normals<512, 4>(mesh, positions, normals, stream);
+    else if (mesh.num_patches() <= kVertexNormalsWidePatchesPerSM * sms)
         vertex_normals<256, 8>(mesh, positions, normals, stream);
     else
         vertex_normals<128, 16>(mesh, positions, normals, stream);
