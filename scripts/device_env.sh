@@ -36,3 +36,27 @@ build_device()
     || { grep -B2 -A12 "error" "$OUT/build.log" | head -60; return 1; }
   echo "build ok"
 }
+
+#! A benchmarks-only build in DIR (no tests, no Python, device checks off, so
+#! that timings are the library's), then ninja TARGET... there; prints the
+#! errors. Logs in $OUT/cfg_DIR.log and $OUT/b_DIR.log.
+build_bench()
+{
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF -DRXMESH_DEVICE_CHECKS=OFF \
+    -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" > "$OUT/cfg_$dir.log" 2>&1 \
+    || { tail -20 "$OUT/cfg_$dir.log"; return 1; }
+  ninja -C "$dir" "$@" > "$OUT/b_$dir.log" 2>&1 \
+    || { grep -B2 -A12 error "$OUT/b_$dir.log" | head -40; return 1; }
+}
+
+#! Prints the path of CGAL's armadillo.off, unpacked from the carried data.
+armadillo_mesh()
+{
+  local t
+  t=$(mktemp -d)
+  tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$t"
+  find "$t" -name armadillo.off | head -1
+}

@@ -11,15 +11,8 @@
 # usage: scripts/device_ncu_accumulate.sh        (carry .deps)
 set -uo pipefail
 source scripts/device_env.sh > /dev/null
-cmake -S . -B build-ncu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF -DRXMESH_DEVICE_CHECKS=OFF \
-  -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" > "$OUT/cfg_ncu.log" 2>&1 \
-  || { tail -20 "$OUT/cfg_ncu.log"; exit 1; }
-ninja -C build-ncu bench_bilateral bench_vertex_normals > "$OUT/b_ncu.log" 2>&1 \
-  || { grep -B2 -A12 error "$OUT/b_ncu.log" | head -40; exit 1; }
-T=$(mktemp -d)
-tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$T"
-MESH=$(find "$T" -name armadillo.off | head -1)
+build_bench build-ncu bench_bilateral bench_vertex_normals || exit 1
+MESH=$(armadillo_mesh)
 SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats"
 ncu --kernel-name regex:accumulate_kernel --launch-skip 2 --launch-count 1 $SECTIONS \
   build-ncu/benchmarks/bench_bilateral --mesh "$MESH" --levels 4 --min-level 4 --runs 1 \
