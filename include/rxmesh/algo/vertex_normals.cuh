@@ -63,9 +63,10 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
 //! resident at once and each is one dependent chain (stage, then gather),
 //! which ends with the block's last vertex: a block as wide as the patch
 //! gathers all its owned vertices (about half its faces, a few hundred at
-//! capacity 512) in one pass, where 128 threads take two or three. 512-thread blocks stay in one
-//! wave only while an SM has at most 4 of them. On larger meshes the
-//! 128-thread blocks win (full occupancy at 32 registers). All from the
+//! capacity 512) in one pass, where 128 threads take two or three.
+//! 512-thread blocks stay in one wave only while an SM has at most 4 of
+//! them. On larger meshes the 128-thread blocks win (full occupancy at 32
+//! registers). All from the
 //! sweeps of benchmarks/vertex_normals.cu (results/nvidia-h200/
 //! vertex_normals_launch_by_size.md).
 inline constexpr std::uint32_t kVertexNormalsWidestPatchesPerSM = 2;
