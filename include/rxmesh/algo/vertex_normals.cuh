@@ -66,9 +66,8 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
 //! capacity 512) in one pass, where 128 threads take two or three.
 //! 512-thread blocks stay in one wave only while an SM has at most 4 of
 //! them. On larger meshes the 128-thread blocks win (full occupancy at 32
-//! registers). All from the
-//! sweeps of benchmarks/vertex_normals.cu (results/nvidia-h200/
-//! vertex_normals_launch_by_size.md).
+//! registers). All from the sweeps of benchmarks/vertex_normals.cu
+//! (results/nvidia-h200/vertex_normals_launch_by_size.md).
 inline constexpr std::uint32_t kVertexNormalsWidestPatchesPerSM = 2;
 inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
 
