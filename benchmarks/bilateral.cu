@@ -51,6 +51,7 @@ struct Row
     double        rx_ms = 0, terms_ms = 0, filter_ms = 0;
     int           rx_block = 0;  // the ball's block size
     int           rx_terms_min_blocks = 1;  // the terms pass's least blocks per SM
+    int           rx_ball_min_blocks  = 1;  // the ball's least blocks per SM
     double        diff_blocks = 0;    // largest difference between the block sizes' results
     bool          repeatable = false; // a second run of one block size: the same bits
     double        pde_sorted_ms = 0, pde_input_ms = 0;
@@ -174,14 +175,17 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     // first's; whether a repeated run gives the same bits is reported)
     r.rx_ms = 1e30;
     std::vector<float> rx;
-    const auto sweep = [&](auto block, auto terms_min_blocks) {
-        constexpr int   B = decltype(block)::value, MB = decltype(terms_min_blocks)::value;
+    const auto sweep = [&](auto block, auto terms_min_blocks, auto ball_min_blocks) {
+        constexpr int B = decltype(block)::value, MB = decltype(terms_min_blocks)::value;
+        constexpr int BMB = decltype(ball_min_blocks)::value;
         BilateralReport stats;
         const double    ms = bench::gpu_median_ms(
-            [] {}, [&] { stats = bilateral_denoise<B, MB>(mesh, mesh.positions(), out); }, 2,
-            a.runs);
+            [] {}, [&] { stats = bilateral_denoise<B, MB, BMB>(mesh, mesh.positions(), out); },
+            2, a.runs);
+        std::fprintf(stderr, "  %llu faces: ball %d threads (>= %d/SM), terms >= %d/SM: %.4f ms\n",
+                     (unsigned long long)r.faces, B, BMB, MB, ms);
         if (ms < r.rx_ms) {
-            r.rx_ms = ms, r.rx_block = B, r.rx_terms_min_blocks = MB;
+            r.rx_ms = ms, r.rx_block = B, r.rx_terms_min_blocks = MB, r.rx_ball_min_blocks = BMB;
             r.terms_ms = stats.terms_ms, r.filter_ms = stats.filter_ms;
         }
         const std::vector<float> result = x.to_host();
@@ -189,14 +193,20 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
             rx = result;
         r.diff_blocks = std::max(r.diff_blocks, max_difference(result, rx, mesh, false));
     };
-    // the ball's block size, then the terms pass's register cap at 256
+    // the ball's block size, then the terms pass's register cap at 256, then
+    // the ball's (6 blocks of 256 per SM: 40 registers; 8: 32)
     using I = std::integral_constant<int, 1>;
-    sweep(std::integral_constant<int, 64>{}, I{});
-    sweep(std::integral_constant<int, 128>{}, I{});
-    sweep(std::integral_constant<int, 256>{}, I{});
-    sweep(std::integral_constant<int, 256>{}, std::integral_constant<int, 8>{});
-    sweep(std::integral_constant<int, 256>{}, std::integral_constant<int, 12>{});
-    sweep(std::integral_constant<int, 256>{}, std::integral_constant<int, 16>{});
+    using C = std::integral_constant<int, 16>;
+    sweep(std::integral_constant<int, 64>{}, I{}, I{});
+    sweep(std::integral_constant<int, 128>{}, I{}, I{});
+    sweep(std::integral_constant<int, 256>{}, I{}, I{});
+    sweep(std::integral_constant<int, 256>{}, std::integral_constant<int, 8>{}, I{});
+    sweep(std::integral_constant<int, 256>{}, std::integral_constant<int, 12>{}, I{});
+    sweep(std::integral_constant<int, 256>{}, C{}, I{});
+    sweep(std::integral_constant<int, 256>{}, I{}, std::integral_constant<int, 6>{});
+    sweep(std::integral_constant<int, 256>{}, I{}, std::integral_constant<int, 8>{});
+    sweep(std::integral_constant<int, 256>{}, C{}, std::integral_constant<int, 8>{});
+    sweep(std::integral_constant<int, 128>{}, I{}, std::integral_constant<int, 12>{});
     bilateral_denoise<64>(mesh, mesh.positions(), out);
     r.repeatable = x.to_host() == rx;  // the same block size twice: the same bits
 
@@ -240,12 +250,12 @@ std::string diff_text(double d)
 
 void print_table(const std::vector<Row>& rows)
 {
-    std::printf("| faces | RXMesh ms/iter (normals and sigma_c + ball) (ball block, terms min blocks/SM) | PDE, RXMesh ids (block) | PDE, input ids "
+    std::printf("| faces | RXMesh ms/iter (normals and sigma_c + ball) (ball block, terms min blocks/SM, ball min blocks/SM) | PDE, RXMesh ids (block) | PDE, input ids "
                 "(block) | RXMesh vs PDE same ids / input ids | max diff PDE / PDE input / OpenMesh / "
                 "reference | verified |\n|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)
-        std::printf("| %llu | %.3f (%.3f + %.3f) (%d, %d) | %.3f (%d) | %.3f (%d) | %.2fx / %.2fx | %s / %s / %s / %s | %s |\n",
-                    (unsigned long long)r.faces, r.rx_ms, r.terms_ms, r.filter_ms, r.rx_block, r.rx_terms_min_blocks,
+        std::printf("| %llu | %.3f (%.3f + %.3f) (%d, %d, %d) | %.3f (%d) | %.3f (%d) | %.2fx / %.2fx | %s / %s / %s / %s | %s |\n",
+                    (unsigned long long)r.faces, r.rx_ms, r.terms_ms, r.filter_ms, r.rx_block, r.rx_terms_min_blocks, r.rx_ball_min_blocks,
                     r.pde_sorted_ms, r.pde_sorted_block, r.pde_input_ms, r.pde_input_block,
                     r.pde_sorted_ms / r.rx_ms, r.pde_input_ms / r.rx_ms,
                     diff_text(r.diff_pde_sorted).c_str(), diff_text(r.diff_pde_input).c_str(),
@@ -259,7 +269,7 @@ std::string row_json(const Row& r)
     return "{\"level\": " + std::to_string(r.level) + ", \"faces\": " + std::to_string(r.faces) +
            ", \"vertices\": " + std::to_string(r.vertices) + ", \"rxmesh_ms\": " + n(r.rx_ms) +
            ", \"rxmesh_stages_ms\": [" + n(r.terms_ms) + ", " +
-           n(r.filter_ms) + "], \"rxmesh_ball_block\": " + std::to_string(r.rx_block) + ", \"rxmesh_terms_min_blocks\": " + std::to_string(r.rx_terms_min_blocks) + ", \"pde_rxmesh_ids_ms\": " + n(r.pde_sorted_ms) +
+           n(r.filter_ms) + "], \"rxmesh_ball_block\": " + std::to_string(r.rx_block) + ",  \"rxmesh_terms_min_blocks\": " + std::to_string(r.rx_terms_min_blocks) + ", \"rxmesh_ball_min_blocks\": " + std::to_string(r.rx_ball_min_blocks) + ", \"pde_rxmesh_ids_ms\": " + n(r.pde_sorted_ms) +
            ", \"pde_rxmesh_ids_block\": " + std::to_string(r.pde_sorted_block) +
            ", \"pde_input_ids_ms\": " + n(r.pde_input_ms) +
            ", \"pde_input_ids_block\": " + std::to_string(r.pde_input_block) +

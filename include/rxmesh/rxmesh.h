@@ -327,7 +327,9 @@ class RXMesh
     //! order found. 0 <= k <= kMaxKRingRings. Any mesh (boundaries,
     //! non-manifold vertices, components, any valence, any k). Synchronises
     //! `stream` (it reads whether any vertex needed the global-memory path).
-    template <int BlockThreads = 64, typename F, typename Active = AllActive>
+    //! BlockThreads, MinBlocks: the patch kernel's launch (MinBlocks, the
+    //! least resident blocks per SM, caps its registers).
+    template <int BlockThreads = 64, int MinBlocks = 1, typename F, typename Active = AllActive>
     void for_each_kring(int k, F f, Active active = {}, const KRingOptions& options = {},
                         cudaStream_t stream = 0) const;
     //! The same, growing v's rings while they find vertices u with
@@ -336,7 +338,8 @@ class RXMesh
     //! stops at the first ring that adds none, or after max_rings rings.
     //! accept may also offer `bind(VertexId v)`, returning a predicate on u
     //! alone: it runs once per v (load v's data there, not at every u).
-    template <int BlockThreads = 64, typename Accept, typename F, typename Active = AllActive>
+    template <int BlockThreads = 64, int MinBlocks = 1, typename Accept, typename F,
+              typename Active = AllActive>
     void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
                               const KRingOptions& options = {}, cudaStream_t stream = 0) const;
     //! The same with `input` (VertexInput<T, N>: N values per vertex in
@@ -344,8 +347,8 @@ class RXMesh
     //! the rings can reach: accept and f see KRingVertex<T, N> {id, value}
     //! (accept(v, u) or accept.bind(v)(u); rings.vertex(i) in f, whose view
     //! is a StagedKRingView<T, N>). For predicates on positions, e.g. a ball.
-    template <int BlockThreads = 64, typename T, int N, typename Accept, typename F,
-              typename Active = AllActive>
+    template <int BlockThreads = 64, int MinBlocks = 1, typename T, int N, typename Accept,
+              typename F, typename Active = AllActive>
     void for_each_kring_while(VertexInput<T, N> input, Accept accept, int max_rings, F f,
                               Active active = {}, const KRingOptions& options = {},
                               cudaStream_t stream = 0) const;
@@ -511,31 +514,32 @@ detail::IfCombine<Combine> RXMesh::accumulate_scheduled(const PatchSchedule& sch
             schedule, input, contribute, finalize, active, stream);
 }
 
-template <int BlockThreads, typename F, typename Active>
+template <int BlockThreads, int MinBlocks, typename F, typename Active>
 void RXMesh::for_each_kring(int k, F f, Active active, const KRingOptions& options,
                             cudaStream_t stream) const
 {
     const KRingHalo&    halo = kring_halo(stream);
     const std::uint32_t capacity =
         options.capacity ? options.capacity : detail::default_kring_capacity(k);
-    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
+    detail::launch_kring<BlockThreads, MinBlocks>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
                                        num_vertices(), halo.max_ext, k, capacity, f,
                                        detail::AcceptAll{}, active, stream);
 }
 
-template <int BlockThreads, typename Accept, typename F, typename Active>
+template <int BlockThreads, int MinBlocks, typename Accept, typename F, typename Active>
 void RXMesh::for_each_kring_while(Accept accept, int max_rings, F f, Active active,
                                   const KRingOptions& options, cudaStream_t stream) const
 {
     const KRingHalo&    halo     = kring_halo(stream);
     const std::uint32_t capacity =
         options.capacity ? options.capacity : detail::kDefaultKRingWhileCapacity;
-    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
+    detail::launch_kring<BlockThreads, MinBlocks>(device(), halo.view(m_store.view()), detail::NoKRingInput{},
                                        num_vertices(), halo.max_ext, max_rings, capacity, f,
                                        accept, active, stream);
 }
 
-template <int BlockThreads, typename T, int N, typename Accept, typename F, typename Active>
+template <int BlockThreads, int MinBlocks, typename T, int N, typename Accept, typename F,
+          typename Active>
 void RXMesh::for_each_kring_while(VertexInput<T, N> input, Accept accept, int max_rings, F f,
                                   Active active, const KRingOptions& options,
                                   cudaStream_t stream) const
@@ -543,7 +547,7 @@ void RXMesh::for_each_kring_while(VertexInput<T, N> input, Accept accept, int ma
     const KRingHalo&    halo     = kring_halo(stream);
     const std::uint32_t capacity =
         options.capacity ? options.capacity : detail::kDefaultKRingWhileCapacity;
-    detail::launch_kring<BlockThreads>(device(), halo.view(m_store.view()), input, num_vertices(),
+    detail::launch_kring<BlockThreads, MinBlocks>(device(), halo.view(m_store.view()), input, num_vertices(),
                                        halo.max_ext, max_rings, capacity, f, accept, active,
                                        stream);
 }

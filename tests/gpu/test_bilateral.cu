@@ -39,6 +39,8 @@ struct Pair
     double                             diagonal = 0;
 };
 
+//! Ball, TermsMin, BallMin: bilateral_denoise's launch (the default's first)
+template <int Ball = 256, int TermsMin = 1, int BallMin = 1>
 Pair denoise_both(const TriangleSoup& soup, int iterations, std::uint32_t capacity = 512,
                   std::uint32_t list = 0)
 {
@@ -51,7 +53,8 @@ Pair denoise_both(const TriangleSoup& soup, int iterations, std::uint32_t capaci
     BilateralOptions bo;
     bo.iterations     = iterations;
     bo.kring.capacity = list;
-    const BilateralReport report = bilateral_denoise(mesh, mesh.positions(), x, bo);
+    const BilateralReport report =
+        bilateral_denoise<Ball, TermsMin, BallMin>(mesh, mesh.positions(), x, bo);
     EXPECT_EQ(report.iterations, iterations);
     // the input is read, never written
     EXPECT_EQ(host_positions(mesh.positions()), start);
@@ -113,6 +116,27 @@ TEST(GpuBilateral, PatchCapacityAndListLengthDoNotMatter)
         for (std::uint32_t list : {0u, 3u})  // 3: most balls take the global path
             expect_agree(denoise_both(soup, 2, capacity, list),
                          "capacity " + std::to_string(capacity) + " list " + std::to_string(list));
+}
+
+TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    namespace g = generate;
+    // the ball's kernel at 32 and 40 registers (8 blocks of 256, 12 of 128
+    // per SM) and the terms pass at 16 blocks; list 3 sends most balls
+    // through the global path behind the capped kernel
+    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
+        {"torus", noisy(g::torus(48, 24))},
+        {"grid (boundary)", g::noisy(g::grid(40, 30), 0.2f, 3)},
+        {"fan 300 (high valence)", g::noisy(g::fan(300), 0.1f)},
+        {"bowtie (non-manifold vertex)", g::noisy(g::bowtie(), 0.2f)},
+    };
+    for (const auto& [name, soup] : meshes)
+        for (std::uint32_t list : {0u, 3u}) {
+            const std::string l = " list " + std::to_string(list);
+            expect_agree(denoise_both<256, 16, 8>(soup, 2, 512, list), name + " 256/16/8" + l);
+            expect_agree(denoise_both<128, 1, 12>(soup, 2, 512, list), name + " 128/1/12" + l);
+        }
 }
 
 TEST(GpuBilateral, RealMeshesMatchReference)

@@ -157,14 +157,14 @@ void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t s
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
-//! BallBlockThreads: the block size of the ball's patch kernel;
-//! TermsMinBlocks: the least resident blocks per SM of the normal and
-//! sigma_c pass (128 threads; a register cap), both swept by
-//! benchmarks/bilateral.cu.
+//! BallBlockThreads, BallMinBlocks: the launch of the ball's patch kernel
+//! (MinBlocks, the least resident blocks per SM, is a register cap);
+//! TermsMinBlocks: the same cap for the normal and sigma_c pass (128
+//! threads); all swept by benchmarks/bilateral.cu.
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
 //!        hold one element per vertex.
-template <int BallBlockThreads = 256, int TermsMinBlocks = 1>
+template <int BallBlockThreads = 256, int TermsMinBlocks = 1, int BallMinBlocks = 1>
 BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
                                          VertexView<float, 3>    denoised,
                                          const BilateralOptions& options = {},
@@ -198,7 +198,7 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
         const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
         detail::bilateral_terms<TermsMinBlocks>(mesh, f, stream);
         clock.mark(0);
-        mesh.for_each_kring_while<BallBlockThreads>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
+        mesh.for_each_kring_while<BallBlockThreads, BallMinBlocks>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
                                   kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
                                   options.kring, stream);
         clock.mark(1);

@@ -107,10 +107,11 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
 //! interleaved by thread: free of bank conflicts) and list (local memory:
 //! unlike shared memory it does not limit the resident threads); per block,
-//! the staged input of the patch's ext ids.
-template <int BlockThreads, int Capacity, typename Input, typename F, typename Accept,
-          typename Active>
-__global__ void __launch_bounds__(BlockThreads)
+//! the staged input of the patch's ext ids. MinBlocks: the least resident
+//! blocks per SM (a register cap).
+template <int BlockThreads, int MinBlocks, int Capacity, typename Input, typename F,
+          typename Accept, typename Active>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
     kring_patch_kernel(DeviceMesh mesh, KRingHaloView halo, Input input, int max_rings,
                        std::uint32_t capacity, std::uint32_t words, F f, Accept accept,
                        Active active, OverflowQueue overflow)
@@ -308,8 +309,8 @@ bool launch_overflow_warps(const KRingHaloView& halo, const Input& input,
 
 //! The patch kernel with lists of Capacity entries; false (nothing
 //! launched) when its bitmaps exceed the device's shared memory.
-template <int BlockThreads, int Capacity, typename Input, typename F, typename Accept,
-          typename Active>
+template <int BlockThreads, int MinBlocks, int Capacity, typename Input, typename F,
+          typename Accept, typename Active>
 bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
                          std::uint32_t words, int max_rings, std::uint32_t capacity, F f,
                          Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
@@ -318,8 +319,9 @@ bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, cons
         std::size_t(words) * BlockThreads * 4 + kring_stage_bytes<Input>(32 * words);
     // one block per patch (the mesh has no schedule): query/patch_launch.cuh
     return launch_in_shared_memory<
-        kring_patch_kernel<BlockThreads, Capacity, Input, F, Accept, Active>, BlockThreads>(
-        mesh, smem, stream, halo, input, max_rings, capacity, words, f, accept, active, sink);
+        kring_patch_kernel<BlockThreads, MinBlocks, Capacity, Input, F, Accept, Active>,
+        BlockThreads>(mesh, smem, stream, halo, input, max_rings, capacity, words, f, accept,
+                      active, sink);
 }
 
 //! The bitmaps' share of a k-ring block's shared memory, at most: a sizing
@@ -336,29 +338,31 @@ inline std::uint32_t kring_bitmap_words(std::uint32_t max_ext, int block_threads
 }
 
 //! Lists of at least `capacity` entries: one of four compiled lengths.
-template <int BlockThreads, typename Input, typename F, typename Accept, typename Active>
+template <int BlockThreads, int MinBlocks, typename Input, typename F, typename Accept,
+          typename Active>
 bool launch_patch_kernel(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
                          std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
                          Accept accept, Active active, OverflowQueue sink, cudaStream_t stream)
 {
-    const std::uint32_t w = kring_bitmap_words(max_ext, BlockThreads);
+    const std::uint32_t w      = kring_bitmap_words(max_ext, BlockThreads);
+    const auto          launch = [&](auto length) {
+        return launch_patch_kernel<BlockThreads, MinBlocks, decltype(length)::value>(
+            mesh, halo, input, w, max_rings, capacity, f, accept, active, sink, stream);
+    };
     if (capacity <= 32)
-        return launch_patch_kernel<BlockThreads, 32>(mesh, halo, input, w, max_rings, capacity, f,
-                                                     accept, active, sink, stream);
+        return launch(std::integral_constant<int, 32>{});
     if (capacity <= 64)
-        return launch_patch_kernel<BlockThreads, 64>(mesh, halo, input, w, max_rings, capacity, f,
-                                                     accept, active, sink, stream);
+        return launch(std::integral_constant<int, 64>{});
     if (capacity <= 128)
-        return launch_patch_kernel<BlockThreads, 128>(mesh, halo, input, w, max_rings, capacity, f,
-                                                      accept, active, sink, stream);
-    return launch_patch_kernel<BlockThreads, 256>(mesh, halo, input, w, max_rings, capacity, f,
-                                                  accept, active, sink, stream);
+        return launch(std::integral_constant<int, 128>{});
+    return launch(std::integral_constant<int, 256>{});
 }
 
 //! Runs f(v, rings) for every owned vertex v that `active` accepts, rings
 //! grown by accept up to max_rings: the patch kernel, then the overflow
 //! rounds. Synchronises the stream once (more when vertices overflowed).
-template <int BlockThreads, typename Input, typename F, typename Accept, typename Active>
+template <int BlockThreads, int MinBlocks, typename Input, typename F, typename Accept,
+          typename Active>
 void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input& input,
                   std::uint32_t num_vertices,
                   std::uint32_t max_ext, int max_rings, std::uint32_t capacity, F f,
@@ -370,8 +374,9 @@ void launch_kring(const DeviceMesh& mesh, const KRingHaloView& halo, const Input
     if (num_vertices == 0 || capacity == 0)
         return;
     KRingQueue queue(num_vertices, stream);
-    if (!launch_patch_kernel<BlockThreads>(mesh, halo, input, max_ext, max_rings, capacity, f, accept,
-                                           active, queue.sink(), stream)) {
+    if (!launch_patch_kernel<BlockThreads, MinBlocks>(mesh, halo, input, max_ext, max_rings,
+                                                      capacity, f, accept, active, queue.sink(),
+                                                      stream)) {
         // the bitmaps do not fit shared memory: the overflow path takes every vertex
         grow_overflowed(halo, input, num_vertices, queue, num_vertices, true, max_rings, 16, f, accept,
                         active, stream);
