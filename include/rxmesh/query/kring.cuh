@@ -106,7 +106,8 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
 
 //! Lanes of the patch kernel: per thread, its bitmap (shared memory,
 //! interleaved by thread: free of bank conflicts) and list (local memory:
-//! unlike shared memory it does not limit the resident threads); per block,
+//! unlike shared memory it does not limit the resident threads; 16-bit ext
+//! ids, so that more of it stays in L1); per block,
 //! the staged input of the patch's ext ids. MinBlocks: the least resident
 //! blocks per SM (a register cap).
 template <int BlockThreads, int MinBlocks, int Capacity, typename Input, typename F,
@@ -117,7 +118,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
                        Active active, OverflowQueue overflow)
 {
     extern __shared__ std::uint32_t kring_smem[];
-    std::uint32_t list[Capacity], ring_end[kMaxKRingRings + 1];
+    std::uint16_t list[Capacity];  // ext ids (16 bits, as the halo's rows)
+    std::uint32_t ring_end[kMaxKRingRings + 1];
     capacity = capacity < Capacity ? capacity : Capacity;
     for (std::uint32_t p = blockIdx.x; p < mesh.store.num_patches; p += gridDim.x) {
         if (!patch_may_be_active(active, p))

@@ -58,6 +58,9 @@ struct StagedVertices
 //! One vertex's rings as the user's lambda sees them: ring 0 is the vertex
 //! itself, then every vertex at distance 1, 2, ...: each vertex once, global
 //! ids, ring by ring and, inside a ring, in the order found.
+//! The list holds 32-bit ids (the global path) or 16-bit ext ids (the patch
+//! kernel: half the local-memory traffic); the kernel that makes the view
+//! fixes which, so the test below folds away once f is inlined.
 template <typename Vertices>
 class BasicKRingView
 {
@@ -68,11 +71,21 @@ class BasicKRingView
         : m_list(list), m_size(size), m_ring_end(ring_end), m_rings(num_rings), m_vx(vertices)
     {
     }
+    RXMESH_DEVICE BasicKRingView(const std::uint16_t* ext_list, std::uint32_t size,
+                                 const std::uint32_t* ring_end, std::uint32_t num_rings,
+                                 const Vertices& vertices)
+        : m_ext_list(ext_list),
+          m_size(size),
+          m_ring_end(ring_end),
+          m_rings(num_rings),
+          m_vx(vertices)
+    {
+    }
     //! Vertices in all rings, the centre included.
     RXMESH_DEVICE std::uint32_t size() const { return m_size; }
-    RXMESH_DEVICE VertexId      operator[](std::uint32_t i) const { return m_vx.id(m_list[i]); }
+    RXMESH_DEVICE VertexId      operator[](std::uint32_t i) const { return m_vx.id(entry(i)); }
     //! Entry i with its staged values (staged queries: KRingVertex).
-    RXMESH_DEVICE auto vertex(std::uint32_t i) const { return m_vx(m_list[i]); }
+    RXMESH_DEVICE auto vertex(std::uint32_t i) const { return m_vx(entry(i)); }
     //! Non-empty rings, ring 0 (the centre) included.
     RXMESH_DEVICE std::uint32_t num_rings() const { return m_rings; }
     //! Entries [ring_begin(d), ring_end(d)) are ring d (d < num_rings()).
@@ -86,11 +99,21 @@ class BasicKRingView
               std::enable_if_t<!std::is_same_v<V, UnstagedVertices>, int> = 0>
     RXMESH_DEVICE operator BasicKRingView<UnstagedVertices>() const
     {
-        return {m_list, m_size, m_ring_end, m_rings, UnstagedVertices{m_vx.map}};
+        const UnstagedVertices ids{m_vx.map};
+        return m_ext_list ? BasicKRingView<UnstagedVertices>(m_ext_list, m_size, m_ring_end,
+                                                             m_rings, ids)
+                          : BasicKRingView<UnstagedVertices>(m_list, m_size, m_ring_end,
+                                                             m_rings, ids);
     }
 
    private:
-    const std::uint32_t* m_list;
+    RXMESH_DEVICE std::uint32_t entry(std::uint32_t i) const
+    {
+        return m_ext_list ? std::uint32_t(m_ext_list[i]) : m_list[i];
+    }
+
+    const std::uint32_t* m_list     = nullptr;
+    const std::uint16_t* m_ext_list = nullptr;
     std::uint32_t        m_size;
     const std::uint32_t* m_ring_end;
     std::uint32_t        m_rings;
@@ -137,16 +160,17 @@ struct GrowResult
     bool          overflow = false, left_halo = false;
 };
 
-//! Appends y to the rings' list; false, with r.overflow set, when the list
-//! is full.
-RXMESH_DEVICE inline bool append_to_rings(GrowResult& r, std::uint32_t* list,
-                                          std::uint32_t capacity, std::uint32_t y)
+//! Appends y to the rings' list (entries of 32 or 16 bits); false, with
+//! r.overflow set, when the list is full.
+template <typename Entry>
+RXMESH_DEVICE bool append_to_rings(GrowResult& r, Entry* list, std::uint32_t capacity,
+                                   std::uint32_t y)
 {
     if (r.size == capacity) {
         r.overflow = true;
         return false;
     }
-    list[r.size++] = y;
+    list[r.size++] = Entry(y);
     return true;
 }
 
@@ -209,10 +233,11 @@ struct HaloPatch
 
 //! Grows the rings of ext id c (an owned vertex of the patch) while accept
 //! admits the vertices found, until a ring adds nothing or max_rings rings
-//! past the centre exist. ring_end[d]: the end of ring d in list.
+//! past the centre exist. ring_end[d]: the end of ring d in list (16-bit
+//! ext ids: halo entries are 16-bit, so every ext id fits).
 template <typename Accept, typename Vertices>
 RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, const Vertices& vx, std::uint32_t c,
-                                      int max_rings, const Accept& accept, std::uint32_t* list,
+                                      int max_rings, const Accept& accept, std::uint16_t* list,
                                       std::uint32_t capacity, const ExtBits& bits,
                                       std::uint32_t* ring_end)
 {
@@ -220,7 +245,7 @@ RXMESH_DEVICE GrowResult grow_in_halo(const HaloPatch& h, const Vertices& vx, st
     bits.clear();
     bits.test_and_set(c);
     const auto admits = bind_centre(accept, vx(c));
-    list[0] = c, ring_end[0] = 1, r.size = 1, r.num_rings = 1;
+    list[0] = std::uint16_t(c), ring_end[0] = 1, r.size = 1, r.num_rings = 1;
     for (int d = 0, begin = 0; d < max_rings; ++d) {
         const std::uint32_t end = r.size;
         for (std::uint32_t i = begin; i < end; ++i) {
