@@ -182,8 +182,12 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         const double    ms = bench::gpu_median_ms(
             [] {}, [&] { stats = bilateral_denoise<B, MB, BMB>(mesh, mesh.positions(), out); },
             2, a.runs);
-        std::fprintf(stderr, "  %llu faces: ball %d threads (>= %d/SM), terms >= %d/SM: %.4f ms\n",
-                     (unsigned long long)r.faces, B, BMB, MB, ms);
+        if (B == 0)
+            std::fprintf(stderr, "  %llu faces: ball launch by size (the default), terms >= %d/SM: %.4f ms\n",
+                         (unsigned long long)r.faces, MB, ms);
+        else
+            std::fprintf(stderr, "  %llu faces: ball %d threads (>= %d/SM), terms >= %d/SM: %.4f ms\n",
+                         (unsigned long long)r.faces, B, BMB, MB, ms);
         if (ms < r.rx_ms) {
             r.rx_ms = ms, r.rx_block = B, r.rx_terms_min_blocks = MB, r.rx_ball_min_blocks = BMB;
             r.terms_ms = stats.terms_ms, r.filter_ms = stats.filter_ms;
@@ -197,6 +201,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     // the ball's (6 blocks of 256 per SM: 40 registers; 8: 32)
     using I = std::integral_constant<int, 1>;
     using C = std::integral_constant<int, 16>;
+    sweep(std::integral_constant<int, 0>{}, I{}, I{});  // the default: the ball's launch by size
     sweep(std::integral_constant<int, 64>{}, I{}, I{});
     sweep(std::integral_constant<int, 128>{}, I{}, I{});
     sweep(std::integral_constant<int, 256>{}, I{}, I{});
@@ -250,7 +255,7 @@ std::string diff_text(double d)
 
 void print_table(const std::vector<Row>& rows)
 {
-    std::printf("| faces | RXMesh ms/iter (normals and sigma_c + ball) (ball block, terms min blocks/SM, ball min blocks/SM) | PDE, RXMesh ids (block) | PDE, input ids "
+    std::printf("| faces | RXMesh ms/iter (normals and sigma_c + ball) (ball block (0: by size), terms min blocks/SM, ball min blocks/SM) | PDE, RXMesh ids (block) | PDE, input ids "
                 "(block) | RXMesh vs PDE same ids / input ids | max diff PDE / PDE input / OpenMesh / "
                 "reference | verified |\n|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows)

@@ -39,8 +39,8 @@ struct Pair
     double                             diagonal = 0;
 };
 
-//! Ball, TermsMin, BallMin: bilateral_denoise's launch (the default's first)
-template <int Ball = 256, int TermsMin = 1, int BallMin = 1>
+//! Ball, TermsMin, BallMin: bilateral_denoise's launch (the default: by size)
+template <int Ball = 0, int TermsMin = 1, int BallMin = 1>
 Pair denoise_both(const TriangleSoup& soup, int iterations, std::uint32_t capacity = 512,
                   std::uint32_t list = 0)
 {
@@ -122,8 +122,9 @@ TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     namespace g = generate;
-    // the ball's kernel at 32 and 40 registers (8 blocks of 256, 12 of 128
-    // per SM) and the terms pass at 16 blocks; list 3 sends most balls
+    // the ball's kernel at 32 and 40 registers (8 and 6 blocks of 256, 12 of
+    // 128 per SM; the default takes 6 of 256 on large meshes) and the terms
+    // pass at 16 blocks; list 3 sends most balls
     // through the global path behind the capped kernel
     const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
         {"torus", noisy(g::torus(48, 24))},
@@ -135,6 +136,7 @@ TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
         for (std::uint32_t list : {0u, 3u}) {
             const std::string l = " list " + std::to_string(list);
             expect_agree(denoise_both<256, 16, 8>(soup, 2, 512, list), name + " 256/16/8" + l);
+            expect_agree(denoise_both<256, 1, 6>(soup, 2, 512, list), name + " 256/1/6" + l);
             expect_agree(denoise_both<128, 1, 12>(soup, 2, 512, list), name + " 128/1/12" + l);
         }
 }

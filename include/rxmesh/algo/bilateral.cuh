@@ -28,6 +28,7 @@
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/stage_clock.h"
 #include "rxmesh/rxmesh.cuh"
@@ -153,18 +154,40 @@ void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t s
         VertexInput<float, 3>{f.x}, BilateralCornerTerms{}, StoreBilateralTerms{f.terms}, stream);
 }
 
+//! Iteration stage 2: the ball and the move along the normal.
+template <int BlockThreads, int MinBlocks>
+void bilateral_ball(const RXMesh& mesh, const BilateralFrame& f, const KRingOptions& options,
+                    cudaStream_t stream)
+{
+    mesh.for_each_kring_while<BlockThreads, MinBlocks>(VertexInput<float, 3>{f.x}, InBall{f.terms},
+                                                       kMaxKRingRings, MoveAlongNormal{f},
+                                                       AllActive{}, options, stream);
+}
+
 }  // namespace detail
+
+//! Patches per SM above which bilateral_denoise's default caps the ball's
+//! 256-thread blocks at 40 registers (>= 6 blocks/SM instead of the 5 its
+//! registers allow). With more patches than one wave of blocks holds, the
+//! ball waits on shared memory and on its lists, and a sixth block hides
+//! more of that than the cap's extra instructions cost; with fewer, every
+//! block is resident anyway and the cap only adds instructions. From the
+//! sweep of benchmarks/bilateral.cu (results/nvidia-h100/bilateral_ball_cap.md).
+inline constexpr std::uint32_t kBilateralBallCapPatchesPerSM = 8;
+inline constexpr int           kBilateralBallCappedMinBlocks = 6;
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
 //! BallBlockThreads, BallMinBlocks: the launch of the ball's patch kernel
 //! (MinBlocks, the least resident blocks per SM, is a register cap);
-//! TermsMinBlocks: the same cap for the normal and sigma_c pass (128
-//! threads); all swept by benchmarks/bilateral.cu.
+//! BallBlockThreads = 0 (the default) chooses it by the mesh's size
+//! (kBilateralBallCapPatchesPerSM). TermsMinBlocks: the same cap for the
+//! normal and sigma_c pass (128 threads). All swept by
+//! benchmarks/bilateral.cu.
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
 //!        hold one element per vertex.
-template <int BallBlockThreads = 256, int TermsMinBlocks = 1, int BallMinBlocks = 1>
+template <int BallBlockThreads = 0, int TermsMinBlocks = 1, int BallMinBlocks = 1>
 BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3> positions,
                                          VertexView<float, 3>    denoised,
                                          const BilateralOptions& options = {},
@@ -179,6 +202,8 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     BilateralReport     report;
     mesh.kring_halo(stream);  // built once per mesh, outside the timings
     mesh.vertex_sources(Op::FV, stream);  // the terms pass's lists (query/vertex_sources.h), too
+    const bool capped_ball = mesh.num_patches() > kBilateralBallCapPatchesPerSM *
+                                                      std::uint64_t(detail::device_limits().sms);
     // stages 0 (terms) and 1 (ball), timed without a host wait between them
     StageClock clock(stream, 2);
     clock.mark();
@@ -198,9 +223,13 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
         const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
         detail::bilateral_terms<TermsMinBlocks>(mesh, f, stream);
         clock.mark(0);
-        mesh.for_each_kring_while<BallBlockThreads, BallMinBlocks>(VertexInput<float, 3>{x}, detail::InBall{f.terms},
-                                  kMaxKRingRings, detail::MoveAlongNormal{f}, AllActive{},
-                                  options.kring, stream);
+        if constexpr (BallBlockThreads > 0)
+            detail::bilateral_ball<BallBlockThreads, BallMinBlocks>(mesh, f, options.kring, stream);
+        else if (capped_ball)
+            detail::bilateral_ball<256, kBilateralBallCappedMinBlocks>(mesh, f, options.kring,
+                                                                       stream);
+        else
+            detail::bilateral_ball<256, 1>(mesh, f, options.kring, stream);
         clock.mark(1);
         x = x_next;
         ++report.iterations;
