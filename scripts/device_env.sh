@@ -60,3 +60,29 @@ armadillo_mesh()
   tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$t"
   find "$t" -name armadillo.off | head -1
 }
+
+#! A targeted check of one change: builds rxmesh_gpu_tests (build-device,
+#! device checks on) and the benchmarks BENCH... (build-bench) side by side,
+#! runs the GPU tests matching TESTS (GPU required; $OUT/tests.log), then
+#! compute-sanitizer memcheck of those matching MEMCHECK ($OUT/memcheck.log).
+#! usage: targeted_gpu_check TESTS MEMCHECK BENCH...
+targeted_gpu_check()
+{
+  local tests=$1 memcheck=$2
+  shift 2
+  configure_build_device || return 1
+  ( build_device rxmesh_gpu_tests > /dev/null ) &
+  ( build_bench build-bench "$@" > /dev/null ) &
+  wait
+  [ -x build-device/tests/rxmesh_gpu_tests ] || { grep -A10 error "$OUT/build.log" | head -30; return 1; }
+  for b in "$@"; do
+    [ -x "build-bench/benchmarks/$b" ] || { grep -A10 error "$OUT/b_build-bench.log" | head -30; return 1; }
+  done
+  echo "build ok"
+  ( cd build-device/tests && RXMESH_REQUIRE_GPU=1 ./rxmesh_gpu_tests \
+      --gtest_filter="$tests" > "$OUT/tests.log" 2>&1 )
+  echo "tests exit $?"; grep -E "PASSED|FAILED|SKIPPED|tests ran" "$OUT/tests.log" | tail -5
+  ( cd build-device/tests && RXMESH_REQUIRE_GPU=1 timeout 150 compute-sanitizer --tool memcheck \
+      --error-exitcode 1 ./rxmesh_gpu_tests --gtest_filter="$memcheck" > "$OUT/memcheck.log" 2>&1 )
+  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3
+}
