@@ -195,22 +195,33 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     row.rx_cached_build_ms =
         bench::gpu_median_ms([&] { (void)PatchLaplacian(mesh, w, row.dt); }, 1, a.runs);
     const PatchLaplacian lap(mesh, w, row.dt);
-    auto cached_run = [&](auto block, CgLoop loop) {
-        constexpr int kThreads = decltype(block)::value;
-        return bench::gpu_median_ms([&] {
+    auto cached_run = [&](auto block, CgLoop loop, auto min_blocks) {
+        constexpr int kThreads = decltype(block)::value, kMin = decltype(min_blocks)::value;
+        const double  ms = bench::gpu_median_ms([&] {
             copy_positions(mesh, x);
             mcf_apply(mesh, s, row.dt, xv, rv, false, -1.f);
-            (void)cg_solve_cached<3, kThreads>(mesh, lap, areas, 2.f, xv, rv, fixed, 0, loop);
+            (void)cg_solve_cached<3, kThreads, kMin>(mesh, lap, areas, 2.f, xv, rv, fixed, 0, loop);
         }, 1, a.runs) / a.fixed_iterations;
+        std::fprintf(stderr, "  level faces %zu, cached CG, %d threads (>= %d/SM), loop %d: %.4f ms/iter\n",
+                     std::size_t(mesh.num_faces()), kThreads, kMin, int(loop), ms);
+        return ms;
     };
-    row.rx_cached_by_block[0] = cached_run(std::integral_constant<int, 64>{}, CgLoop::Auto);
-    row.rx_cached_by_block[1] = cached_run(std::integral_constant<int, 128>{}, CgLoop::Auto);
-    row.rx_cached_by_block[2] = cached_run(std::integral_constant<int, 256>{}, CgLoop::Auto);
-    row.rx_cached_launches_ms = cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches);
+    using One = std::integral_constant<int, 1>;
+    row.rx_cached_by_block[0] = cached_run(std::integral_constant<int, 64>{}, CgLoop::Auto, One{});
+    row.rx_cached_by_block[1] = cached_run(std::integral_constant<int, 128>{}, CgLoop::Auto, One{});
+    row.rx_cached_by_block[2] = cached_run(std::integral_constant<int, 256>{}, CgLoop::Auto, One{});
+    row.rx_cached_launches_ms = cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches, One{});
     row.rx_cached_persistent_ms =
-        cached_run(std::integral_constant<int, 128>{}, CgLoop::Persistent);
+        cached_run(std::integral_constant<int, 128>{}, CgLoop::Persistent, One{});
     row.rx_cached_single_pass_ms =
-        cached_run(std::integral_constant<int, 128>{}, CgLoop::SinglePass);
+        cached_run(std::integral_constant<int, 128>{}, CgLoop::SinglePass, One{});
+    // the two-pass loops at full occupancy (32 registers): a sweep, printed
+    (void)cached_run(std::integral_constant<int, 128>{}, CgLoop::Persistent,
+                     std::integral_constant<int, 16>{});
+    (void)cached_run(std::integral_constant<int, 256>{}, CgLoop::Persistent,
+                     std::integral_constant<int, 8>{});
+    (void)cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches,
+                     std::integral_constant<int, 16>{});
     row.rx_iter_ms = row.rx_cached_by_block[1];  // the default, which the solve below uses
     row.rx_cached_bytes = double(lap.bytes());
     McfOptions o;

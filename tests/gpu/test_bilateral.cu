@@ -137,6 +137,7 @@ TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
             const std::string l = " list " + std::to_string(list);
             expect_agree(denoise_both<256, 16, 8>(soup, 2, 512, list), name + " 256/16/8" + l);
             expect_agree(denoise_both<256, 1, 6>(soup, 2, 512, list), name + " 256/1/6" + l);
+            expect_agree(denoise_both<256, 1, 0>(soup, 2, 512, list), name + " 256/1/0" + l);
             expect_agree(denoise_both<128, 1, 12>(soup, 2, 512, list), name + " 128/1/12" + l);
         }
 }

@@ -400,6 +400,7 @@ double norm_of(const std::vector<float>& v)
     return std::sqrt(s);
 }
 
+template <int BlockThreads = 128, int MinBlocks = 1>
 LoopRun solve_with_loop(const RXMesh& mesh, const McfSystem& s, float dt, CgLoop loop)
 {
     const std::size_t   n = 3 * std::size_t(mesh.num_vertices());
@@ -412,8 +413,8 @@ LoopRun solve_with_loop(const RXMesh& mesh, const McfSystem& s, float dt, CgLoop
     o.tolerance      = kSolveTolerance;
     o.max_iterations = 20000;
     LoopRun run;
-    run.report = cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, xv, rv, o,
-                                    0, loop);
+    run.report = cg_solve_cached<3, BlockThreads, MinBlocks>(
+        mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, xv, rv, o, 0, loop);
     run.x      = x.to_host();
     run.r      = r.to_host();
     return run;
@@ -451,6 +452,36 @@ TEST(GpuMcf, EveryLoopSolvesTheReferenceSystem)
             // in the single pass, in how r.r is formed)
             EXPECT_NEAR(runs[0].report.iterations, runs[1].report.iterations, 2);
             EXPECT_NEAR(runs[0].report.iterations, runs[2].report.iterations, 2);
+        }
+}
+
+//! The solution of `run` solves the reference system to the tolerance.
+void expect_solves(const SystemAt& sys, float dt, const LoopRun& run)
+{
+    std::vector<double> x0;
+    for (const auto& p : sys.h.positions) x0.insert(x0.end(), p.begin(), p.end());
+    EXPECT_TRUE(run.report.converged) << run.report.iterations << " iterations";
+    const reference::McfResidual res = reference::mcf_residual(
+        sys.ref, dt, x0, std::vector<double>(run.x.begin(), run.x.end()));
+    EXPECT_TRUE(res.within(kSolveTolerance, run.report.iterations))
+        << "residual " << res.residual << ", initial " << res.initial;
+}
+
+// The two-pass loops with their registers capped (full occupancy: 32
+// registers, a few spilled), as bench_mcf sweeps them.
+TEST(GpuMcf, RegisterCappedLoopsSolveTheReferenceSystem)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const auto& m : generated_meshes())
+        for (std::uint32_t capacity : {64u, 512u}) {
+            SCOPED_TRACE(m.name + ", capacity " + std::to_string(capacity));
+            const SystemAt sys(m.soup, capacity);
+            const float    dt = 0.37f;
+            for (CgLoop loop : {CgLoop::Launches, CgLoop::Persistent}) {
+                SCOPED_TRACE(loop == CgLoop::Launches ? "launches" : "persistent");
+                expect_solves(sys, dt, solve_with_loop<128, 16>(sys.mesh, sys.s, dt, loop));
+                expect_solves(sys, dt, solve_with_loop<256, 8>(sys.mesh, sys.s, dt, loop));
+            }
         }
 }
 

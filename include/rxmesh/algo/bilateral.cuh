@@ -167,20 +167,21 @@ void bilateral_ball(const RXMesh& mesh, const BilateralFrame& f, const KRingOpti
 }  // namespace detail
 
 //! Patches per SM above which bilateral_denoise's default caps the ball's
-//! 256-thread blocks at 40 registers (>= 6 blocks/SM instead of the 5 its
-//! registers allow). With more patches than one wave of blocks holds, the
-//! ball waits on shared memory and on its lists, and a sixth block hides
-//! more of that than the cap's extra instructions cost; with fewer, every
-//! block is resident anyway and the cap only adds instructions. From the
-//! sweep of benchmarks/bilateral.cu (results/nvidia-h100/bilateral_ball_cap.md).
+//! 256-thread blocks at 40 registers (>= 6 blocks/SM); at or below it, the
+//! default leaves ptxas free (MinBlocks 1: 48 registers, 5 blocks/SM). With
+//! more patches than one wave of blocks holds, the ball waits on shared
+//! memory and on its lists, and the sixth block hides more of that than the
+//! extra registers save; with fewer, every block is resident anyway and the
+//! 48-register code is the faster. From the sweeps of
+//! benchmarks/bilateral.cu (results/nvidia-h100/bilateral_ball_cap.md).
 inline constexpr std::uint32_t kBilateralBallCapPatchesPerSM = 8;
 inline constexpr int           kBilateralBallCappedMinBlocks = 6;
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
 //! BallBlockThreads, BallMinBlocks: the launch of the ball's patch kernel
-//! (MinBlocks, the least resident blocks per SM, is a register cap);
-//! BallBlockThreads = 0 (the default) chooses it by the mesh's size
+//! (MinBlocks, the least resident blocks per SM, is a register cap; 0, no
+//! bound); BallBlockThreads = 0 (the default) chooses it by the mesh's size
 //! (kBilateralBallCapPatchesPerSM). TermsMinBlocks: the same cap for the
 //! normal and sigma_c pass (128 threads). All swept by
 //! benchmarks/bilateral.cu.

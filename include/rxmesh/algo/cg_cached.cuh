@@ -87,8 +87,11 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 //! barrier, update (x += alpha d, r -= alpha q, r.r), barrier, the scalars
 //! (one thread), barrier; until the state says done, at most
 //! max_iterations + 1 rounds. Values other blocks wrote are read from L2.
-template <int N, int BlockThreads>
-__global__ void __launch_bounds__(BlockThreads)
+//! MinBlocks: the least resident blocks per SM (a register cap); 1 means
+//! no bound here, since ptxas gives an explicit 1 more registers than no
+//! bound (56 against 40: 9 blocks of 128 per SM instead of 12).
+template <int N, int BlockThreads, int MinBlocks>
+__global__ void __launch_bounds__(BlockThreads, MinBlocks == 1 ? 0 : MinBlocks)
     pl_cg_persistent(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
                      float diag_scale, float* x, float* r, float* d0, float* d1, float* q,
                      CgState* state, std::uint64_t n)
@@ -212,7 +215,7 @@ void launch_cooperative(Kernel* kernel, unsigned grid, int threads, void** args,
                                                   threads, args, smem, stream));
 }
 
-template <int N, int BlockThreads>
+template <int N, int BlockThreads, int MinBlocks>
 CgReport cached_cg_persistent(const CachedCg<N>& c, unsigned grid, std::size_t smem)
 {
     CgStart          start(c.n, c.r, c.options, c.stream);
@@ -225,8 +228,8 @@ CgReport cached_cg_persistent(const CachedCg<N>& c, unsigned grid, std::size_t s
     float *          x = c.x, *r = c.r;
     std::uint64_t    n      = c.n;
     void*            args[] = {&m, &op, &diag, &scale, &x, &r, &d0, &d1, &q, &state, &n};
-    launch_cooperative(&pl_cg_persistent<N, BlockThreads>, grid, BlockThreads, args, smem,
-                       c.stream);
+    launch_cooperative(&pl_cg_persistent<N, BlockThreads, MinBlocks>, grid, BlockThreads, args,
+                       smem, c.stream);
     return cg_report(state, start.rr, c.stream);
 }
 
@@ -293,6 +296,9 @@ unsigned cooperative_grid(int threads, std::size_t smem, std::uint32_t patches)
 //!        CgLoop::Persistent or SinglePass is asked of a device without
 //!        cooperative launches (or, for SinglePass, without the shared
 //!        memory of its two staged vectors).
+//! MinBlocks: the least resident blocks per SM (a register cap) of the
+//! product's launches and of the one-launch two-pass loop; the single-pass
+//! loop has its own (kSinglePassThreadsPerSm).
 template <int N, int BlockThreads = 128, int MinBlocks = 1>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,
@@ -319,9 +325,11 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
                         std::to_string(2 * smem) + " bytes of shared memory per block");
     }
     if (loop != CgLoop::Launches) {
-        const unsigned grid = detail::cooperative_grid<detail::pl_cg_persistent<N, BlockThreads>>(
-            BlockThreads, smem, P);
-        if (grid > 0) return detail::cached_cg_persistent<N, BlockThreads>(c, grid, smem);
+        const unsigned grid =
+            detail::cooperative_grid<detail::pl_cg_persistent<N, BlockThreads, MinBlocks>>(
+                BlockThreads, smem, P);
+        if (grid > 0)
+            return detail::cached_cg_persistent<N, BlockThreads, MinBlocks>(c, grid, smem);
         if (loop == CgLoop::Persistent)
             throw Error("cg_solve_cached: the device has no cooperative launches");
     }

@@ -109,7 +109,8 @@ RXMESH_DEVICE auto global_vertices(const Input& input)
 //! unlike shared memory it does not limit the resident threads; 16-bit ext
 //! ids, so that more of it stays in L1); per block,
 //! the staged input of the patch's ext ids. MinBlocks: the least resident
-//! blocks per SM (a register cap).
+//! blocks per SM (a register cap); 0, no bound. ptxas treats 1 unlike no
+//! bound: it then takes more registers (48 against 40 for the ball).
 template <int BlockThreads, int MinBlocks, int Capacity, typename Input, typename F,
           typename Accept, typename Active>
 __global__ void __launch_bounds__(BlockThreads, MinBlocks)
