@@ -222,7 +222,8 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
                      std::integral_constant<int, 8>{});
     (void)cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches,
                      std::integral_constant<int, 16>{});
-    row.rx_iter_ms = row.rx_cached_by_block[1];  // the default, which the solve below uses
+    // the default (launch by size), which the solve below uses
+    row.rx_iter_ms = cached_run(std::integral_constant<int, 0>{}, CgLoop::Auto, One{});
     row.rx_cached_bytes = double(lap.bytes());
     McfOptions o;
     o.dt           = row.dt;  // the step every method and the check use

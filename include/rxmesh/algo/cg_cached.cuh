@@ -287,6 +287,56 @@ unsigned cooperative_grid(int threads, std::size_t smem, std::uint32_t patches)
 
 }  // namespace detail
 
+//! Vertices above which cg_solve_cached's default launch is 256 threads
+//! capped at 8 blocks per SM (32 registers, a few spilled: full occupancy)
+//! instead of 128 threads without a cap (40 registers, 75%). Above
+//! kSinglePassMaxVertices the loop is the two-pass one, bound by how many
+//! loads are in flight to DRAM, and a full SM keeps more of them in flight;
+//! below, the single pass runs with its own cap. From the sweep of
+//! benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md).
+constexpr std::uint32_t kCgCappedMinVertices = kSinglePassMaxVertices;
+
+namespace detail {
+
+//! cg_solve_cached with an explicit launch (BlockThreads > 0).
+template <int N, int BlockThreads, int MinBlocks>
+CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
+                                VertexView<const float> diag, float diag_scale,
+                                VertexView<float, N> x, VertexView<float, N> r,
+                                const CgOptions& options, cudaStream_t stream, CgLoop loop)
+{
+    require_vertex_count("cg_solve_cached", mesh, x, r);
+    if (diag.data() != nullptr && diag.num_elements() != mesh.num_vertices())
+        throw Error("cg_solve_cached: the diagonal has " + std::to_string(diag.num_elements()) +
+                    " values for " + std::to_string(mesh.num_vertices()) + " vertices");
+    const DeviceMesh& m    = op.mesh();
+    const std::size_t smem = pl_staged_bytes<N>(m);
+    require_shared_memory<pl_cg_product<N, BlockThreads, MinBlocks>>(smem);
+    const CachedCg<N> c{m,        op.view(), diag, diag_scale, x.data(),
+                        r.data(), std::uint64_t(N) * mesh.num_vertices(), options, stream};
+    const std::uint32_t P = m.store.num_patches;
+    if (loop == CgLoop::SinglePass ||
+        (loop == CgLoop::Auto && mesh.num_vertices() <= kSinglePassMaxVertices)) {
+        const unsigned grid =
+            cooperative_grid<pl_cg_single_pass<N, BlockThreads>>(BlockThreads, 2 * smem, P);
+        if (grid > 0) return cached_cg_single_pass<N, BlockThreads>(c, grid, 2 * smem);
+        if (loop == CgLoop::SinglePass)
+            throw Error("cg_solve_cached: the single-pass loop needs cooperative launches and " +
+                        std::to_string(2 * smem) + " bytes of shared memory per block");
+    }
+    if (loop != CgLoop::Launches) {
+        const unsigned grid =
+            cooperative_grid<pl_cg_persistent<N, BlockThreads, MinBlocks>>(BlockThreads, smem, P);
+        if (grid > 0)
+            return cached_cg_persistent<N, BlockThreads, MinBlocks>(c, grid, smem);
+        if (loop == CgLoop::Persistent)
+            throw Error("cg_solve_cached: the device has no cooperative launches");
+    }
+    return cached_cg_launches<N, BlockThreads, MinBlocks>(c, smem);
+}
+
+}  // namespace detail
+
 //! cg_solve (algo/cg.cuh) for A = diag_scale diag(c) + the cached operator:
 //! x holds the initial guess and r its residual on entry; on return x is the
 //! solution and r its residual. `diag` may be empty (A is then the
@@ -298,42 +348,23 @@ unsigned cooperative_grid(int threads, std::size_t smem, std::uint32_t patches)
 //!        memory of its two staged vectors).
 //! MinBlocks: the least resident blocks per SM (a register cap) of the
 //! product's launches and of the one-launch two-pass loop; the single-pass
-//! loop has its own (kSinglePassThreadsPerSm).
-template <int N, int BlockThreads = 128, int MinBlocks = 1>
+//! loop has its own (kSinglePassThreadsPerSm). BlockThreads = 0 (the
+//! default) chooses the launch by size (kCgCappedMinVertices).
+template <int N, int BlockThreads = 0, int MinBlocks = 1>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,
                          const CgOptions& options = {}, cudaStream_t stream = 0,
                          CgLoop loop = CgLoop::Auto)
 {
-    require_vertex_count("cg_solve_cached", mesh, x, r);
-    if (diag.data() != nullptr && diag.num_elements() != mesh.num_vertices())
-        throw Error("cg_solve_cached: the diagonal has " + std::to_string(diag.num_elements()) +
-                    " values for " + std::to_string(mesh.num_vertices()) + " vertices");
-    const DeviceMesh& m    = op.mesh();
-    const std::size_t smem = detail::pl_staged_bytes<N>(m);
-    detail::require_shared_memory<detail::pl_cg_product<N, BlockThreads, MinBlocks>>(smem);
-    const detail::CachedCg<N> c{m,      op.view(), diag,    diag_scale, x.data(),
-                                r.data(), std::uint64_t(N) * mesh.num_vertices(), options, stream};
-    const std::uint32_t P = m.store.num_patches;
-    if (loop == CgLoop::SinglePass ||
-        (loop == CgLoop::Auto && mesh.num_vertices() <= kSinglePassMaxVertices)) {
-        const unsigned grid = detail::cooperative_grid<detail::pl_cg_single_pass<N, BlockThreads>>(
-            BlockThreads, 2 * smem, P);
-        if (grid > 0) return detail::cached_cg_single_pass<N, BlockThreads>(c, grid, 2 * smem);
-        if (loop == CgLoop::SinglePass)
-            throw Error("cg_solve_cached: the single-pass loop needs cooperative launches and " +
-                        std::to_string(2 * smem) + " bytes of shared memory per block");
-    }
-    if (loop != CgLoop::Launches) {
-        const unsigned grid =
-            detail::cooperative_grid<detail::pl_cg_persistent<N, BlockThreads, MinBlocks>>(
-                BlockThreads, smem, P);
-        if (grid > 0)
-            return detail::cached_cg_persistent<N, BlockThreads, MinBlocks>(c, grid, smem);
-        if (loop == CgLoop::Persistent)
-            throw Error("cg_solve_cached: the device has no cooperative launches");
-    }
-    return detail::cached_cg_launches<N, BlockThreads, MinBlocks>(c, smem);
+    if constexpr (BlockThreads > 0)
+        return detail::cg_solve_cached_launch<N, BlockThreads, MinBlocks>(
+            mesh, op, diag, diag_scale, x, r, options, stream, loop);
+    else if (mesh.num_vertices() > kCgCappedMinVertices)
+        return detail::cg_solve_cached_launch<N, 256, 8>(mesh, op, diag, diag_scale, x, r, options,
+                                                         stream, loop);
+    else
+        return detail::cg_solve_cached_launch<N, 128, 1>(mesh, op, diag, diag_scale, x, r, options,
+                                                         stream, loop);
 }
 
 }  // namespace rxmesh
