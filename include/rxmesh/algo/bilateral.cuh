@@ -28,8 +28,8 @@
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
-#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/stage_clock.h"
 #include "rxmesh/rxmesh.cuh"
 
