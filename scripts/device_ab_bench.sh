@@ -28,9 +28,7 @@ for t in new old; do
     [ -x build-ab-$t/benchmarks/bench_$b ] || { grep -B2 -A12 error "$OUT/b_$t.log" | head -40; exit 1; }
   done
 done
-T=$(mktemp -d)
-tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$T"
-MESH=$(find "$T" -name armadillo.off | head -1)
+MESH=$(armadillo_mesh)
 for round in $(seq 1 "${ROUNDS:-1}"); do
   for b in $BENCHES; do
     sizes="--levels ${LEVELS:-4}"

@@ -10,12 +10,13 @@ set -uo pipefail
 source scripts/device_env.sh > /dev/null
 targeted_gpu_check 'GpuBilateral.*:GpuKRing*' 'GpuBilateral.RegisterCapped*' \
   bench_bilateral bench_kring || exit 1
-build-bench/benchmarks/bench_bilateral --mesh "$(armadillo_mesh)" --levels "${LEVELS:-4}" \
+MESH=$(armadillo_mesh)
+build-bench/benchmarks/bench_bilateral --mesh "$MESH" --levels "${LEVELS:-4}" \
   --runs "${RUNS:-15}" --json "$OUT/bilateral.json" > "$OUT/bilateral.md" 2>&1
 echo "bench_bilateral exit $?"
 grep -E "^\||GPU" "$OUT/bilateral.md" | cut -c1-150
 grep -E "faces: ball" "$OUT/bilateral.md" | tail -60
-build-bench/benchmarks/bench_kring --mesh "$(armadillo_mesh)" --levels "${LEVELS:-4}" \
+build-bench/benchmarks/bench_kring --mesh "$MESH" --levels "${LEVELS:-4}" \
   --runs "${RUNS:-15}" --json "$OUT/kring.json" > "$OUT/kring.md" 2>&1
 echo "bench_kring exit $?"
 grep -E "^\|" "$OUT/kring.md" | cut -c1-160 | head -30
