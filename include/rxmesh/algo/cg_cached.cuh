@@ -30,18 +30,30 @@ namespace rxmesh {
 
 namespace detail {
 
+//! The previous iteration's x += alpha d, deferred into the next product,
+//! which reads d_old of its owned vertices anyway: the update pass then
+//! reads r and q alone (a third fewer of its loads). alpha = 0 where there
+//! is nothing to add (the first iteration), so x is left alone.
+struct DeferredStep
+{
+    float* x     = nullptr;
+    float  alpha = 0;
+};
+
 //! One CG product on the cached operator, for the block's patches: stages
 //! d = r + beta d_old for the patch's vertices (owned and ribbon), then for
 //! each owned vertex q = c d + sum w (d_v - d_u) (c = diag_scale x diag),
-//! writes d_new and q; returns the thread's share of d.q. `Coherent`: r and
-//! d_old are read from L2 (written by other blocks of the same kernel).
+//! writes d_new and q; returns the thread's share of d.q. `Coherent`: r,
+//! d_old and x are read from L2 (written by other blocks of the same
+//! kernel). `step`: the deferred x update of the owned vertices (Coherent
+//! loops only).
 template <int N, int BlockThreads, bool Coherent>
 __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
                                                      const PatchLaplacianView& op,
                                                      VertexView<const float> diag, float diag_scale,
                                                      float beta, const float* r,
                                                      const float* d_old, float* d_new, float* q,
-                                                     float* staged)
+                                                     float* staged, DeferredStep step = {})
 {
     const auto load = [](const float* a) { return Coherent ? __ldcg(a) : *a; };
     double     dot  = 0;
@@ -49,9 +61,12 @@ __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
         const PatchInfo pi = m.patch(p);
         __syncthreads();  // the previous patch's values are read
         for (std::uint32_t i = threadIdx.x; i < N * pi.nV; i += BlockThreads) {
-            const std::uint32_t v = i / N;
-            const std::size_t   g = std::size_t(N) * pi.vmap(v) + (i - v * N);
-            staged[i]             = load(r + g) + beta * load(d_old + g);
+            const std::uint32_t v  = i / N;
+            const std::size_t   g  = std::size_t(N) * pi.vmap(v) + (i - v * N);
+            const float         dg = load(d_old + g);
+            staged[i]              = load(r + g) + beta * dg;
+            if (Coherent && step.alpha != 0 && v < pi.vmap.num_owned)
+                step.x[g] = __ldcg(step.x + g) + step.alpha * dg;
         }
         __syncthreads();
         for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
@@ -83,15 +98,16 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
 }
 
-//! The whole CG loop in one cooperative launch: product, grid
-//! barrier, update (x += alpha d, r -= alpha q, r.r), barrier, the scalars
-//! (one thread), barrier; until the state says done, at most
-//! max_iterations + 1 rounds. Values other blocks wrote are read from L2.
-//! MinBlocks: the least resident blocks per SM (a register cap); 1 means
-//! no bound here, since ptxas gives an explicit 1 more registers than no
-//! bound (56 against 40: 9 blocks of 128 per SM instead of 12).
+//! The whole CG loop in one cooperative launch: product (with the previous
+//! iteration's x += alpha d, DeferredStep), grid barrier, update
+//! (r -= alpha q, r.r), barrier, the scalars (one thread), barrier; until
+//! the state says done, at most max_iterations + 1 rounds; then the last
+//! x += alpha d. Values other blocks wrote are read from L2.
+//! MinBlocks: the least resident blocks per SM (a register cap); 0, no
+//! bound. (ptxas gives an explicit 1 more registers than no bound: 56
+//! against 40, 9 blocks of 128 per SM instead of 12.)
 template <int N, int BlockThreads, int MinBlocks>
-__global__ void __launch_bounds__(BlockThreads, MinBlocks == 1 ? 0 : MinBlocks)
+__global__ void __launch_bounds__(BlockThreads, MinBlocks)
     pl_cg_persistent(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
                      float diag_scale, float* x, float* r, float* d0, float* d1, float* q,
                      CgState* state, std::uint64_t n)
@@ -99,19 +115,22 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks == 1 ? 0 : MinBlocks)
     extern __shared__ float pl_staged[];
     cooperative_groups::grid_group grid  = cooperative_groups::this_grid();
     const int                      limit = __ldcg(&state->max_iterations);
+    DeferredStep                   step{x, 0.f};
+    const float*                   d_last = d0;
     for (int it = 0; it <= limit && !__ldcg(&state->done); ++it) {
         float*       d_new = (it & 1) ? d0 : d1;
         const float* d_old = (it & 1) ? d1 : d0;
         const double dot   = pl_product_patches<N, BlockThreads, true>(
-            m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged);
+            m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged,
+            step);
         add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
         grid.sync();  // also ends the block sum's use of its shared storage
-        const double dq    = __ldcg(&state->dq);
-        const float  alpha = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
-        double       rr    = 0;
+        const double dq = __ldcg(&state->dq);
+        step.alpha      = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
+        d_last          = d_new;
+        double rr       = 0;
         for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size()) {
-            x[i] += alpha * __ldcg(d_new + i);
-            const float ri = __ldcg(r + i) - alpha * __ldcg(q + i);
+            const float ri = __ldcg(r + i) - step.alpha * __ldcg(q + i);
             r[i]           = ri;
             rr += double(ri) * ri;
         }
@@ -120,6 +139,9 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks == 1 ? 0 : MinBlocks)
         if (grid.thread_rank() == 0) cg_scalars_step(state);
         grid.sync();
     }
+    if (step.alpha != 0)  // the same in every thread
+        for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size())
+            x[i] = __ldcg(x + i) + step.alpha * __ldcg(d_last + i);
 }
 
 //! Whether the cache's build kernels and the product of cg_solve_cached<N,
@@ -141,7 +163,7 @@ bool pl_fits(const DeviceMesh& m)
 //! Whether PatchLaplacian and cg_solve_cached<N, BlockThreads, MinBlocks>
 //! can run on the mesh: its largest patch's counters and staged values fit
 //! shared memory.
-template <int N, int BlockThreads = 128, int MinBlocks = 1>
+template <int N, int BlockThreads = 128, int MinBlocks = 0>
 bool patch_laplacian_fits(const RXMesh& mesh)
 {
     return detail::pl_fits<N, BlockThreads, MinBlocks>(mesh.device());
@@ -158,12 +180,12 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
     require_vertex_count("apply_cached", mesh, x, y);
     const DeviceMesh& m    = op.mesh();
     const std::size_t smem = detail::pl_staged_bytes<N>(m);
-    detail::require_shared_memory<detail::pl_cg_product<N, BlockThreads, 1>>(smem);
+    detail::require_shared_memory<detail::pl_cg_product<N, BlockThreads, 0>>(smem);
     DeviceBuffer<float>           staged(std::size_t(N) * mesh.num_vertices(), stream);
     DeviceBuffer<detail::CgState> state(1, stream);
     RXMESH_CHECK_CUDA(cudaMemsetAsync(state.data(), 0, state.bytes(), stream));  // beta = 0
-    detail::pl_cg_product<N, BlockThreads, 1>
-        <<<detail::launcher<detail::pl_cg_product<N, BlockThreads, 1>>().resident_grid(
+    detail::pl_cg_product<N, BlockThreads, 0>
+        <<<detail::launcher<detail::pl_cg_product<N, BlockThreads, 0>>().resident_grid(
                BlockThreads, smem, m.store.num_patches),
            BlockThreads, smem, stream>>>(
             m, op.view(), diag, diag_scale, x.data(), x.data(), staged.data(), y.data(),
@@ -285,19 +307,6 @@ unsigned cooperative_grid(int threads, std::size_t smem, std::uint32_t patches)
     return l.resident_grid(threads, smem, patches);
 }
 
-}  // namespace detail
-
-//! Vertices above which cg_solve_cached's default launch is 256 threads
-//! capped at 8 blocks per SM (32 registers, a few spilled: full occupancy)
-//! instead of 128 threads without a cap (40 registers, 75%). Above
-//! kSinglePassMaxVertices the loop is the two-pass one, bound by how many
-//! loads are in flight to DRAM, and a full SM keeps more of them in flight;
-//! below, the single pass runs with its own cap. From the sweep of
-//! benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md).
-constexpr std::uint32_t kCgCappedMinVertices = kSinglePassMaxVertices;
-
-namespace detail {
-
 //! cg_solve_cached with an explicit launch (BlockThreads > 0).
 template <int N, int BlockThreads, int MinBlocks>
 CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
@@ -346,11 +355,17 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
 //!        CgLoop::Persistent or SinglePass is asked of a device without
 //!        cooperative launches (or, for SinglePass, without the shared
 //!        memory of its two staged vectors).
-//! MinBlocks: the least resident blocks per SM (a register cap) of the
-//! product's launches and of the one-launch two-pass loop; the single-pass
-//! loop has its own (kSinglePassThreadsPerSm). BlockThreads = 0 (the
-//! default) chooses the launch by size (kCgCappedMinVertices).
-template <int N, int BlockThreads = 0, int MinBlocks = 1>
+//! MinBlocks: the least resident blocks per SM (a register cap; 0, no
+//! bound) of the product's launches and of the one-launch two-pass loop;
+//! the single-pass loop has its own (kSinglePassThreadsPerSm).
+//! BlockThreads = 0 (the default) chooses the launch by size: above
+//! kSinglePassMaxVertices, where Auto runs the two-pass loop, 256 threads
+//! capped at 8 blocks per SM (32 registers, a few spilled: full occupancy);
+//! below, 128 threads without a cap (40 registers, 75%). The two-pass loop
+//! is bound by how many loads are in flight to DRAM, and a full SM keeps
+//! more of them in flight; the single pass runs with its own cap. From the
+//! sweep of benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md).
+template <int N, int BlockThreads = 0, int MinBlocks = 0>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,
                          const CgOptions& options = {}, cudaStream_t stream = 0,
@@ -359,11 +374,11 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
     if constexpr (BlockThreads > 0)
         return detail::cg_solve_cached_launch<N, BlockThreads, MinBlocks>(
             mesh, op, diag, diag_scale, x, r, options, stream, loop);
-    else if (mesh.num_vertices() > kCgCappedMinVertices)
+    else if (mesh.num_vertices() > kSinglePassMaxVertices)
         return detail::cg_solve_cached_launch<N, 256, 8>(mesh, op, diag, diag_scale, x, r, options,
                                                          stream, loop);
     else
-        return detail::cg_solve_cached_launch<N, 128, 1>(mesh, op, diag, diag_scale, x, r, options,
+        return detail::cg_solve_cached_launch<N, 128, 0>(mesh, op, diag, diag_scale, x, r, options,
                                                          stream, loop);
 }
 
