@@ -101,8 +101,9 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 //! The whole CG loop in one cooperative launch: product (with the previous
 //! iteration's x += alpha d, DeferredStep), grid barrier, update
 //! (r -= alpha q, r.r), barrier, the scalars (one thread), barrier; until
-//! the state says done, at most max_iterations + 1 rounds; then the last
-//! x += alpha d. Values other blocks wrote are read from L2.
+//! the state says done, at most max_iterations + 1 rounds. The last
+//! x += alpha d is left in the state for pl_cg_last_step (in this kernel,
+//! its loop made ptxas spill). Values other blocks wrote are read from L2.
 //! MinBlocks: the least resident blocks per SM (a register cap); 0, no
 //! bound. (ptxas gives an explicit 1 more registers than no bound: 56
 //! against 40, 9 blocks of 128 per SM instead of 12.)
@@ -116,7 +117,6 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     cooperative_groups::grid_group grid  = cooperative_groups::this_grid();
     const int                      limit = __ldcg(&state->max_iterations);
     DeferredStep                   step{x, 0.f};
-    const float*                   d_last = d0;
     for (int it = 0; it <= limit && !__ldcg(&state->done); ++it) {
         float*       d_new = (it & 1) ? d0 : d1;
         const float* d_old = (it & 1) ? d1 : d0;
@@ -127,7 +127,6 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         grid.sync();  // also ends the block sum's use of its shared storage
         const double dq = __ldcg(&state->dq);
         step.alpha      = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
-        d_last          = d_new;
         double rr       = 0;
         for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size()) {
             const float ri = __ldcg(r + i) - step.alpha * __ldcg(q + i);
@@ -136,12 +135,28 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
         }
         add_block_sum<BlockThreads>(SumInto{&state->delta_next}, rr);
         grid.sync();
-        if (grid.thread_rank() == 0) cg_scalars_step(state);
+        if (grid.thread_rank() == 0) {
+            state->alpha  = step.alpha;
+            state->last_d = it & 1 ? 0 : 1;
+            cg_scalars_step(state);
+        }
         grid.sync();
     }
-    if (step.alpha != 0)  // the same in every thread
-        for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size())
-            x[i] = __ldcg(x + i) + step.alpha * __ldcg(d_last + i);
+}
+
+//! The step pl_cg_persistent leaves: x += alpha d (none when alpha is 0:
+//! no iteration ran, or the last step had length 0). (A template so that
+//! the header can define it in every translation unit.)
+template <typename State>
+__global__ void pl_cg_last_step(float* x, const float* d0, const float* d1, const State* state,
+                                std::uint64_t n)
+{
+    const float alpha = state->alpha;
+    if (alpha == 0) return;
+    const float* d = state->last_d ? d1 : d0;
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x)
+        x[i] += alpha * d[i];
 }
 
 //! Whether the cache's build kernels and the product of cg_solve_cached<N,
@@ -252,10 +267,13 @@ CgReport cached_cg_persistent(const CachedCg<N>& c, unsigned grid, std::size_t s
     void*            args[] = {&m, &op, &diag, &scale, &x, &r, &d0, &d1, &q, &state, &n};
     launch_cooperative(&pl_cg_persistent<N, BlockThreads, MinBlocks>, grid, BlockThreads, args,
                        smem, c.stream);
+    pl_cg_last_step<<<unsigned(std::min<std::uint64_t>((n + 255) / 256, 8192)), 256, 0,
+                      c.stream>>>(x, d0, d1, state, n);
+    RXMESH_CHECK_LAUNCH();
     return cg_report(state, start.rr, c.stream);
 }
 
-template <int N, int BlockThreads>
+template <int N, int BlockThreads, int MinBlocks>
 CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t smem)
 {
     SinglePassStart   start(c.n, c.r, c.options, c.stream);
@@ -267,7 +285,7 @@ CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t 
     auto              diag  = c.diag;
     float             scale = c.diag_scale;
     void*             args[] = {&m, &op, &diag, &scale, &v, &state, &sums};
-    launch_cooperative(&pl_cg_single_pass<N, BlockThreads>, grid, BlockThreads, args, smem,
+    launch_cooperative(&pl_cg_single_pass<N, BlockThreads, MinBlocks>, grid, BlockThreads, args, smem,
                        c.stream);
     const CgReport report = cg_report(state, start.rr, c.stream);
     if (report.iterations % 2 == 1)  // the last residual is in the second r
@@ -327,8 +345,9 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
     if (loop == CgLoop::SinglePass ||
         (loop == CgLoop::Auto && mesh.num_vertices() <= kSinglePassMaxVertices)) {
         const unsigned grid =
-            cooperative_grid<pl_cg_single_pass<N, BlockThreads>>(BlockThreads, 2 * smem, P);
-        if (grid > 0) return cached_cg_single_pass<N, BlockThreads>(c, grid, 2 * smem);
+            cooperative_grid<pl_cg_single_pass<N, BlockThreads, MinBlocks>>(BlockThreads,
+                                                                            2 * smem, P);
+        if (grid > 0) return cached_cg_single_pass<N, BlockThreads, MinBlocks>(c, grid, 2 * smem);
         if (loop == CgLoop::SinglePass)
             throw Error("cg_solve_cached: the single-pass loop needs cooperative launches and " +
                         std::to_string(2 * smem) + " bytes of shared memory per block");
@@ -357,7 +376,8 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
 //!        memory of its two staged vectors).
 //! MinBlocks: the least resident blocks per SM (a register cap; 0, no
 //! bound) of the product's launches and of the one-launch two-pass loop;
-//! the single-pass loop has its own (kSinglePassThreadsPerSm).
+//! the single-pass loop takes it where it asks for more than its own cap
+//! (kSinglePassThreadsPerSm).
 //! BlockThreads = 0 (the default) chooses the launch by size: above
 //! kSinglePassMaxVertices, where Auto runs the two-pass loop, 256 threads
 //! capped at 8 blocks per SM (32 registers, a few spilled: full occupancy);
