@@ -25,6 +25,7 @@
 
 #include "rxmesh/algo/bilateral_terms.h"
 #include "rxmesh/algo/face_corners.cuh"
+#include "rxmesh/algo/launch_by_size.cuh"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
@@ -203,8 +204,7 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     BilateralReport     report;
     mesh.kring_halo(stream);  // built once per mesh, outside the timings
     mesh.vertex_sources(Op::FV, stream);  // the terms pass's lists (query/vertex_sources.h), too
-    const bool capped_ball = mesh.num_patches() > kBilateralBallCapPatchesPerSM *
-                                                      std::uint64_t(detail::device_limits().sms);
+    const bool capped_ball = more_patches_per_sm_than(mesh, kBilateralBallCapPatchesPerSM);
     // stages 0 (terms) and 1 (ball), timed without a host wait between them
     StageClock clock(stream, 2);
     clock.mark();

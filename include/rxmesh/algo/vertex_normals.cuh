@@ -17,6 +17,7 @@
 
 #include "rxmesh/algo/face_corners.cuh"
 #include "rxmesh/algo/geometry.h"
+#include "rxmesh/algo/launch_by_size.cuh"
 #include "rxmesh/algo/view_checks.h"
 #include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/launch.cuh"
@@ -75,10 +76,9 @@ inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
 inline void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                            VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
-    const std::uint64_t sms = std::uint64_t(detail::device_limits().sms);
-    if (mesh.num_patches() <= kVertexNormalsWidestPatchesPerSM * sms)
+    if (!more_patches_per_sm_than(mesh, kVertexNormalsWidestPatchesPerSM))
         vertex_normals<512, 4>(mesh, positions, normals, stream);
-    else if (mesh.num_patches() <= kVertexNormalsWidePatchesPerSM * sms)
+    else if (!more_patches_per_sm_than(mesh, kVertexNormalsWidePatchesPerSM))
         vertex_normals<256, 8>(mesh, positions, normals, stream);
     else
         vertex_normals<128, 16>(mesh, positions, normals, stream);
