@@ -18,7 +18,7 @@ grep -E "Failure|Expected|Which is|actual" "$OUT/tests.log" | cut -c1-300 | head
     > "$OUT/racecheck.log" 2>&1 )
 echo "racecheck exit $?: $(grep -E 'RACECHECK SUMMARY' "$OUT/racecheck.log" | tr '\n' ' ')"
 MESH=$(armadillo_mesh)
-build-bench/benchmarks/bench_mcf --mesh "$MESH" --levels "${LEVELS:-4}" --runs "${RUNS:-15}" \
+build-bench/benchmarks/bench_mcf --mesh "$MESH" --levels "${LEVELS:-4}" --runs "${RUNS:-9}" \
   --eigen-max-faces 0 --json "$OUT/mcf.json" > "$OUT/mcf.md" 2>&1
 echo "bench_mcf exit $?"
 sed -n '/Time per CG iteration/,/Time to solution/p' "$OUT/mcf.md" | cut -c1-220
