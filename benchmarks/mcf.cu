@@ -250,11 +250,11 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     // moved per iteration by the loop Auto takes, besides the cache and a:
     // single pass: r, q and d_old read at every local vertex (owned and
     // ribbon), x read and written, r, d, q written; two passes: r and d_old
-    // read at every local vertex, x read and written (the deferred step),
-    // d and q written, then r, q read and r written
+    // read at every local vertex, d and q written, then x, r, d, q read and
+    // x, r written
     const double local_values = n * (1.0 + mesh.stats().ribbon_overhead_vertices);
     const double vectors      = single_pass ? 3 * 4.0 * local_values + 5 * 4.0 * n
-                                            : 2 * 4.0 * local_values + 7 * 4.0 * n;
+                                            : 2 * 4.0 * local_values + 8 * 4.0 * n;
     const double moved = row.rx_cached_bytes + 4.0 * mesh.num_vertices() + vectors;
     row.rx_iter_gbps = moved / (row.rx_iter_ms * 1e6);
     // accumulate's product reads the store, w, a, and r, d_old at every

@@ -81,10 +81,6 @@ struct CgState
 {
     double delta = 0, delta_old = 0, delta0 = 0, delta_next = 0, dq = 0, beta = 0, tol2 = 0;
     int    iterations = 0, max_iterations = 0, done = 0;
-    // a step x += alpha d left to the caller (the one-launch two-pass loop
-    // of cg_cached.cuh): its length and which of the two d it takes
-    float alpha = 0;
-    int   last_d = 0;
 };
 
 //! Staged input of the product: value k of d = r + beta d_old.

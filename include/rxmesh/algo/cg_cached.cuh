@@ -20,6 +20,7 @@
 
 #include "rxmesh/algo/cg.cuh"
 #include "rxmesh/algo/cg_single_pass.cuh"
+#include "rxmesh/algo/launch_by_size.cuh"
 #include "rxmesh/algo/patch_laplacian.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/launch.cuh"
@@ -30,30 +31,18 @@ namespace rxmesh {
 
 namespace detail {
 
-//! The previous iteration's x += alpha d, deferred into the next product,
-//! which reads d_old of its owned vertices anyway: the update pass then
-//! reads r and q alone (a third fewer of its loads). alpha = 0 where there
-//! is nothing to add (the first iteration), so x is left alone.
-struct DeferredStep
-{
-    float* x     = nullptr;
-    float  alpha = 0;
-};
-
 //! One CG product on the cached operator, for the block's patches: stages
 //! d = r + beta d_old for the patch's vertices (owned and ribbon), then for
 //! each owned vertex q = c d + sum w (d_v - d_u) (c = diag_scale x diag),
-//! writes d_new and q; returns the thread's share of d.q. `Coherent`: r,
-//! d_old and x are read from L2 (written by other blocks of the same
-//! kernel). `step`: the deferred x update of the owned vertices (Coherent
-//! loops only).
+//! writes d_new and q; returns the thread's share of d.q. `Coherent`: r and
+//! d_old are read from L2 (written by other blocks of the same kernel).
 template <int N, int BlockThreads, bool Coherent>
 __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
                                                      const PatchLaplacianView& op,
                                                      VertexView<const float> diag, float diag_scale,
                                                      float beta, const float* r,
                                                      const float* d_old, float* d_new, float* q,
-                                                     float* staged, DeferredStep step = {})
+                                                     float* staged)
 {
     const auto load = [](const float* a) { return Coherent ? __ldcg(a) : *a; };
     double     dot  = 0;
@@ -61,12 +50,9 @@ __device__ __forceinline__ double pl_product_patches(const DeviceMesh& m,
         const PatchInfo pi = m.patch(p);
         __syncthreads();  // the previous patch's values are read
         for (std::uint32_t i = threadIdx.x; i < N * pi.nV; i += BlockThreads) {
-            const std::uint32_t v  = i / N;
-            const std::size_t   g  = std::size_t(N) * pi.vmap(v) + (i - v * N);
-            const float         dg = load(d_old + g);
-            staged[i]              = load(r + g) + beta * dg;
-            if (Coherent && step.alpha != 0 && v < pi.vmap.num_owned)
-                step.x[g] = __ldcg(step.x + g) + step.alpha * dg;
+            const std::uint32_t v = i / N;
+            const std::size_t   g = std::size_t(N) * pi.vmap(v) + (i - v * N);
+            staged[i]             = load(r + g) + beta * load(d_old + g);
         }
         __syncthreads();
         for (std::uint32_t v = threadIdx.x; v < pi.vmap.num_owned; v += BlockThreads) {
@@ -98,12 +84,13 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
 }
 
-//! The whole CG loop in one cooperative launch: product (with the previous
-//! iteration's x += alpha d, DeferredStep), grid barrier, update
-//! (r -= alpha q, r.r), barrier, the scalars (one thread), barrier; until
-//! the state says done, at most max_iterations + 1 rounds. The last
-//! x += alpha d is left in the state for pl_cg_last_step (in this kernel,
-//! its loop made ptxas spill). Values other blocks wrote are read from L2.
+//! The whole CG loop in one cooperative launch: product, grid
+//! barrier, update (x += alpha d, r -= alpha q, r.r), barrier, the scalars
+//! (one thread), barrier; until the state says done, at most
+//! max_iterations + 1 rounds. Values other blocks wrote are read from L2.
+//! (Deferring x += alpha d into the next product, which reads d anyway,
+//! moves fewer bytes but was slower: the product's gather is bound by
+//! latency, and the update pass streams.)
 //! MinBlocks: the least resident blocks per SM (a register cap); 0, no
 //! bound. (ptxas gives an explicit 1 more registers than no bound: 56
 //! against 40, 9 blocks of 128 per SM instead of 12.)
@@ -116,47 +103,27 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     extern __shared__ float pl_staged[];
     cooperative_groups::grid_group grid  = cooperative_groups::this_grid();
     const int                      limit = __ldcg(&state->max_iterations);
-    DeferredStep                   step{x, 0.f};
     for (int it = 0; it <= limit && !__ldcg(&state->done); ++it) {
         float*       d_new = (it & 1) ? d0 : d1;
         const float* d_old = (it & 1) ? d1 : d0;
         const double dot   = pl_product_patches<N, BlockThreads, true>(
-            m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged,
-            step);
+            m, op, diag, diag_scale, float(__ldcg(&state->beta)), r, d_old, d_new, q, pl_staged);
         add_block_sum<BlockThreads>(SumInto{&state->dq}, dot);
         grid.sync();  // also ends the block sum's use of its shared storage
-        const double dq = __ldcg(&state->dq);
-        step.alpha      = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
-        double rr       = 0;
+        const double dq    = __ldcg(&state->dq);
+        const float  alpha = dq == 0 ? 0.f : float(__ldcg(&state->delta) / dq);
+        double       rr    = 0;
         for (std::uint64_t i = grid.thread_rank(); i < n; i += grid.size()) {
-            const float ri = __ldcg(r + i) - step.alpha * __ldcg(q + i);
+            x[i] += alpha * __ldcg(d_new + i);
+            const float ri = __ldcg(r + i) - alpha * __ldcg(q + i);
             r[i]           = ri;
             rr += double(ri) * ri;
         }
         add_block_sum<BlockThreads>(SumInto{&state->delta_next}, rr);
         grid.sync();
-        if (grid.thread_rank() == 0) {
-            state->alpha  = step.alpha;
-            state->last_d = it & 1 ? 0 : 1;
-            cg_scalars_step(state);
-        }
+        if (grid.thread_rank() == 0) cg_scalars_step(state);
         grid.sync();
     }
-}
-
-//! The step pl_cg_persistent leaves: x += alpha d (none when alpha is 0:
-//! no iteration ran, or the last step had length 0). (A template so that
-//! the header can define it in every translation unit.)
-template <typename State>
-__global__ void pl_cg_last_step(float* x, const float* d0, const float* d1, const State* state,
-                                std::uint64_t n)
-{
-    const float alpha = state->alpha;
-    if (alpha == 0) return;
-    const float* d = state->last_d ? d1 : d0;
-    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::uint64_t(gridDim.x) * blockDim.x)
-        x[i] += alpha * d[i];
 }
 
 //! Whether the cache's build kernels and the product of cg_solve_cached<N,
@@ -227,6 +194,10 @@ enum class CgLoop
 
 constexpr std::uint32_t kSinglePassMaxVertices = 1u << 22;
 
+//! Patches per SM up to which cg_solve_cached's default launch of the
+//! single pass is 256 threads (see cg_solve_cached).
+constexpr std::uint32_t kCgWidePatchesPerSM = 32;
+
 namespace detail {
 
 //! The arguments every form of the cached loop takes.
@@ -267,9 +238,6 @@ CgReport cached_cg_persistent(const CachedCg<N>& c, unsigned grid, std::size_t s
     void*            args[] = {&m, &op, &diag, &scale, &x, &r, &d0, &d1, &q, &state, &n};
     launch_cooperative(&pl_cg_persistent<N, BlockThreads, MinBlocks>, grid, BlockThreads, args,
                        smem, c.stream);
-    pl_cg_last_step<<<unsigned(std::min<std::uint64_t>((n + 255) / 256, 8192)), 256, 0,
-                      c.stream>>>(x, d0, d1, state, n);
-    RXMESH_CHECK_LAUNCH();
     return cg_report(state, start.rr, c.stream);
 }
 
@@ -378,13 +346,17 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
 //! bound) of the product's launches and of the one-launch two-pass loop;
 //! the single-pass loop takes it where it asks for more than its own cap
 //! (kSinglePassThreadsPerSm).
-//! BlockThreads = 0 (the default) chooses the launch by size: above
-//! kSinglePassMaxVertices, where Auto runs the two-pass loop, 256 threads
-//! capped at 8 blocks per SM (32 registers, a few spilled: full occupancy);
-//! below, 128 threads without a cap (40 registers, 75%). The two-pass loop
-//! is bound by how many loads are in flight to DRAM, and a full SM keeps
-//! more of them in flight; the single pass runs with its own cap. From the
-//! sweep of benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md).
+//! BlockThreads = 0 (the default) chooses the launch by size:
+//! - above kSinglePassMaxVertices, where Auto runs the two-pass loop, 256
+//!   threads capped at 8 blocks per SM (32 registers, a few spilled: full
+//!   occupancy). That loop is bound by how many loads are in flight to
+//!   DRAM, and a full SM keeps more of them in flight;
+//! - below, the single pass with its own cap: 256 threads up to
+//!   kCgWidePatchesPerSM patches per SM, 128 above. With few patches per SM
+//!   each block's pass is one dependent chain, which a wide block ends in
+//!   fewer trips; with many, the narrower blocks balance better.
+//! From the sweeps of benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md,
+//! mcf_launch_by_size.md).
 template <int N, int BlockThreads = 0, int MinBlocks = 0>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,
@@ -396,6 +368,9 @@ CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexVie
             mesh, op, diag, diag_scale, x, r, options, stream, loop);
     else if (mesh.num_vertices() > kSinglePassMaxVertices)
         return detail::cg_solve_cached_launch<N, 256, 8>(mesh, op, diag, diag_scale, x, r, options,
+                                                         stream, loop);
+    else if (!more_patches_per_sm_than(mesh, kCgWidePatchesPerSM))
+        return detail::cg_solve_cached_launch<N, 256, 0>(mesh, op, diag, diag_scale, x, r, options,
                                                          stream, loop);
     else
         return detail::cg_solve_cached_launch<N, 128, 0>(mesh, op, diag, diag_scale, x, r, options,

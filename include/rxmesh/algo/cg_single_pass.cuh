@@ -23,9 +23,8 @@
 // product nobody reads); the report gives the exact r.r of the last pass.
 //
 // Traffic per iteration and vertex: r, q and d read at every local vertex
-// (ribbon included), x read and written, r, d and q written: 12 bytes per
-// owned vertex fewer than the one-launch two-pass loop (which defers x to
-// its next product, cg_cached.cuh), 12 more per ribbon vertex.
+// (ribbon included), x read and written, r, d and q written: 24 bytes per
+// owned vertex fewer than the two-pass loop, 12 more per ribbon vertex.
 // Memory: two copies of r, d and q.
 #pragma once
 
