@@ -328,8 +328,11 @@ class RXMesh
     //! non-manifold vertices, components, any valence, any k). Synchronises
     //! `stream` (it reads whether any vertex needed the global-memory path).
     //! BlockThreads, MinBlocks: the patch kernel's launch (MinBlocks, the
-    //! least resident blocks per SM, caps its registers; 0: no bound).
-    template <int BlockThreads = 64, int MinBlocks = 0, typename F, typename Active = AllActive>
+    //! least resident blocks per SM, caps its registers; 0: no bound). 256
+    //! threads by default: the fastest in benchmarks/kring.cu's sweeps
+    //! (k = 2, 3 and a ball, 52K to 13.3M faces; results/nvidia-h100/kring.md),
+    //! where 64 took up to 1.5x as long.
+    template <int BlockThreads = 256, int MinBlocks = 0, typename F, typename Active = AllActive>
     void for_each_kring(int k, F f, Active active = {}, const KRingOptions& options = {},
                         cudaStream_t stream = 0) const;
     //! The same, growing v's rings while they find vertices u with
@@ -338,7 +341,7 @@ class RXMesh
     //! stops at the first ring that adds none, or after max_rings rings.
     //! accept may also offer `bind(VertexId v)`, returning a predicate on u
     //! alone: it runs once per v (load v's data there, not at every u).
-    template <int BlockThreads = 64, int MinBlocks = 0, typename Accept, typename F,
+    template <int BlockThreads = 256, int MinBlocks = 0, typename Accept, typename F,
               typename Active = AllActive>
     void for_each_kring_while(Accept accept, int max_rings, F f, Active active = {},
                               const KRingOptions& options = {}, cudaStream_t stream = 0) const;
@@ -347,7 +350,7 @@ class RXMesh
     //! the rings can reach: accept and f see KRingVertex<T, N> {id, value}
     //! (accept(v, u) or accept.bind(v)(u); rings.vertex(i) in f, whose view
     //! is a StagedKRingView<T, N>). For predicates on positions, e.g. a ball.
-    template <int BlockThreads = 64, int MinBlocks = 0, typename T, int N, typename Accept,
+    template <int BlockThreads = 256, int MinBlocks = 0, typename T, int N, typename Accept,
               typename F, typename Active = AllActive>
     void for_each_kring_while(VertexInput<T, N> input, Accept accept, int max_rings, F f,
                               Active active = {}, const KRingOptions& options = {},

@@ -180,10 +180,12 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
 //! over the patches, with three grid barriers per iteration (Persistent);
 //! or one pass over the vectors and one barrier per iteration
 //! (SinglePass, algo/cg_single_pass.cuh). Auto takes the single pass up to
-//! kSinglePassMaxVertices vertices and the one-launch two-pass loop above
-//! (where the two measured the same and the two-pass loop keeps two fewer
-//! vectors; benchmarks/results/nvidia-h100/mcf.md), each where the device
-//! has cooperative launches and the staged values fit, else the launches.
+//! kSinglePassMaxVertices vertices and the one-launch two-pass loop above,
+//! each where the device has cooperative launches and the staged values
+//! fit, else the launches. Above about a million vertices the two-pass loop
+//! at full occupancy (cg_solve_cached's default launch there) was the
+//! faster, and it keeps two fewer vectors; below, the single pass was
+//! (benchmarks/results/nvidia-h100/mcf_launch_by_size.md).
 enum class CgLoop
 {
     Auto,
@@ -192,7 +194,7 @@ enum class CgLoop
     SinglePass
 };
 
-constexpr std::uint32_t kSinglePassMaxVertices = 1u << 22;
+constexpr std::uint32_t kSinglePassMaxVertices = 1u << 20;
 
 //! Patches per SM up to which cg_solve_cached's default launch of the
 //! single pass is 256 threads (see cg_solve_cached).
