@@ -483,12 +483,12 @@ const char* yes(bool ok) { return ok ? "yes" : "NO"; }
 void print_tables(const std::vector<Row>& rows)
 {
     std::printf("### Time per CG iteration (ms; median of runs of 50 iterations)\n\n"
-                "RXMesh: the operator cached per patch (the library's default loop, Auto; 128 threads, then "
-                "64 / 256); then 128 threads with each loop forced: three launches per iteration, one "
+                "RXMesh: the operator cached per patch (the library's default: loop Auto, launch by "
+                "size; then Auto at 64 / 256 threads); then 128 threads with each loop forced: three launches per iteration, one "
                 "cooperative launch of the two-pass loop, one launch of the single-pass loop; its build once "
                 "per time step; and accumulate's product (64 / 128 / 256). PDE: its two-pass loop and its "
                 "single-pass loop, each at its best block; the faster is PDE's figure.\n\n"
-                "| faces | RXMesh cached (128 thr) | cached 64 / 256 thr | launches / one launch / single pass "
+                "| faces | RXMesh cached (default) | cached 64 / 256 thr | launches / one launch / single pass "
                 "| cache build ms | accumulate 64 / 128 / 256 "
                 "| PDE two-pass / single-pass (block) | cuSPARSE (fastest product) | RXMesh vs PDE | RXMesh vs cuSPARSE "
                 "| GB/s cached / accumulate / cuSPARSE |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
