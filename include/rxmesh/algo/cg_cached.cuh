@@ -255,8 +255,8 @@ CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t 
     auto              diag  = c.diag;
     float             scale = c.diag_scale;
     void*             args[] = {&m, &op, &diag, &scale, &v, &state, &sums};
-    launch_cooperative(&pl_cg_single_pass<N, BlockThreads, MinBlocks>, grid, BlockThreads, args, smem,
-                       c.stream);
+    launch_cooperative(&pl_cg_single_pass<N, BlockThreads, MinBlocks>, grid, BlockThreads, args,
+                       smem, c.stream);
     const CgReport report = cg_report(state, start.rr, c.stream);
     if (report.iterations % 2 == 1)  // the last residual is in the second r
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(c.r, start.r1.data(), c.n * sizeof(float),

@@ -1,7 +1,8 @@
 // The size test of the launches chosen by the mesh's size (vertex normals,
-// bilateral's ball): the mesh's patches per SM of the current device. With a
-// few per SM every block is resident at once and each is one dependent
-// chain, so wide blocks win; with many, occupancy decides.
+// bilateral's ball, the cached CG's single pass): the mesh's patches per SM
+// of the current device. With a few per SM every block is resident at once
+// and each is one dependent chain, so wide blocks win; with many, occupancy
+// decides.
 #pragma once
 
 #include <cstdint>
