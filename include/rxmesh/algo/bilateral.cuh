@@ -30,7 +30,6 @@
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
-#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/stage_clock.h"
 #include "rxmesh/rxmesh.cuh"
 
