@@ -312,18 +312,24 @@ int main(int argc, char** argv)
     mesh.vertex_sources(Op::FV);
     const float       kept_build_ms = build_timer.stop_ms();
     const std::size_t kept_bytes    = mesh.memory().vertex_sources;
+    // the rows of a block per patch are forced (Patches): on a mesh of few
+    // patches per SM the default form with kept lists is a thread per vertex
+    constexpr AccumulateForm kPatches = AccumulateForm::Patches;
     std::vector<Variant> kept = {
         {"RXMesh vertex_normals, kept face lists, 128 threads, >= 16 blocks/SM", "kept_128_16",
-         [&] { vertex_normals<128, 16>(mesh, mesh.positions(), NV); }},
+         [&] { vertex_normals<128, 16, kPatches>(mesh, mesh.positions(), NV); }},
         {"  same, 128 threads, no register cap", "kept_128",
-         [&] { vertex_normals<128, 1>(mesh, mesh.positions(), NV); }},
+         [&] { vertex_normals<128, 1, kPatches>(mesh, mesh.positions(), NV); }},
         {"  same, 64 threads, >= 16 blocks/SM", "kept_64_16",
-         [&] { vertex_normals<64, 16>(mesh, mesh.positions(), NV); }},
-        {"  same, 256 threads", "kept_256", [&] { vertex_normals<256, 1>(mesh, mesh.positions(), NV); }},
+         [&] { vertex_normals<64, 16, kPatches>(mesh, mesh.positions(), NV); }},
+        {"  same, 256 threads", "kept_256",
+         [&] { vertex_normals<256, 1, kPatches>(mesh, mesh.positions(), NV); }},
         {"  same, 256 threads, >= 8 blocks/SM", "kept_256_8",
-         [&] { vertex_normals<256, 8>(mesh, mesh.positions(), NV); }},
+         [&] { vertex_normals<256, 8, kPatches>(mesh, mesh.positions(), NV); }},
         {"  same, 512 threads, >= 4 blocks/SM", "kept_512_4",
-         [&] { vertex_normals<512, 4>(mesh, mesh.positions(), NV); }},
+         [&] { vertex_normals<512, 4, kPatches>(mesh, mesh.positions(), NV); }},
+        {"  same, a thread per vertex (flat form, 128 threads)", "kept_flat",
+         [&] { vertex_normals<128, 16, AccumulateForm::Flat>(mesh, mesh.positions(), NV); }},
         {"  same, launch chosen by size (vertex_normals' default)", "kept_default",
          [&] { vertex_normals(mesh, mesh.positions(), NV); }},
     };

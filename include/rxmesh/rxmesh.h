@@ -24,6 +24,7 @@
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
 #include "rxmesh/query/accumulate_args.h"
+#include "rxmesh/query/accumulate_form.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_halo.h"
@@ -246,38 +247,46 @@ class RXMesh
     //! Combine (query/combine.h: Plus sums, Min keeps the least; contribute
     //! receives a VertexReduction<T, N, Combine>); BlockThreads; MinBlocks
     //! (the kernel's __launch_bounds__ minimum of resident blocks per SM; 1:
-    //! the compiler's choice of registers). T and N may be left out, as in
+    //! the compiler's choice of registers); Form (accumulate and
+    //! accumulate_sum: query/accumulate_form.h; by default a thread per
+    //! vertex where the mesh keeps the op's lists and has few patches per SM,
+    //! else a block per patch). T and N may be left out, as in
     //! accumulate<Op::FV>(...) or accumulate_scheduled<Op::FV, Min>(...), when
     //! finalize is a functor with one `operator()(VertexId, const T (&)[N])`
     //! (not a lambda: query/accumulate_args.h).
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, typename Contribute, typename Finalize>
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Contribute,
+              typename Finalize>
     detail::IfValueType<T> accumulate(Contribute contribute, Finalize finalize,
                                       cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              typename Contribute, typename Finalize>
+              AccumulateForm Form = AccumulateForm::Auto, typename Contribute, typename Finalize>
     detail::IfCombine<Combine> accumulate(Contribute contribute, Finalize finalize,
                                           cudaStream_t stream = 0) const;
     //! The same, with a vertex input staged in shared memory per patch and
     //! handed to contribute as a StagedRow: VertexInput<U, M> (a view, e.g.
     //! of positions) or computed_vertex_input<U, M>(f).
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize>
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Input,
+              typename Contribute, typename Finalize>
     detail::IfValueType<T> accumulate(Input input, Contribute contribute, Finalize finalize,
                                       cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              typename Input, typename Contribute, typename Finalize>
+              AccumulateForm Form = AccumulateForm::Auto, typename Input, typename Contribute,
+              typename Finalize>
     detail::IfCombine<Combine> accumulate(Input input, Contribute contribute, Finalize finalize,
                                           cudaStream_t stream = 0) const;
     //! The same, where finalize(v, sum) returns a number: their sum over all
     //! vertices is added to *total (device memory; one atomic per block), so
     //! that a dot product rides along with the accumulation.
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize>
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Input,
+              typename Contribute, typename Finalize>
     detail::IfValueType<T> accumulate_sum(Input input, Contribute contribute, Finalize finalize,
                                           double* total, cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              typename Input, typename Contribute, typename Finalize>
+              AccumulateForm Form = AccumulateForm::Auto, typename Input, typename Contribute,
+              typename Finalize>
     detail::IfCombine<Combine> accumulate_sum(Input input, Contribute contribute,
                                               Finalize finalize, double* total,
                                               cudaStream_t stream = 0) const;
@@ -404,7 +413,7 @@ class RXMesh
 
 // ---- the query members: device code, for CUDA translation units only ----
 #if defined(__CUDACC__)
-#include "rxmesh/query/accumulate.cuh"
+#include "rxmesh/query/accumulate_flat.cuh"
 #include "rxmesh/query/kring.cuh"
 #include "rxmesh/query/launch.cuh"
 #include "rxmesh/query/patch_query.cuh"
@@ -427,33 +436,33 @@ void RXMesh::for_each_scheduled(const PatchSchedule& schedule, F f, Active activ
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          typename Contribute, typename Finalize>
+          AccumulateForm Form, typename Contribute, typename Finalize>
 detail::IfValueType<T> RXMesh::accumulate(Contribute contribute, Finalize finalize,
                                           cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), NoVertexInput{}, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
+        device(), num_vertices(), Form, NoVertexInput{}, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
         contribute, finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          typename Input, typename Contribute, typename Finalize>
+          AccumulateForm Form, typename Input, typename Contribute, typename Finalize>
 detail::IfValueType<T> RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
                                           cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute,
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
+        device(), num_vertices(), Form, input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute,
         finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          typename Input, typename Contribute, typename Finalize>
+          AccumulateForm Form, typename Input, typename Contribute, typename Finalize>
 detail::IfValueType<T> RXMesh::accumulate_sum(Input input, Contribute contribute,
                                               Finalize finalize, double* total,
                                               cudaStream_t stream) const
 {
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        device(), input, detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}},
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
+        device(), num_vertices(), Form, input, detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}},
         contribute, finalize, stream);
 }
 
@@ -471,37 +480,37 @@ detail::IfValueType<T> RXMesh::accumulate_scheduled(const PatchSchedule& schedul
 }
 
 // T and N read from finalize (query/accumulate_args.h): the members above.
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Contribute,
-          typename Finalize>
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
+          typename Contribute, typename Finalize>
 detail::IfCombine<Combine> RXMesh::accumulate(Contribute contribute, Finalize finalize,
                                               cudaStream_t stream) const
 {
     using A = detail::FinalizeArgs<Finalize>;
     if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
             contribute, finalize, stream);
 }
 
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
-          typename Contribute, typename Finalize>
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
+          typename Input, typename Contribute, typename Finalize>
 detail::IfCombine<Combine> RXMesh::accumulate(Input input, Contribute contribute,
                                               Finalize finalize, cudaStream_t stream) const
 {
     using A = detail::FinalizeArgs<Finalize>;
     if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
             input, contribute, finalize, stream);
 }
 
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
-          typename Contribute, typename Finalize>
+template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
+          typename Input, typename Contribute, typename Finalize>
 detail::IfCombine<Combine> RXMesh::accumulate_sum(Input input, Contribute contribute,
                                                   Finalize finalize, double* total,
                                                   cudaStream_t stream) const
 {
     using A = detail::FinalizeArgs<Finalize>;
     if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate_sum<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
+        accumulate_sum<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
             input, contribute, finalize, total, stream);
 }
 

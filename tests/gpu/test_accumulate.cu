@@ -34,7 +34,7 @@ __host__ __device__ inline u64 face_value(std::uint32_t f, int k, int d)
 }
 
 //! Sums of the faces incident to each vertex: N values per vertex, on the GPU.
-template <int N>
+template <int N, AccumulateForm Form = AccumulateForm::Auto>
 std::vector<u64> gpu_face_sums(const RXMesh& mesh, std::vector<std::uint32_t>& finalized)
 {
     const std::uint32_t V = mesh.num_vertices();
@@ -44,7 +44,7 @@ std::vector<u64> gpu_face_sums(const RXMesh& mesh, std::vector<std::uint32_t>& f
     calls.memset(0);
     u64*           o = out.data();
     std::uint32_t* c = calls.data();
-    mesh.accumulate<Op::FV, u64, N>(
+    mesh.accumulate<Op::FV, u64, N, Plus, 128, 1, Form>(
         [=] __device__(FaceId f, const RowView<VertexId>& fv, const VertexSums<u64, N>& sums) {
             for (int k = 0; k < int(fv.size()); ++k) {
                 u64 v[N];
@@ -76,13 +76,14 @@ std::vector<u64> cpu_face_sums(const std::vector<Triangle>& faces, std::uint32_t
 
 //! Edge sums: each edge adds (1, e + 1, vertex of the other end + 1) into
 //! both of its vertices; the reference takes edges from the faces.
+template <AccumulateForm Form = AccumulateForm::Auto>
 std::vector<u64> gpu_edge_sums(const RXMesh& mesh)
 {
     const std::uint32_t V = mesh.num_vertices();
     DeviceBuffer<u64>   out(3 * std::size_t(V));
     out.memset(0xFF);
     u64* o = out.data();
-    mesh.accumulate<Op::EV, u64, 3>(
+    mesh.accumulate<Op::EV, u64, 3, Plus, 128, 1, Form>(
         [=] __device__(EdgeId, const RowView<VertexId>& ev, const VertexSums<u64, 3>& sums) {
             for (int k = 0; k < 2; ++k) {
                 const u64 v[3] = {1ull, 0ull, u64(ev[1 - k].id()) + 1};
@@ -113,13 +114,13 @@ std::vector<u64> cpu_edge_sums(const std::vector<Triangle>& faces, std::uint32_t
     return sums;
 }
 
-template <int N>
+template <int N, AccumulateForm Form = AccumulateForm::Auto>
 void expect_face_sums(const RXMesh& mesh, const std::string& what)
 {
     SCOPED_TRACE(what + " N=" + std::to_string(N));
     const auto                 faces = test::faces_of(mesh);
     std::vector<std::uint32_t> calls;
-    const auto                 gpu = gpu_face_sums<N>(mesh, calls);
+    const auto                 gpu = gpu_face_sums<N, Form>(mesh, calls);
     const auto                 ref = cpu_face_sums<N>(faces, mesh.num_vertices());
     for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v) {
         ASSERT_EQ(calls[v], 1u) << "finalize calls of vertex " << v;
@@ -132,6 +133,7 @@ void expect_face_sums(const RXMesh& mesh, const std::string& what)
 //! Staged input: each vertex's value g * 3 + 1 (u64); every face adds, to
 //! each corner, the values of its two other corners read through the
 //! StagedRow, and 1 into a second sum.
+template <AccumulateForm Form = AccumulateForm::Auto>
 std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
 {
     const std::uint32_t V = mesh.num_vertices();
@@ -142,7 +144,7 @@ std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
     DeviceBuffer<u64> out(2 * std::size_t(V));
     out.memset(0xFF);
     u64* o = out.data();
-    mesh.accumulate<Op::FV, u64, 2>(
+    mesh.accumulate<Op::FV, u64, 2, Plus, 128, 1, Form>(
         VertexInput<u64, 1>{input.data()},
         [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<u64, 1>& x,
                       const VertexSums<u64, 2>& sums) {
@@ -161,14 +163,14 @@ std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
 
 //! M values per vertex staged; each corner adds the last value of the next
 //! corner and the first of the one after.
-template <int M>
+template <int M, AccumulateForm Form = AccumulateForm::Auto>
 std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>& values)
 {
     auto              input = DeviceBuffer<u64>::from_host(values);
     DeviceBuffer<u64> out(mesh.num_vertices());
     out.memset(0xFF);
     u64* o = out.data();
-    mesh.accumulate<Op::FV, u64, 1>(
+    mesh.accumulate<Op::FV, u64, 1, Plus, 128, 1, Form>(
         VertexInput<u64, M>{input.data()},
         [] __device__(FaceId, const RowView<VertexId>&, const StagedRow<u64, M>& x,
                       const VertexSums<u64, 1>& sums) {
@@ -182,9 +184,10 @@ std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>&
     return out.to_host();
 }
 
+template <AccumulateForm Form = AccumulateForm::Auto>
 void expect_edge_sums(const RXMesh& mesh)
 {
-    const auto gpu = gpu_edge_sums(mesh);
+    const auto gpu = gpu_edge_sums<Form>(mesh);
     const auto ref = cpu_edge_sums(test::faces_of(mesh), mesh.num_vertices());
     for (std::size_t i = 0; i < ref.size(); i += 3) {
         ASSERT_EQ(gpu[i], ref[i]) << "degree of vertex " << i / 3;
@@ -192,6 +195,7 @@ void expect_edge_sums(const RXMesh& mesh)
     }
 }
 
+template <AccumulateForm Form = AccumulateForm::Auto>
 void expect_staged_sums(const RXMesh& mesh)
 {
     std::vector<u64> ref(2 * std::size_t(mesh.num_vertices()), 0);
@@ -201,7 +205,7 @@ void expect_staged_sums(const RXMesh& mesh)
                 (u64(t[(k + 1) % 3]) * 3 + 1) + (u64(t[(k + 2) % 3]) * 3 + 1);
             ref[2 * std::size_t(t[k]) + 1] += 1;
         }
-    const auto gpu = gpu_staged_sums(mesh);
+    const auto gpu = gpu_staged_sums<Form>(mesh);
     for (std::size_t i = 0; i < ref.size(); ++i)
         ASSERT_EQ(gpu[i], ref[i]) << "vertex " << i / 2 << " value " << i % 2;
 }
@@ -296,6 +300,7 @@ TEST(GpuAccumulate, StagedVertexInput)
 //! end; finalize returns the vertex's sum plus its id, so the grand total
 //! is the sum over edges of both ends' values plus the sum of ids, exact in
 //! double. Returns the GPU's per-vertex sums and total.
+template <AccumulateForm Form = AccumulateForm::Auto>
 std::pair<std::vector<u64>, double> gpu_computed_input_sums(const RXMesh& mesh)
 {
     DeviceBuffer<u64>    out(mesh.num_vertices());
@@ -305,7 +310,7 @@ std::pair<std::vector<u64>, double> gpu_computed_input_sums(const RXMesh& mesh)
     u64*       o     = out.data();
     const auto input = computed_vertex_input<u64, 3>(
         [] __device__(VertexId v, int d) { return u64(v.id()) * 3 + d + 1; });
-    mesh.accumulate_sum<Op::EV, u64, 1>(
+    mesh.accumulate_sum<Op::EV, u64, 1, Plus, 128, 1, Form>(
         input,
         [] __device__(EdgeId, const RowView<VertexId>&, const StagedRow<u64, 3>& x,
                       const VertexSums<u64, 1>& sums) {
@@ -346,14 +351,16 @@ TEST(GpuAccumulate, ComputedInputAndSum)
                 ref[b] += u64(a) * 3 + 1;
                 want += double(a) * 3 + 1 + double(b) * 3 + 1;
             }
-            for (const bool kept : {false, true}) {  // then with the kept lists
-                if (kept)
-                    mesh.vertex_sources(Op::EV);
-                const auto [gpu, total] = gpu_computed_input_sums(mesh);
+            const auto expect = [&](const auto& result, const char* form) {
+                const auto& [gpu, total] = result;
                 for (std::uint32_t v = 0; v < V; ++v)
-                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << (kept ? ", kept lists" : "");
-                EXPECT_EQ(total, want);
-            }
+                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << ", " << form;
+                EXPECT_EQ(total, want) << form;
+            };
+            expect(gpu_computed_input_sums(mesh), "transpose per block");
+            mesh.vertex_sources(Op::EV);  // then with the kept lists, in both forms
+            expect(gpu_computed_input_sums<AccumulateForm::Patches>(mesh), "kept lists, patches");
+            expect(gpu_computed_input_sums<AccumulateForm::Flat>(mesh), "kept lists, flat");
         }
     }
 }
@@ -379,14 +386,15 @@ TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
             ref[t[k]] += values[std::size_t(M) * t[(k + 1) % 3] + M - 1] +
                          values[std::size_t(M) * t[(k + 2) % 3]];
     // the per-block transpose in the scratch, then the mesh's kept lists
-    for (const bool kept : {false, true}) {
-        SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
-        if (kept)
-            mesh.vertex_sources(Op::FV);
-        const auto gpu = gpu_wide_input_sums<M>(mesh, values);
+    // (the scratch again, and the flat form, which stages nothing)
+    const auto expect = [&](const std::vector<u64>& gpu, const char* form) {
         for (std::uint32_t v = 0; v < V; ++v)
-            ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v;
-    }
+            ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << ", " << form;
+    };
+    expect(gpu_wide_input_sums<M>(mesh, values), "transpose per block");
+    mesh.vertex_sources(Op::FV);
+    expect(gpu_wide_input_sums<M, AccumulateForm::Patches>(mesh, values), "kept lists, scratch");
+    expect(gpu_wide_input_sums<M, AccumulateForm::Flat>(mesh, values), "kept lists, flat");
 }
 
 TEST(GpuAccumulate, ManySumsPerVertex)
@@ -401,7 +409,16 @@ TEST(GpuAccumulate, ManySumsPerVertex)
 
 //! Every sum above once more after the mesh keeps its source lists
 //! (RXMesh::vertex_sources), which accumulate then reads in place of its
-//! per-block transpose.
+//! per-block transpose: in a block per patch and in a thread per vertex.
+template <AccumulateForm Form>
+void expect_kept_list_sums(const RXMesh& mesh)
+{
+    expect_face_sums<3, Form>(mesh, "kept source lists");
+    expect_face_sums<40, Form>(mesh, "kept source lists");
+    expect_edge_sums<Form>(mesh);
+    expect_staged_sums<Form>(mesh);
+}
+
 TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -412,10 +429,18 @@ TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
             opt.patcher.capacity = capacity;
             const RXMesh mesh(soup, opt);
             expect_kept_source_lists(mesh);
-            expect_face_sums<3>(mesh, "kept source lists");
-            expect_face_sums<40>(mesh, "kept source lists");
-            expect_edge_sums(mesh);
-            expect_staged_sums(mesh);
+            {
+                SCOPED_TRACE("a block per patch");
+                expect_kept_list_sums<AccumulateForm::Patches>(mesh);
+            }
+            {
+                SCOPED_TRACE("a thread per vertex");
+                expect_kept_list_sums<AccumulateForm::Flat>(mesh);
+            }
+            {
+                SCOPED_TRACE("the form the mesh's size picks");
+                expect_kept_list_sums<AccumulateForm::Auto>(mesh);
+            }
         }
 }
 

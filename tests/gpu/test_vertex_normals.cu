@@ -1,5 +1,6 @@
 // Vertex normals on the GPU (patch version without global atomics, in the
-// launch it picks by size and in each of the three it picks from, and the
+// launch it picks by size and in each of the three it picks from; with the
+// mesh's kept face lists, a block per patch and a thread per vertex; and the
 // atomic FV version) against the double-precision CPU reference.
 #include <gtest/gtest.h>
 
@@ -98,15 +99,32 @@ void check(const TriangleSoup& soup, const std::string& name)
         {"patch kernel, 256 threads", [&] { vertex_normals<256, 8>(mesh, mesh.positions(), normal_view); }},
         {"patch kernel, 512 threads", [&] { vertex_normals<512, 4>(mesh, mesh.positions(), normal_view); }},
     };
-    for (const auto& [what, launch] : launches) {
+    const auto run = [&](const char* what, const std::function<void()>& launch) {
         normals.memset(0xFF);  // poison: every value must be written
         launch();
         RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
         const auto gpu = normals.to_host();
         for (float x : gpu)
-            ASSERT_FALSE(std::isnan(x)) << what << ": unwritten or NaN normal";
+            EXPECT_FALSE(std::isnan(x)) << what << ": unwritten or NaN normal";
         EXPECT_GT(expect_close(gpu, ref, cond, what), 0u);
-    }
+        return gpu;
+    };
+    for (const auto& [what, launch] : launches)
+        run(what, launch);
+    // with the mesh's kept face lists: a block per patch, a thread per
+    // vertex (the same sums in the same order: equal bit for bit), and the
+    // form the size picks
+    mesh.vertex_sources(Op::FV);
+    const auto patches = run("kept lists, a block per patch", [&] {
+        vertex_normals<128, 16, AccumulateForm::Patches>(mesh, mesh.positions(), normal_view);
+    });
+    const auto flat = run("kept lists, a thread per vertex", [&] {
+        vertex_normals<128, 16, AccumulateForm::Flat>(mesh, mesh.positions(), normal_view);
+    });
+    EXPECT_EQ(0, std::memcmp(patches.data(), flat.data(), patches.size() * sizeof(float)))
+        << "the two forms summed differently";
+    run("kept lists, default launch",
+        [&] { vertex_normals(mesh, mesh.positions(), normal_view); });
 
     // the atomic version accumulates unnormalised sums
     normals.memset(0);

@@ -46,14 +46,16 @@ struct StoreUnitNormal
 //! who computes normals again and again on one mesh (each step of a
 //! simulation) calls mesh.vertex_sources(Op::FV) once: every call after it
 //! skips the per-block transpose (query/vertex_sources.h). One call alone
-//! does not gain, since building the lists costs more than the call.
+//! does not gain, since building the lists costs more than the call. With
+//! the lists, a mesh of few patches per SM runs a thread per vertex instead
+//! of a block per patch (Form, query/accumulate_form.h).
 //! \pre positions and normals hold mesh.num_vertices() elements.
-template <int BlockThreads, int MinBlocks>
+template <int BlockThreads, int MinBlocks, AccumulateForm Form = AccumulateForm::Auto>
 void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                     VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
     require_vertex_count("vertex_normals", mesh, positions, normals);
-    mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks>(
+    mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks, Form>(
         VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 

@@ -1,0 +1,148 @@
+// accumulate's flat form, and the choice between it and the patch form
+// (query/accumulate.cuh).
+//
+// The patch form runs a block per patch: it stages the patch's input and
+// rows in shared memory behind barriers, then gathers each owned vertex.
+// On a small mesh every block is resident at once and the kernel lasts as
+// long as one block's chain of stage, barrier, rows, barrier, gather; the
+// SMs that get a second patch run that chain twice. The flat form runs a
+// thread per vertex, with nothing shared: the vertex's owner patch (a binary
+// search of the patches' first vertices), its kept list of sources
+// (query/vertex_sources.h), and for each source its row and its corners'
+// input values, read through the caches. Its chain is a few dependent loads
+// per source and no barrier, so it ends sooner where the patch form is one
+// wave of blocks; with many patches per SM the patch form reads each input
+// value once per patch instead of once per (vertex, source) pair.
+//
+// The flat form needs the mesh's kept lists (RXMesh::vertex_sources) and
+// every patch (no schedule). It calls contribute for the same (vertex,
+// source) pairs in the same order as the patch form with kept lists, with
+// the same values, so both give the same sums, bit for bit.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/launch.cuh"
+#include "rxmesh/core/search.cuh"
+#include "rxmesh/query/accumulate.cuh"
+#include "rxmesh/query/accumulate_form.h"
+
+namespace rxmesh {
+
+namespace detail {
+
+//! Threads per block of the flat form (the caller's BlockThreads and
+//! MinBlocks are the patch form's launch). Small blocks spread a small
+//! mesh's vertices over every SM.
+inline constexpr int kAccumulateFlatThreads = 128;
+
+//! contribute for local source i of patch pi, gathered for owned local
+//! vertex v: its row and its corners' input values read from global memory
+//! (the flat form's counterpart of contribute_source).
+template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
+__device__ __forceinline__ void contribute_flat(const PatchInfo& pi, std::uint32_t i,
+                                                std::uint32_t v, const Input& input, T (&sum)[N],
+                                                Contribute& contribute)
+{
+    using Source             = typename OpTraits<op>::Source;
+    using U                  = typename Input::value_type;
+    constexpr int        K   = OpTraits<op>::row_length;
+    constexpr int        M   = Input::components;
+    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
+    std::uint16_t        raw[3] = {0, 0, 0xFFFF};  // an edge's third corner is no vertex
+    direct_row<op>(pi, i, raw);
+    std::uint32_t global[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+        global[k] = k < K ? pi.vmap(raw[k]) : 0u;
+    const RowView<VertexId>              row(raw, global, K, 0);
+    const VertexReduction<T, N, Combine> sums(sum, raw, v);
+    if constexpr (M == 0) {
+        contribute(Source(src(i)), row, sums);
+    } else {
+        U values[K * M];  // corner k's values at k * M
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+            for (int d = 0; d < M; ++d)
+                values[k * M + d] = input.load(global[k], d);
+        const std::uint16_t corners[3] = {0, 1, 2};
+        contribute(Source(src(i)), row, StagedRow<U, M>(values, corners), sums);
+    }
+}
+
+//! The flat form: one thread per vertex (global id g) of the V the mesh
+//! has, gathering its kept sources in list order.
+template <Op op, typename T, int N, int BlockThreads, typename Input, typename Combine,
+          typename Active, typename Reduce, typename Contribute, typename Finalize>
+__global__ void __launch_bounds__(BlockThreads)
+    accumulate_flat_kernel(DeviceMesh mesh, std::uint32_t V, Input input,
+                           AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
+                           Finalize finalize)
+{
+    const VertexSourcesView kept    = kept_sources<op>(mesh);
+    const std::uint32_t     P       = mesh.store.num_patches;
+    double                  partial = 0;
+    for (std::uint32_t g = blockIdx.x * BlockThreads + threadIdx.x; g < V;
+         g += gridDim.x * BlockThreads) {
+        const std::uint32_t p = segment_of(mesh.store.vertex_offsets, P, g);
+        if (!patch_may_be_active(spec.active, p) || !spec.active(VertexId(g)))
+            continue;
+        const PatchInfo     pi = mesh.patch(p);
+        const std::uint32_t v  = g - pi.vmap.owned_offset;
+        T                   sum[N];
+#pragma unroll
+        for (int d = 0; d < N; ++d)
+            sum[d] = combine_identity<Combine, T>(d);
+        const std::uint32_t end = __ldg(kept.offsets + g + 1);
+        for (std::uint32_t j = __ldg(kept.offsets + g); j < end; ++j)
+            contribute_flat<op, T, N, Combine>(pi, __ldg(kept.sources + j), v, input, sum,
+                                               contribute);
+        const T(&done)[N] = sum;
+        if constexpr (Reduce::enabled)
+            partial += double(finalize(VertexId(g), done));
+        else
+            finalize(VertexId(g), done);
+    }
+    add_block_sum<BlockThreads>(spec.reduce, partial);
+}
+
+//! Whether accumulate of `op` with `form` runs flat on this mesh.
+template <Op op>
+bool accumulate_runs_flat(const DeviceMesh& mesh, AccumulateForm form)
+{
+    if (form == AccumulateForm::Patches || !kept_sources<op>(mesh).built() ||
+        mesh.schedule.range != nullptr)
+        return false;
+    return form == AccumulateForm::Flat ||
+           mesh.store.num_patches <=
+               std::uint64_t(kAccumulateFlatPatchesPerSM) * std::uint64_t(device_limits().sms);
+}
+
+//! accumulate in the form `form` asks for (see accumulate_runs_flat).
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
+          typename Combine, typename Active, typename Reduce, typename Contribute,
+          typename Finalize>
+void launch_accumulate_form(const DeviceMesh& mesh, std::uint32_t V, AccumulateForm form,
+                            Input input, AccumulateSpec<Combine, Active, Reduce> spec,
+                            Contribute contribute, Finalize finalize, cudaStream_t stream)
+{
+    if (!accumulate_runs_flat<op>(mesh, form)) {
+        launch_accumulate<op, T, N, BlockThreads, MinBlocks>(mesh, input, spec, contribute,
+                                                             finalize, stream);
+        return;
+    }
+    if (V == 0)
+        return;
+    constexpr int  threads = kAccumulateFlatThreads;
+    const unsigned grid    = unsigned((std::uint64_t(V) + threads - 1) / threads);
+    accumulate_flat_kernel<op, T, N, threads>
+        <<<grid, threads, 0, stream>>>(mesh, V, input, spec, contribute, finalize);
+    RXMESH_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+}  // namespace rxmesh

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# accumulate's flat form (query/accumulate_flat.cuh) in one batch: the GPU
+# tests of accumulate and of every algorithm on it (device checks on, GPU
+# required), memcheck of the kept-list sums, bench_vertex_normals at 52K to
+# 13.3M faces (the flat row against the patch rows and PDE), and
+# bench_bilateral of OLD (default ab_old/, the tree before; its terms pass is
+# the patch form) and of this tree, alternating, all built without device
+# checks, on one GPU in one run. Tables in $OUT/flat.tgz.
+# usage: [OLD=dir] [RUNS=15] [SIZES="52000 ..."] [LEVELS=2] \
+#        scripts/device_flat_check.sh     (carry .deps and the old tree)
+set -uo pipefail
+source scripts/device_env.sh > /dev/null
+cfg_old() {
+  cmake -S "${OLD:-ab_old}" -B build-ab-old -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF \
+    -DRXMESH_DEVICE_CHECKS=OFF -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" \
+    > "$OUT/cfg_old.log" 2>&1 && ninja -C build-ab-old bench_bilateral > "$OUT/b_old.log" 2>&1
+}
+( cfg_old ) &
+targeted_gpu_check \
+  'GpuAccumulate*:GpuVertexNormals*:GpuBilateral*:GpuGeodesic*:GpuGeometryGradients*:GpuMcf.Weights*' \
+  'GpuAccumulate.KeptSourceListsGiveTheSameSums:GpuAccumulate.InputTooLarge*' \
+  bench_vertex_normals bench_bilateral || exit 1
+wait
+[ -x build-ab-old/benchmarks/bench_bilateral ] || { grep -A10 error "$OUT/b_old.log" | head; exit 1; }
+MESH=$(armadillo_mesh)
+mkdir -p "$OUT/flat"
+for f in ${SIZES:-52000 208000 832000 3328000 13312000}; do
+  build-bench/benchmarks/bench_vertex_normals --mesh "$MESH" --min-faces "$f" \
+    --runs "${RUNS:-15}" > "$OUT/flat/vn_$f.md" 2>&1
+  echo "faces $f exit $?"
+  grep -E "patches|>= 16 blocks/SM \||kept|flat|default|PDE" "$OUT/flat/vn_$f.md" | cut -c1-110
+done
+for t in old new; do
+  dir=$([ $t = old ] && echo build-ab-old || echo build-bench)
+  $dir/benchmarks/bench_bilateral --mesh "$MESH" --levels "${LEVELS:-2}" --runs "${RUNS:-15}" \
+    --reference-max-faces 300000 > "$OUT/flat/bilateral_$t.md" 2>&1
+  echo "bench_bilateral $t exit $?"
+  grep -E "^\|" "$OUT/flat/bilateral_$t.md" | head -8 | cut -c1-160
+done
+cp "$OUT"/*.log "$OUT/flat/" 2>/dev/null
+cd "$OUT" && tar czf flat.tgz flat && rm -rf flat ./*.log
