@@ -9,9 +9,9 @@
 // thread per vertex, with nothing shared: the vertex's owner patch (a binary
 // search of the patches' first vertices), its kept list of sources
 // (query/vertex_sources.h), and for each source its row and its corners'
-// input values, read through the caches. Its chain is a few dependent loads
-// per source and no barrier, so it ends sooner where the patch form is one
-// wave of blocks; with many patches per SM the patch form reads each input
+// input values, read through the caches, a few sources' loads in flight
+// together. Its chain is a few dependent loads per batch of sources and no
+// barrier, so it ends sooner where the patch form is one wave of blocks; with many patches per SM the patch form reads each input
 // value once per patch instead of once per (vertex, source) pair.
 //
 // The flat form needs the mesh's kept lists (RXMesh::vertex_sources) and
@@ -39,39 +39,62 @@ namespace detail {
 //! mesh's vertices over every SM.
 inline constexpr int kAccumulateFlatThreads = 128;
 
-//! contribute for local source i of patch pi, gathered for owned local
-//! vertex v: its row and its corners' input values read from global memory
-//! (the flat form's counterpart of contribute_source).
-template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
-__device__ __forceinline__ void contribute_flat(const PatchInfo& pi, std::uint32_t i,
-                                                std::uint32_t v, const Input& input, T (&sum)[N],
-                                                Contribute& contribute)
+//! One source as the flat form reads it: its row of local vertices, their
+//! global ids and their input values (corner k's at k * M).
+template <Op op, typename Input>
+struct FlatSource
 {
-    using Source             = typename OpTraits<op>::Source;
-    using U                  = typename Input::value_type;
-    constexpr int        K   = OpTraits<op>::row_length;
-    constexpr int        M   = Input::components;
-    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
-    std::uint16_t        raw[3] = {0, 0, 0xFFFF};  // an edge's third corner is no vertex
-    direct_row<op>(pi, i, raw);
-    std::uint32_t global[3];
+    static constexpr int K = OpTraits<op>::row_length;
+    static constexpr int M = Input::components;
+    std::uint32_t        id;
+    std::uint16_t        raw[3];
+    std::uint32_t        global[3];
+    typename Input::value_type values[M > 0 ? K * M : 1];
+
+    //! Loads local source i of patch pi from global memory.
+    __device__ __forceinline__ void load(const PatchInfo& pi, std::uint32_t i, const Input& input)
+    {
+        id     = i;
+        raw[2] = 0xFFFF;  // an edge's third corner is no vertex
+        direct_row<op>(pi, i, raw);
 #pragma unroll
-    for (int k = 0; k < 3; ++k)
-        global[k] = k < K ? pi.vmap(raw[k]) : 0u;
-    const RowView<VertexId>              row(raw, global, K, 0);
-    const VertexReduction<T, N, Combine> sums(sum, raw, v);
-    if constexpr (M == 0) {
-        contribute(Source(src(i)), row, sums);
-    } else {
-        U values[K * M];  // corner k's values at k * M
+        for (int k = 0; k < 3; ++k)
+            global[k] = k < K ? pi.vmap(raw[k]) : 0u;
 #pragma unroll
         for (int k = 0; k < K; ++k)
 #pragma unroll
             for (int d = 0; d < M; ++d)
                 values[k * M + d] = input.load(global[k], d);
-        const std::uint16_t corners[3] = {0, 1, 2};
-        contribute(Source(src(i)), row, StagedRow<U, M>(values, corners), sums);
     }
+
+    //! contribute for it, gathered for owned local vertex v (the flat form's
+    //! counterpart of contribute_source).
+    template <typename T, int N, typename Combine, typename Contribute>
+    __device__ __forceinline__ void contribute_to(const PatchInfo& pi, std::uint32_t v,
+                                                  T (&sum)[N], Contribute& contribute) const
+    {
+        using Source             = typename OpTraits<op>::Source;
+        const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
+        const RowView<VertexId>              row(raw, global, K, 0);
+        const VertexReduction<T, N, Combine> sums(sum, raw, v);
+        if constexpr (M == 0) {
+            contribute(Source(src(id)), row, sums);
+        } else {
+            const std::uint16_t corners[3] = {0, 1, 2};
+            contribute(Source(src(id)), row,
+                       StagedRow<typename Input::value_type, M>(values, corners), sums);
+        }
+    }
+};
+
+//! Sources a flat thread loads before it contributes any of them: their
+//! loads are independent, so a batch's rows and values are in flight
+//! together rather than one source's chain of loads after another's. One
+//! at a time for inputs of more than a few values (their registers).
+template <typename Input>
+constexpr int flat_batch()
+{
+    return Input::components * sizeof(typename Input::value_type) <= 16 ? 4 : 1;
 }
 
 //! The flat form: one thread per vertex (global id g) of the V the mesh
@@ -83,12 +106,15 @@ __global__ void __launch_bounds__(BlockThreads)
                            AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
                            Finalize finalize)
 {
+    constexpr int           B       = flat_batch<Input>();
     const VertexSourcesView kept    = kept_sources<op>(mesh);
     const std::uint32_t     P       = mesh.store.num_patches;
     double                  partial = 0;
     for (std::uint32_t g = blockIdx.x * BlockThreads + threadIdx.x; g < V;
          g += gridDim.x * BlockThreads) {
-        const std::uint32_t p = segment_of(mesh.store.vertex_offsets, P, g);
+        // the list's bounds load while the owner is searched
+        const std::uint32_t begin = __ldg(kept.offsets + g), end = __ldg(kept.offsets + g + 1);
+        const std::uint32_t p     = segment_of(mesh.store.vertex_offsets, P, g);
         if (!patch_may_be_active(spec.active, p) || !spec.active(VertexId(g)))
             continue;
         const PatchInfo     pi = mesh.patch(p);
@@ -97,10 +123,17 @@ __global__ void __launch_bounds__(BlockThreads)
 #pragma unroll
         for (int d = 0; d < N; ++d)
             sum[d] = combine_identity<Combine, T>(d);
-        const std::uint32_t end = __ldg(kept.offsets + g + 1);
-        for (std::uint32_t j = __ldg(kept.offsets + g); j < end; ++j)
-            contribute_flat<op, T, N, Combine>(pi, __ldg(kept.sources + j), v, input, sum,
-                                               contribute);
+        for (std::uint32_t j = begin; j < end; j += B) {
+            FlatSource<op, Input> s[B];
+#pragma unroll
+            for (int b = 0; b < B; ++b)
+                if (j + b < end)
+                    s[b].load(pi, __ldg(kept.sources + j + b), input);
+#pragma unroll
+            for (int b = 0; b < B; ++b)
+                if (j + b < end)
+                    s[b].template contribute_to<T, N, Combine>(pi, v, sum, contribute);
+        }
         const T(&done)[N] = sum;
         if constexpr (Reduce::enabled)
             partial += double(finalize(VertexId(g), done));
