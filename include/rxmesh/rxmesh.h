@@ -248,31 +248,31 @@ class RXMesh
     //! receives a VertexReduction<T, N, Combine>); BlockThreads; MinBlocks
     //! (the kernel's __launch_bounds__ minimum of resident blocks per SM; 1:
     //! the compiler's choice of registers); Form (accumulate and
-    //! accumulate_sum: query/accumulate_form.h; by default a thread per
-    //! vertex where the mesh keeps the op's lists and has few patches per SM,
-    //! else a block per patch). T and N may be left out, as in
+    //! accumulate_sum: a block per patch, or with AccumulateForm::Flat a
+    //! thread per vertex where the mesh keeps the op's lists;
+    //! query/accumulate_form.h). T and N may be left out, as in
     //! accumulate<Op::FV>(...) or accumulate_scheduled<Op::FV, Min>(...), when
     //! finalize is a functor with one `operator()(VertexId, const T (&)[N])`
     //! (not a lambda: query/accumulate_args.h).
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Contribute,
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Contribute,
               typename Finalize>
     detail::IfValueType<T> accumulate(Contribute contribute, Finalize finalize,
                                       cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Auto, typename Contribute, typename Finalize>
+              AccumulateForm Form = AccumulateForm::Patches, typename Contribute, typename Finalize>
     detail::IfCombine<Combine> accumulate(Contribute contribute, Finalize finalize,
                                           cudaStream_t stream = 0) const;
     //! The same, with a vertex input staged in shared memory per patch and
     //! handed to contribute as a StagedRow: VertexInput<U, M> (a view, e.g.
     //! of positions) or computed_vertex_input<U, M>(f).
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Input,
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Input,
               typename Contribute, typename Finalize>
     detail::IfValueType<T> accumulate(Input input, Contribute contribute, Finalize finalize,
                                       cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Auto, typename Input, typename Contribute,
+              AccumulateForm Form = AccumulateForm::Patches, typename Input, typename Contribute,
               typename Finalize>
     detail::IfCombine<Combine> accumulate(Input input, Contribute contribute, Finalize finalize,
                                           cudaStream_t stream = 0) const;
@@ -280,12 +280,12 @@ class RXMesh
     //! vertices is added to *total (device memory; one atomic per block), so
     //! that a dot product rides along with the accumulation.
     template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Auto, typename Input,
+              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Input,
               typename Contribute, typename Finalize>
     detail::IfValueType<T> accumulate_sum(Input input, Contribute contribute, Finalize finalize,
                                           double* total, cudaStream_t stream = 0) const;
     template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Auto, typename Input, typename Contribute,
+              AccumulateForm Form = AccumulateForm::Patches, typename Input, typename Contribute,
               typename Finalize>
     detail::IfCombine<Combine> accumulate_sum(Input input, Contribute contribute,
                                               Finalize finalize, double* total,

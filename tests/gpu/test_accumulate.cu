@@ -34,7 +34,7 @@ __host__ __device__ inline u64 face_value(std::uint32_t f, int k, int d)
 }
 
 //! Sums of the faces incident to each vertex: N values per vertex, on the GPU.
-template <int N, AccumulateForm Form = AccumulateForm::Auto>
+template <int N, AccumulateForm Form = AccumulateForm::Patches>
 std::vector<u64> gpu_face_sums(const RXMesh& mesh, std::vector<std::uint32_t>& finalized)
 {
     const std::uint32_t V = mesh.num_vertices();
@@ -76,7 +76,7 @@ std::vector<u64> cpu_face_sums(const std::vector<Triangle>& faces, std::uint32_t
 
 //! Edge sums: each edge adds (1, e + 1, vertex of the other end + 1) into
 //! both of its vertices; the reference takes edges from the faces.
-template <AccumulateForm Form = AccumulateForm::Auto>
+template <AccumulateForm Form = AccumulateForm::Patches>
 std::vector<u64> gpu_edge_sums(const RXMesh& mesh)
 {
     const std::uint32_t V = mesh.num_vertices();
@@ -114,7 +114,7 @@ std::vector<u64> cpu_edge_sums(const std::vector<Triangle>& faces, std::uint32_t
     return sums;
 }
 
-template <int N, AccumulateForm Form = AccumulateForm::Auto>
+template <int N, AccumulateForm Form = AccumulateForm::Patches>
 void expect_face_sums(const RXMesh& mesh, const std::string& what)
 {
     SCOPED_TRACE(what + " N=" + std::to_string(N));
@@ -133,7 +133,7 @@ void expect_face_sums(const RXMesh& mesh, const std::string& what)
 //! Staged input: each vertex's value g * 3 + 1 (u64); every face adds, to
 //! each corner, the values of its two other corners read through the
 //! StagedRow, and 1 into a second sum.
-template <AccumulateForm Form = AccumulateForm::Auto>
+template <AccumulateForm Form = AccumulateForm::Patches>
 std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
 {
     const std::uint32_t V = mesh.num_vertices();
@@ -163,7 +163,7 @@ std::vector<u64> gpu_staged_sums(const RXMesh& mesh)
 
 //! M values per vertex staged; each corner adds the last value of the next
 //! corner and the first of the one after.
-template <int M, AccumulateForm Form = AccumulateForm::Auto>
+template <int M, AccumulateForm Form = AccumulateForm::Patches>
 std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>& values)
 {
     auto              input = DeviceBuffer<u64>::from_host(values);
@@ -184,7 +184,7 @@ std::vector<u64> gpu_wide_input_sums(const RXMesh& mesh, const std::vector<u64>&
     return out.to_host();
 }
 
-template <AccumulateForm Form = AccumulateForm::Auto>
+template <AccumulateForm Form = AccumulateForm::Patches>
 void expect_edge_sums(const RXMesh& mesh)
 {
     const auto gpu = gpu_edge_sums<Form>(mesh);
@@ -195,7 +195,7 @@ void expect_edge_sums(const RXMesh& mesh)
     }
 }
 
-template <AccumulateForm Form = AccumulateForm::Auto>
+template <AccumulateForm Form = AccumulateForm::Patches>
 void expect_staged_sums(const RXMesh& mesh)
 {
     std::vector<u64> ref(2 * std::size_t(mesh.num_vertices()), 0);
@@ -300,7 +300,7 @@ TEST(GpuAccumulate, StagedVertexInput)
 //! end; finalize returns the vertex's sum plus its id, so the grand total
 //! is the sum over edges of both ends' values plus the sum of ids, exact in
 //! double. Returns the GPU's per-vertex sums and total.
-template <AccumulateForm Form = AccumulateForm::Auto>
+template <AccumulateForm Form = AccumulateForm::Patches>
 std::pair<std::vector<u64>, double> gpu_computed_input_sums(const RXMesh& mesh)
 {
     DeviceBuffer<u64>    out(mesh.num_vertices());
@@ -436,10 +436,6 @@ TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
             {
                 SCOPED_TRACE("a thread per vertex");
                 expect_kept_list_sums<AccumulateForm::Flat>(mesh);
-            }
-            {
-                SCOPED_TRACE("the form the mesh's size picks");
-                expect_kept_list_sums<AccumulateForm::Auto>(mesh);
             }
         }
 }

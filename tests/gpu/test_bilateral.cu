@@ -118,6 +118,30 @@ TEST(GpuBilateral, PatchCapacityAndListLengthDoNotMatter)
                          "capacity " + std::to_string(capacity) + " list " + std::to_string(list));
 }
 
+TEST(GpuBilateral, TermsPassInEitherFormMatchesReference)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    // the normal and sigma_c pass runs a thread per vertex on a mesh of few
+    // patches per SM and a block per patch on one of many: the same mesh in
+    // patches of 2048 and of 64 faces takes one form each
+    const TriangleSoup soup = noisy(generate::torus(160, 80));
+    int                dev = 0, sms = 0;
+    RXMESH_CHECK_CUDA(cudaGetDevice(&dev));
+    RXMESH_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    for (std::uint32_t capacity : {2048u, 64u}) {
+        BuildOptions options;
+        options.weld             = true;
+        options.patcher.capacity = capacity;
+        const RXMesh mesh(soup, options);
+        const bool   flat = mesh.num_patches() <= kBilateralFlatTermsPatchesPerSM * std::uint32_t(sms);
+        ASSERT_EQ(flat, capacity == 2048u)
+            << mesh.num_patches() << " patches on " << sms << " SMs: the mesh no longer takes "
+            << (capacity == 2048u ? "the flat" : "the patch") << " form";
+        expect_agree(denoise_both(soup, 2, capacity),
+                     flat ? "a thread per vertex" : "a block per patch");
+    }
+}
+
 TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

@@ -2,7 +2,8 @@
 // algo/bilateral_terms.h), Jacobi iterations: every vertex reads the previous
 // positions. Written with the public API, one iteration is two queries:
 //   1. RXMesh::accumulate<Op::FV> with PerComponent<Plus, 3, Min>: in one
-//      pass over each vertex's faces (positions staged in shared memory),
+//      pass over each vertex's faces (positions staged in shared memory; on
+//      a mesh of few patches per SM, a thread per vertex instead),
 //      the normal (a sum) and sigma_c^2 (the least squared length of the
 //      face edges at the vertex: every one-ring edge lies on a face, so this
 //      is the one-ring's least, the same floats);
@@ -146,11 +147,12 @@ struct MoveAlongNormal
     }
 };
 
-//! Iteration stage 1: the normal and sigma_c^2 of positions f.x.
-template <int MinBlocks>
+//! Iteration stage 1: the normal and sigma_c^2 of positions f.x, in a
+//! block per patch or a thread per vertex (Form).
+template <int MinBlocks, AccumulateForm Form>
 void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 4, BilateralCombine, 128, MinBlocks>(
+    mesh.accumulate<Op::FV, float, 4, BilateralCombine, 128, MinBlocks, Form>(
         VertexInput<float, 3>{f.x}, BilateralCornerTerms{}, StoreBilateralTerms{f.terms}, stream);
 }
 
@@ -177,13 +179,22 @@ void bilateral_ball(const RXMesh& mesh, const BilateralFrame& f, const KRingOpti
 inline constexpr std::uint32_t kBilateralBallCapPatchesPerSM = 8;
 inline constexpr int           kBilateralBallCappedMinBlocks = 6;
 
+//! Patches per SM up to which bilateral_denoise runs its normal and sigma_c
+//! pass as a thread per vertex (AccumulateForm::Flat) rather than a block of
+//! 128 threads per patch: with about one patch per SM the blocks are one
+//! wave, each a chain of staging and barriers that the flat form does not
+//! have; at four per SM the two tied. From benchmarks/bilateral.cu
+//! (results/nvidia-h100/accumulate_flat.md).
+inline constexpr std::uint32_t kBilateralFlatTermsPatchesPerSM = 2;
+
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
 //! `positions`, the result in `denoised` (the same view for in place).
 //! BallBlockThreads, BallMinBlocks: the launch of the ball's patch kernel
 //! (MinBlocks, the least resident blocks per SM, is a register cap; 0, no
 //! bound); BallBlockThreads = 0 (the default) chooses it by the mesh's size
 //! (kBilateralBallCapPatchesPerSM). TermsMinBlocks: the same cap for the
-//! normal and sigma_c pass (128 threads). All swept by
+//! normal and sigma_c pass (128 threads; a thread per vertex instead up to
+//! kBilateralFlatTermsPatchesPerSM patches per SM). All swept by
 //! benchmarks/bilateral.cu.
 //! \return the time of each stage.
 //! \throw InvalidInputError for iterations < 0; Error when a view does not
@@ -204,6 +215,7 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     mesh.kring_halo(stream);  // built once per mesh, outside the timings
     mesh.vertex_sources(Op::FV, stream);  // the terms pass's lists (query/vertex_sources.h), too
     const bool capped_ball = more_patches_per_sm_than(mesh, kBilateralBallCapPatchesPerSM);
+    const bool flat_terms  = !more_patches_per_sm_than(mesh, kBilateralFlatTermsPatchesPerSM);
     // stages 0 (terms) and 1 (ball), timed without a host wait between them
     StageClock clock(stream, 2);
     clock.mark();
@@ -221,7 +233,10 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
             clock.mark();
         }
         const detail::BilateralFrame f{x, {terms.data(), V}, x_next};
-        detail::bilateral_terms<TermsMinBlocks>(mesh, f, stream);
+        if (flat_terms)
+            detail::bilateral_terms<TermsMinBlocks, AccumulateForm::Flat>(mesh, f, stream);
+        else
+            detail::bilateral_terms<TermsMinBlocks, AccumulateForm::Patches>(mesh, f, stream);
         clock.mark(0);
         if constexpr (BallBlockThreads > 0)
             detail::bilateral_ball<BallBlockThreads, BallMinBlocks>(mesh, f, options.kring, stream);

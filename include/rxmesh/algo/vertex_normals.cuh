@@ -46,11 +46,12 @@ struct StoreUnitNormal
 //! who computes normals again and again on one mesh (each step of a
 //! simulation) calls mesh.vertex_sources(Op::FV) once: every call after it
 //! skips the per-block transpose (query/vertex_sources.h). One call alone
-//! does not gain, since building the lists costs more than the call. With
-//! the lists, a mesh of few patches per SM runs a thread per vertex instead
-//! of a block per patch (Form, query/accumulate_form.h).
+//! does not gain, since building the lists costs more than the call. Form:
+//! a block per patch (the default), or with the lists a thread per vertex
+//! (query/accumulate_form.h; no faster here than the wide blocks that the
+//! form below picks for small meshes).
 //! \pre positions and normals hold mesh.num_vertices() elements.
-template <int BlockThreads, int MinBlocks, AccumulateForm Form = AccumulateForm::Auto>
+template <int BlockThreads, int MinBlocks, AccumulateForm Form = AccumulateForm::Patches>
 void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                     VertexView<float, 3> normals, cudaStream_t stream = 0)
 {

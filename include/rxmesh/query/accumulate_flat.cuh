@@ -1,5 +1,5 @@
-// accumulate's flat form, and the choice between it and the patch form
-// (query/accumulate.cuh).
+// accumulate's flat form (AccumulateForm::Flat), beside the patch form of
+// query/accumulate.cuh.
 //
 // The patch form runs a block per patch: it stages the patch's input and
 // rows in shared memory behind barriers, then gathers each owned vertex.
@@ -11,8 +11,17 @@
 // (query/vertex_sources.h), and for each source its row and its corners'
 // input values, read through the caches, a few sources' loads in flight
 // together. Its chain is a few dependent loads per batch of sources and no
-// barrier, so it ends sooner where the patch form is one wave of blocks; with many patches per SM the patch form reads each input
-// value once per patch instead of once per (vertex, source) pair.
+// barrier, so it can end sooner where the patch form is one wave of blocks;
+// with many patches per SM the patch form reads each input value once per
+// patch instead of once per (vertex, source) pair, and the flat form's
+// registers (a batch of sources) cost it resident threads.
+//
+// Which wins depends on the launch it is measured against: on the meshes of
+// about one patch per SM, the flat form beat the patch form's 128-thread
+// blocks, but 512-thread blocks (vertex_normals' choice there) did as well,
+// and with many patches per SM the patch form wins. So the flat form runs
+// only where asked for (AccumulateForm::Flat): bilateral_denoise asks for it
+// on small meshes (benchmarks/results/nvidia-h100/accumulate_flat.md).
 //
 // The flat form needs the mesh's kept lists (RXMesh::vertex_sources) and
 // every patch (no schedule). It calls contribute for the same (vertex,
@@ -143,16 +152,13 @@ __global__ void __launch_bounds__(BlockThreads)
     add_block_sum<BlockThreads>(spec.reduce, partial);
 }
 
-//! Whether accumulate of `op` with `form` runs flat on this mesh.
+//! Whether accumulate of `op` with `form` runs flat on this mesh: asked
+//! for, with the op's lists kept and every patch taken (no schedule).
 template <Op op>
 bool accumulate_runs_flat(const DeviceMesh& mesh, AccumulateForm form)
 {
-    if (form == AccumulateForm::Patches || !kept_sources<op>(mesh).built() ||
-        mesh.schedule.range != nullptr)
-        return false;
-    return form == AccumulateForm::Flat ||
-           mesh.store.num_patches <=
-               std::uint64_t(kAccumulateFlatPatchesPerSM) * std::uint64_t(device_limits().sms);
+    return form == AccumulateForm::Flat && kept_sources<op>(mesh).built() &&
+           mesh.schedule.range == nullptr;
 }
 
 //! accumulate in the form `form` asks for (see accumulate_runs_flat).
