@@ -312,8 +312,8 @@ int main(int argc, char** argv)
     mesh.vertex_sources(Op::FV);
     const float       kept_build_ms = build_timer.stop_ms();
     const std::size_t kept_bytes    = mesh.memory().vertex_sources;
-    // the rows of a block per patch are forced (Patches): on a mesh of few
-    // patches per SM the default form with kept lists is a thread per vertex
+    // the rows of a block per patch name their form (Patches, the default)
+    // beside the row of a thread per vertex (Flat)
     constexpr AccumulateForm kPatches = AccumulateForm::Patches;
     std::vector<Variant> kept = {
         {"RXMesh vertex_normals, kept face lists, 128 threads, >= 16 blocks/SM", "kept_128_16",
