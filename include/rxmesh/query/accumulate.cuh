@@ -325,8 +325,34 @@ struct KeptSourceLists
     __device__ std::uint32_t source(std::uint32_t j) const { return __ldg(sources + j); }
 };
 
-//! Calls contribute for local source i (a face or an edge) whose row of
-//! local vertices is raw, summing for local vertex v into sum.
+//! Calls contribute for local source i (a face or an edge) of patch pi,
+//! summing for local vertex v into sum: raw is its row of local vertices,
+//! global their global ids, and value d of its k-th vertex's input is
+//! staged[M * staged_at[k] + d] (the patch's staged input by local id, or
+//! the flat form's values of the row's corners).
+template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
+__device__ __forceinline__ void contribute_row(const PatchInfo& pi, std::uint32_t i,
+                                               const std::uint16_t (&raw)[3],
+                                               const std::uint32_t (&global)[3],
+                                               const typename Input::value_type* staged,
+                                               const std::uint16_t (&staged_at)[3],
+                                               std::uint32_t v, T (&sum)[N],
+                                               Contribute& contribute)
+{
+    using Source             = typename OpTraits<op>::Source;
+    constexpr int        K   = OpTraits<op>::row_length;
+    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
+    const RowView<VertexId>              row(raw, global, K, 0);
+    const VertexReduction<T, N, Combine> sums(sum, raw, v);
+    if constexpr (Input::components == 0)
+        contribute(Source(src(i)), row, sums);
+    else
+        contribute(Source(src(i)), row,
+                   StagedRow<typename Input::value_type, Input::components>(staged, staged_at),
+                   sums);
+}
+
+//! contribute_row with the patch's input staged by local id.
 template <Op op, typename T, int N, typename Combine, typename Input, typename Contribute>
 __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint32_t i,
                                                   const std::uint16_t (&raw)[3],
@@ -334,20 +360,12 @@ __device__ __forceinline__ void contribute_source(const PatchInfo& pi, std::uint
                                                   std::uint32_t v, T (&sum)[N],
                                                   Contribute& contribute)
 {
-    using Source             = typename OpTraits<op>::Source;
-    constexpr int        K   = OpTraits<op>::row_length;
-    const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
-    std::uint32_t        global[3];
+    constexpr int K = OpTraits<op>::row_length;
+    std::uint32_t global[3];
 #pragma unroll
     for (int k = 0; k < 3; ++k)
         global[k] = k < K ? pi.vmap(raw[k]) : 0u;
-    const RowView<VertexId> row(raw, global, K, 0);
-    const VertexReduction<T, N, Combine> sums(sum, raw, v);
-    if constexpr (Input::components == 0)
-        contribute(Source(src(i)), row, sums);
-    else
-        contribute(Source(src(i)), row,
-                   StagedRow<typename Input::value_type, Input::components>(staged, raw), sums);
+    contribute_row<op, T, N, Combine, Input>(pi, i, raw, global, staged, raw, v, sum, contribute);
 }
 
 //! What accumulate does with finalize's results: nothing (finalize returns

@@ -34,7 +34,6 @@
 #include <cstdint>
 
 #include "rxmesh/core/cuda_check.h"
-#include "rxmesh/core/launch.cuh"
 #include "rxmesh/core/search.cuh"
 #include "rxmesh/query/accumulate.cuh"
 #include "rxmesh/query/accumulate_form.h"
@@ -76,23 +75,14 @@ struct FlatSource
                 values[k * M + d] = input.load(global[k], d);
     }
 
-    //! contribute for it, gathered for owned local vertex v (the flat form's
-    //! counterpart of contribute_source).
+    //! contribute for it, gathered for owned local vertex v.
     template <typename T, int N, typename Combine, typename Contribute>
     __device__ __forceinline__ void contribute_to(const PatchInfo& pi, std::uint32_t v,
                                                   T (&sum)[N], Contribute& contribute) const
     {
-        using Source             = typename OpTraits<op>::Source;
-        const LocalToGlobal& src = op == Op::EV ? pi.emap : pi.fmap;
-        const RowView<VertexId>              row(raw, global, K, 0);
-        const VertexReduction<T, N, Combine> sums(sum, raw, v);
-        if constexpr (M == 0) {
-            contribute(Source(src(id)), row, sums);
-        } else {
-            const std::uint16_t corners[3] = {0, 1, 2};
-            contribute(Source(src(id)), row,
-                       StagedRow<typename Input::value_type, M>(values, corners), sums);
-        }
+        constexpr std::uint16_t corners[3] = {0, 1, 2};  // values holds the row's corners
+        contribute_row<op, T, N, Combine, Input>(pi, id, raw, global, values, corners, v, sum,
+                                                 contribute);
     }
 };
 
