@@ -224,10 +224,6 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
                      std::integral_constant<int, 8>{});
     (void)cached_run(std::integral_constant<int, 128>{}, CgLoop::Launches,
                      std::integral_constant<int, 16>{});
-    (void)cached_run(std::integral_constant<int, 128>{}, CgLoop::SinglePass,
-                     std::integral_constant<int, 16>{});
-    (void)cached_run(std::integral_constant<int, 256>{}, CgLoop::SinglePass,
-                     std::integral_constant<int, 8>{});
     // the default (launch by size), which the solve below uses
     row.rx_iter_ms = cached_run(std::integral_constant<int, 0>{}, CgLoop::Auto, NoBound{});
     row.rx_cached_bytes = double(lap.bytes());

@@ -255,7 +255,7 @@ CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t 
     auto              diag  = c.diag;
     float             scale = c.diag_scale;
     void*             args[] = {&m, &op, &diag, &scale, &v, &state, &sums};
-    launch_cooperative(&pl_cg_single_pass<N, BlockThreads, MinBlocks>, grid, BlockThreads, args,
+    launch_cooperative(&pl_cg_single_pass<N, BlockThreads>, grid, BlockThreads, args,
                        smem, c.stream);
     const CgReport report = cg_report(state, start.rr, c.stream);
     if (report.iterations % 2 == 1)  // the last residual is in the second r
@@ -315,7 +315,7 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
     if (loop == CgLoop::SinglePass ||
         (loop == CgLoop::Auto && mesh.num_vertices() <= kSinglePassMaxVertices)) {
         const unsigned grid =
-            cooperative_grid<pl_cg_single_pass<N, BlockThreads, MinBlocks>>(BlockThreads,
+            cooperative_grid<pl_cg_single_pass<N, BlockThreads>>(BlockThreads,
                                                                             2 * smem, P);
         if (grid > 0) return cached_cg_single_pass<N, BlockThreads, MinBlocks>(c, grid, 2 * smem);
         if (loop == CgLoop::SinglePass)
@@ -346,8 +346,7 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
 //!        memory of its two staged vectors).
 //! MinBlocks: the least resident blocks per SM (a register cap; 0, no
 //! bound) of the product's launches and of the one-launch two-pass loop;
-//! the single-pass loop takes it where it asks for more than its own cap
-//! (kSinglePassThreadsPerSm).
+//! the single-pass loop keeps its own cap (kSinglePassThreadsPerSm).
 //! BlockThreads = 0 (the default) chooses the launch by size:
 //! - above kSinglePassMaxVertices, where Auto runs the two-pass loop, 256
 //!   threads capped at 8 blocks per SM (32 registers, a few spilled: full

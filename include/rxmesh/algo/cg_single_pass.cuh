@@ -226,23 +226,15 @@ __device__ __forceinline__ void add_pass_sums(const PassSums& mine, PassSums* to
 //! registers a thread), as many as the two-pass loop gets without a bound.
 constexpr int kSinglePassThreadsPerSm = 1536;
 
-//! The loop's least resident blocks per SM: the caller's MinBlocks where it
-//! asks for more than kSinglePassThreadsPerSm threads (a tighter register
-//! cap), else that many threads.
-constexpr int single_pass_min_blocks(int block_threads, int min_blocks)
-{
-    return min_blocks * block_threads > kSinglePassThreadsPerSm
-               ? min_blocks
-               : kSinglePassThreadsPerSm / block_threads;
-}
-
 //! The whole loop (see the top of the file). `sums`: three slots, zeroed
 //! before the launch; pass k adds into slot k % 3, reads slot (k - 1) % 3
 //! and zeroes slot (k + 1) % 3, which no block reads or writes until after
 //! the next barrier. Ends with the state's iterations, delta (the last
 //! pass's r.r) and done.
-template <int N, int BlockThreads, int MinBlocks = 0>
-__global__ void __launch_bounds__(BlockThreads, single_pass_min_blocks(BlockThreads, MinBlocks))
+//! (A tighter cap, as the two-pass loops take, lost in every run:
+//! results/nvidia-h100/mcf_launch_by_size.md.)
+template <int N, int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads, kSinglePassThreadsPerSm / BlockThreads)
     pl_cg_single_pass(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,
                       float diag_scale, SinglePassVectors v, CgState* state, PassSums* sums)
 {
