@@ -39,12 +39,13 @@ build_device()
 
 #! A benchmarks-only build in DIR (no tests, no Python, device checks off, so
 #! that timings are the library's), then ninja TARGET... there; prints the
-#! errors. Logs in $OUT/cfg_DIR.log and $OUT/b_DIR.log.
+#! errors. Logs in $OUT/cfg_DIR.log and $OUT/b_DIR.log. SRC: the source
+#! tree (default: this one; e.g. an older tree to compare with).
 build_bench()
 {
   local dir=$1
   shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  cmake -S "${SRC:-.}" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF -DRXMESH_DEVICE_CHECKS=OFF \
     -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" > "$OUT/cfg_$dir.log" 2>&1 \
     || { tail -20 "$OUT/cfg_$dir.log"; return 1; }

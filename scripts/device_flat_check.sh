@@ -10,19 +10,13 @@
 #        scripts/device_flat_check.sh     (carry .deps and the old tree)
 set -uo pipefail
 source scripts/device_env.sh > /dev/null
-cfg_old() {
-  cmake -S "${OLD:-ab_old}" -B build-ab-old -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_BUILD_TESTS=OFF \
-    -DRXMESH_DEVICE_CHECKS=OFF -DRXMESH_BUILD_PYTHON=OFF -DCMAKE_PREFIX_PATH="$DEPS/usr" \
-    > "$OUT/cfg_old.log" 2>&1 && ninja -C build-ab-old bench_bilateral > "$OUT/b_old.log" 2>&1
-}
-( cfg_old ) &
+( SRC="${OLD:-ab_old}" build_bench build-ab-old bench_bilateral > /dev/null ) &
 targeted_gpu_check \
   'GpuAccumulate*:GpuVertexNormals*:GpuBilateral*:GpuGeodesic*:GpuGeometryGradients*:GpuMcf.Weights*' \
   'GpuAccumulate.KeptSourceListsGiveTheSameSums:GpuAccumulate.InputTooLarge*' \
   bench_vertex_normals bench_bilateral || exit 1
 wait
-[ -x build-ab-old/benchmarks/bench_bilateral ] || { grep -A10 error "$OUT/b_old.log" | head; exit 1; }
+[ -x build-ab-old/benchmarks/bench_bilateral ] || { grep -A10 error "$OUT/b_build-ab-old.log" | head; exit 1; }
 MESH=$(armadillo_mesh)
 mkdir -p "$OUT/flat"
 for f in ${SIZES:-52000 208000 832000 3328000 13312000}; do
