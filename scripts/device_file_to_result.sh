@@ -26,6 +26,7 @@ T=$(mktemp -d)
     rc=$?
     end=$(date +%s%N)
     echo "run $run: exit $rc, process wall $(( (end - start) / 1000000 )) ms; $(grep -E 'wall|import' "$T/mcf.txt" | tr -s ' ' | tr '\n' ';')"
+    python3 scripts/app_report_times.py "$T/r.json"
   done
   cat "$T/mcf.txt"
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('report times_ms', r['times_ms'], 'wall_ms', r['wall_ms'])" "$T/r.json"

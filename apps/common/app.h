@@ -140,6 +140,7 @@ class Session
           m_import_ms(import_ms),
           m_gpu_wait_ms(gpu_wait_ms),
           m_write_ms(early_write_ms),
+          m_early_write_ms(early_write_ms),
           m_gpu(std::move(gpu)),
           m_start(start),
           m_early_ply(std::move(early_ply))
@@ -192,7 +193,9 @@ class Session
     void write_moved_mesh(const RXMesh& mesh, VertexView<const float, 3> moved)
     {
         stage(m_options.output, [&](const std::string& tmp) {
+            const auto       export_start = Clock::now();
             InputOrderMoved  out = input_order_moved(mesh, m_input.soup, moved);
+            m_export_ms += ms_since(export_start);
             io::VertexScalar d{"displacement", std::move(out.displacement)};
             if (m_early_ply && m_early_ply->path() == tmp) {  // its faces are written
                 m_early_ply->write_vertices(out.positions, {}, {d});
@@ -266,7 +269,7 @@ class Session
             .num("edges", mesh.num_edges())
             .num("faces", mesh.num_faces())
             .num("patches", mesh.num_patches());
-        return report().obj("mesh", sizes);
+        return report().obj("mesh", sizes).embed("build", mesh.stats().to_json());
     }
 
     //! The first times of "times_ms": import and the mesh's build.
@@ -278,7 +281,11 @@ class Session
     }
 
     //! Keeps the --json report; commit() writes it with "wall_ms" added.
-    void write_report(const Json& j) { m_report = j; }
+    void write_report(const Json& j)
+    {
+        m_report    = j;
+        m_report_at = Clock::now();
+    }
 
     //! Writes the report, makes every staged output visible and prints the
     //! wall time from start to written output (run_app calls it after
@@ -289,9 +296,16 @@ class Session
         m_progress.clear();
         const double wall = ms_since(m_start);
         if (m_report) {
+            // where the wall went besides the app's own stages: the outputs
+            // (early: -o's faces while the GPU started; export: gathering
+            // the result in input order and downloading it) and what
+            // App::run's return released (its GPU buffers)
             m_report->num("wall_ms", wall)
                 .num("gpu_start_wait_ms", m_gpu_wait_ms)
-                .num("output_ms", m_write_ms);
+                .num("output_ms", m_write_ms)
+                .num("output_early_ms", m_early_write_ms)
+                .num("export_ms", m_export_ms)
+                .num("release_ms", ms_since(m_report_at));
             stage(m_options.json, [&](const std::string& tmp) { m_report->write(tmp); });
         }
         m_outputs.commit();
@@ -309,9 +323,11 @@ class Session
     double               m_import_ms;
     double               m_gpu_wait_ms;
     double               m_write_ms = 0;
+    double               m_early_write_ms = 0, m_export_ms = 0;
     std::string          m_gpu;
     Clock::time_point    m_start;
     std::optional<Json>  m_report;
+    Clock::time_point    m_report_at;
     Outputs              m_outputs;
     // declared after m_outputs: destroyed first, it removes an unfinished file
     std::unique_ptr<io::PlyWriter> m_early_ply;
