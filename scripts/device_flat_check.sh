@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# accumulate's flat form (query/accumulate_flat.cuh) in one batch: the GPU
-# tests of accumulate and of every algorithm on it (device checks on, GPU
-# required), memcheck of the kept-list sums, bench_vertex_normals at 52K to
-# 13.3M faces (the flat row against the patch rows and PDE), and
-# bench_bilateral of OLD (default ab_old/, the tree before; its terms pass is
-# the patch form) and of this tree, alternating, all built without device
-# checks, on one GPU in one run. Tables in $OUT/flat.tgz.
+# A change to accumulate or its contributions (first: the flat form,
+# query/accumulate_flat.cuh) in one batch: the GPU tests of accumulate and
+# of every algorithm on it (device checks on, GPU required), memcheck of the
+# kept-list sums, then bench_vertex_normals at 52K to 13.3M faces and
+# bench_bilateral, each of OLD (default ab_old/, the tree before) and of
+# this tree, alternating, all built without device checks, on one GPU in
+# one run. Tables in $OUT/flat.tgz (vn_old_F.md, vn_F.md: the old and new
+# tree's normals at F faces).
 # usage: [OLD=dir] [RUNS=15] [SIZES="52000 ..."] [LEVELS=2] \
 #        scripts/device_flat_check.sh     (carry .deps and the old tree)
 set -uo pipefail
 source scripts/device_env.sh > /dev/null
-( SRC="${OLD:-ab_old}" build_bench build-ab-old bench_bilateral > /dev/null ) &
+( SRC="${OLD:-ab_old}" build_bench build-ab-old bench_bilateral bench_vertex_normals > /dev/null ) &
 targeted_gpu_check \
   'GpuAccumulate*:GpuVertexNormals*:GpuBilateral*:GpuGeodesic*:GpuGeometryGradients*:GpuMcf.Weights*' \
   'GpuAccumulate.KeptSourceListsGiveTheSameSums:GpuAccumulate.InputTooLarge*' \
@@ -20,10 +21,14 @@ wait
 MESH=$(armadillo_mesh)
 mkdir -p "$OUT/flat"
 for f in ${SIZES:-52000 208000 832000 3328000 13312000}; do
+  build-ab-old/benchmarks/bench_vertex_normals --mesh "$MESH" --min-faces "$f" \
+    --runs "${RUNS:-15}" > "$OUT/flat/vn_old_$f.md" 2>&1
   build-bench/benchmarks/bench_vertex_normals --mesh "$MESH" --min-faces "$f" \
     --runs "${RUNS:-15}" > "$OUT/flat/vn_$f.md" 2>&1
   echo "faces $f exit $?"
-  grep -E "patches|>= 16 blocks/SM \||kept|flat|default|PDE" "$OUT/flat/vn_$f.md" | cut -c1-110
+  for t in old_ ""; do
+    echo "${t:-new_}"; grep -E "patches|kept face lists, 128|  same, 256 threads, >= 8|512 threads|flat|default|PDE" "$OUT/flat/vn_$t$f.md" | cut -c1-110
+  done
 done
 for t in old new; do
   dir=$([ $t = old ] && echo build-ab-old || echo build-bench)
