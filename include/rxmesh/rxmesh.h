@@ -440,9 +440,9 @@ template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinB
 detail::IfValueType<T> RXMesh::accumulate(Contribute contribute, Finalize finalize,
                                           cudaStream_t stream) const
 {
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
-        device(), num_vertices(), Form, NoVertexInput{}, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
-        contribute, finalize, stream);
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
+        device(), num_vertices(), NoVertexInput{},
+        detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute, finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
@@ -450,9 +450,9 @@ template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinB
 detail::IfValueType<T> RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
                                           cudaStream_t stream) const
 {
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
-        device(), num_vertices(), Form, input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute,
-        finalize, stream);
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
+        device(), num_vertices(), input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
+        contribute, finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
@@ -461,9 +461,10 @@ detail::IfValueType<T> RXMesh::accumulate_sum(Input input, Contribute contribute
                                               Finalize finalize, double* total,
                                               cudaStream_t stream) const
 {
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks>(
-        device(), num_vertices(), Form, input, detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}},
-        contribute, finalize, stream);
+    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
+        device(), num_vertices(), input,
+        detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}}, contribute,
+        finalize, stream);
 }
 
 template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,

@@ -243,7 +243,7 @@ CgReport cached_cg_persistent(const CachedCg<N>& c, unsigned grid, std::size_t s
     return cg_report(state, start.rr, c.stream);
 }
 
-template <int N, int BlockThreads, int MinBlocks>
+template <int N, int BlockThreads>
 CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t smem)
 {
     SinglePassStart   start(c.n, c.r, c.options, c.stream);
@@ -255,8 +255,8 @@ CgReport cached_cg_single_pass(const CachedCg<N>& c, unsigned grid, std::size_t 
     auto              diag  = c.diag;
     float             scale = c.diag_scale;
     void*             args[] = {&m, &op, &diag, &scale, &v, &state, &sums};
-    launch_cooperative(&pl_cg_single_pass<N, BlockThreads>, grid, BlockThreads, args,
-                       smem, c.stream);
+    launch_cooperative(&pl_cg_single_pass<N, BlockThreads>, grid, BlockThreads, args, smem,
+                       c.stream);
     const CgReport report = cg_report(state, start.rr, c.stream);
     if (report.iterations % 2 == 1)  // the last residual is in the second r
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(c.r, start.r1.data(), c.n * sizeof(float),
@@ -315,9 +315,8 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
     if (loop == CgLoop::SinglePass ||
         (loop == CgLoop::Auto && mesh.num_vertices() <= kSinglePassMaxVertices)) {
         const unsigned grid =
-            cooperative_grid<pl_cg_single_pass<N, BlockThreads>>(BlockThreads,
-                                                                            2 * smem, P);
-        if (grid > 0) return cached_cg_single_pass<N, BlockThreads, MinBlocks>(c, grid, 2 * smem);
+            cooperative_grid<pl_cg_single_pass<N, BlockThreads>>(BlockThreads, 2 * smem, P);
+        if (grid > 0) return cached_cg_single_pass<N, BlockThreads>(c, grid, 2 * smem);
         if (loop == CgLoop::SinglePass)
             throw Error("cg_solve_cached: the single-pass loop needs cooperative launches and " +
                         std::to_string(2 * smem) + " bytes of shared memory per block");

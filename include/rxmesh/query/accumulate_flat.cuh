@@ -142,28 +142,20 @@ __global__ void __launch_bounds__(BlockThreads)
     add_block_sum<BlockThreads>(spec.reduce, partial);
 }
 
-//! Whether accumulate of `op` with `form` runs flat on this mesh: asked
-//! for, with the op's lists kept and every patch taken (no schedule).
+//! Whether the flat form can run accumulate of `op` on this mesh: the op's
+//! lists kept and every patch taken (no schedule).
 template <Op op>
-bool accumulate_runs_flat(const DeviceMesh& mesh, AccumulateForm form)
+bool accumulate_can_run_flat(const DeviceMesh& mesh)
 {
-    return form == AccumulateForm::Flat && kept_sources<op>(mesh).built() &&
-           mesh.schedule.range == nullptr;
+    return kept_sources<op>(mesh).built() && mesh.schedule.range == nullptr;
 }
 
-//! accumulate in the form `form` asks for (see accumulate_runs_flat).
-template <Op op, typename T, int N, int BlockThreads, int MinBlocks, typename Input,
-          typename Combine, typename Active, typename Reduce, typename Contribute,
+//! The flat kernel over the mesh's V vertices.
+template <Op op, typename T, int N, typename Input, typename Spec, typename Contribute,
           typename Finalize>
-void launch_accumulate_form(const DeviceMesh& mesh, std::uint32_t V, AccumulateForm form,
-                            Input input, AccumulateSpec<Combine, Active, Reduce> spec,
+void launch_accumulate_flat(const DeviceMesh& mesh, std::uint32_t V, Input input, Spec spec,
                             Contribute contribute, Finalize finalize, cudaStream_t stream)
 {
-    if (!accumulate_runs_flat<op>(mesh, form)) {
-        launch_accumulate<op, T, N, BlockThreads, MinBlocks>(mesh, input, spec, contribute,
-                                                             finalize, stream);
-        return;
-    }
     if (V == 0)
         return;
     constexpr int  threads = kAccumulateFlatThreads;
@@ -171,6 +163,27 @@ void launch_accumulate_form(const DeviceMesh& mesh, std::uint32_t V, AccumulateF
     accumulate_flat_kernel<op, T, N, threads>
         <<<grid, threads, 0, stream>>>(mesh, V, input, spec, contribute, finalize);
     RXMESH_CHECK_LAUNCH();
+}
+
+//! accumulate in the form Form asks for: Flat where the mesh allows it
+//! (accumulate_can_run_flat), else the patch form. V: the mesh's vertices.
+//! (Form is a template argument so that a call of the patch form compiles
+//! no flat kernel.)
+template <Op op, typename T, int N, int BlockThreads, int MinBlocks, AccumulateForm Form,
+          typename Input, typename Combine, typename Active, typename Reduce,
+          typename Contribute, typename Finalize>
+void launch_accumulate_form(const DeviceMesh& mesh, std::uint32_t V, Input input,
+                            AccumulateSpec<Combine, Active, Reduce> spec, Contribute contribute,
+                            Finalize finalize, cudaStream_t stream)
+{
+    if constexpr (Form == AccumulateForm::Flat) {
+        if (accumulate_can_run_flat<op>(mesh)) {
+            launch_accumulate_flat<op, T, N>(mesh, V, input, spec, contribute, finalize, stream);
+            return;
+        }
+    }
+    launch_accumulate<op, T, N, BlockThreads, MinBlocks>(mesh, input, spec, contribute, finalize,
+                                                         stream);
 }
 
 }  // namespace detail
