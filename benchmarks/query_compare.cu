@@ -35,6 +35,7 @@
 //            [--dump-orders DIR] [--dump-max-faces N] [--sweep]
 //            [--capacities 256,512,...] [--orders given,sorted,shuffled]
 //            [--patcher curve|lloyd]  (RXMesh's patcher; the sorted order follows it)
+//            [--ops VV,EF,...] [--block-sizes 64,...] [--no-launch-cost]
 // (levels: how many times the mesh is refined 1-to-4; default 0)
 //
 // The input orders and refinement are in query_compare_orders.{h,cu}, the
@@ -78,6 +79,9 @@ struct Options
     std::vector<std::uint32_t> capacities{256, 384, 512, 768, 1024, 1536, 2048};
     std::vector<std::string>   orders{"given", "sorted", "shuffled"};  // which to time
     PatcherMethod              patcher = PatcherMethod::Curve;
+    std::vector<Op>            ops{std::begin(kAllOps), std::end(kAllOps)};  // which to time
+    std::vector<int>           block_sizes{64, 128, 256, 512};
+    bool                       launch_cost = true;  // the 200-launch split below 1M faces
 };
 
 int g_failures = 0;
@@ -95,7 +99,8 @@ double launch_floor_ms(int runs)
         3, runs);
 }
 
-//! The block sizes every system is timed at; each is reported at its best.
+//! The block sizes a system can be timed at (--block-sizes picks among
+//! them; each system is reported at its best).
 constexpr int kBlockSizes[] = {64, 128, 256, 512};
 
 //! RXMesh at each block size of kBlockSizes (a template parameter there),
@@ -214,7 +219,7 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
     const auto          nv   = static_cast<std::uint32_t>(m.positions.size());
     const EdgeVertices  ev   = ref ? sys.edge_vertices() : EdgeVertices{};
     const CanonicalKeys keys = keys_of(sys, nv);
-    for (const Op op : kAllOps) {
+    for (const Op op : opt.ops) {
         Record r;
         r.mesh          = mesh_name;
         r.order         = order;
@@ -224,7 +229,7 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
         r.vertices      = nv;
         r.edges         = edges;
         QueryOutput out = sys.allocate(op);
-        for (const int block : kBlockSizes) {
+        for (const int block : opt.block_sizes) {
             const double ms = time_query([&] { sys.run(op, out, 0, block); }, 3, opt.runs);
             r.block_ms.push_back({block, ms});
             if (r.ms < 0 || ms < r.ms) {
@@ -232,7 +237,7 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
                 r.block = block;
             }
         }
-        if (m.faces.size() < 1'000'000) {  // where a small query's time goes
+        if (opt.launch_cost && m.faces.size() < 1'000'000) {  // where a small query's time goes
             const auto cost = bench::launch_cost([&] { sys.run(op, out, 0, r.block); }, 200);
             r.host_us       = cost.host_us;
             r.pipelined_ms  = cost.pipelined_ms;
@@ -321,6 +326,18 @@ int parse_args(int argc, char** argv, Options& opt)
         ->delimiter(',')
         ->check(CLI::IsMember({"given", "sorted", "shuffled"}))
         ->capture_default_str();
+    std::vector<std::string> ops;
+    cli.add_option("--ops", ops, "the queries to time, comma separated (default: all eight)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"VV", "VE", "VF", "EV", "EF", "FV", "FE", "FF"}));
+    cli.add_option("--block-sizes", opt.block_sizes,
+                   "the block sizes every system is timed at, comma separated")
+        ->delimiter(',')
+        ->check(CLI::IsMember({64, 128, 256, 512}))
+        ->capture_default_str();
+    bool no_launch_cost = false;
+    cli.add_flag("--no-launch-cost", no_launch_cost,
+                 "skip the 200 back-to-back launches per query below 1M faces (e.g. under ncu)");
     cli.add_option("--patcher", patcher, "the patcher")
         ->check(CLI::IsMember({"curve", "lloyd"}))
         ->capture_default_str();
@@ -328,6 +345,13 @@ int parse_args(int argc, char** argv, Options& opt)
     for (const std::string& m : meshes) opt.meshes.push_back(parse_mesh(m));
     if (opt.meshes.empty()) opt.meshes.push_back({"", {0}});
     opt.patcher = patcher == "curve" ? PatcherMethod::Curve : PatcherMethod::Lloyd;
+    if (!ops.empty()) {
+        opt.ops.clear();
+        for (const Op op : kAllOps)
+            if (std::find(ops.begin(), ops.end(), to_string(op)) != ops.end())
+                opt.ops.push_back(op);
+    }
+    opt.launch_cost = !no_launch_cost;
     return -1;
 }
 

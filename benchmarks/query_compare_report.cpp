@@ -83,7 +83,7 @@ void print_latency_table(const std::vector<Record>& records, double floor_ms)
         "ms | back to back ms | host us |\n|---|---|---|---|---|---|\n",
         floor_ms);
     for (const Record& r : records)
-        if (r.order == "sorted" && r.faces < 1'000'000 && r.ms > 0)
+        if (r.order == "sorted" && r.faces < 1'000'000 && r.ms > 0 && r.pipelined_ms > 0)
             std::printf("| %s | %s | %s | %.4f | %.4f | %.2f |\n", r.mesh.c_str(), r.op.c_str(),
                         r.system.c_str(), r.ms, r.pipelined_ms, r.host_us);
 }

@@ -22,6 +22,24 @@ NCU_CSV = '''==PROF== Connected to process 1 (bench)
 ==PROF== Disconnected from process 1
 '''
 
+RAW_HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",'
+              '"Block Size","Grid Size","Device","CC","gpu__time_duration.sum",'
+              '"smsp__average_warp_latency_per_inst_issued.ratio",'
+              '"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",'
+              '"smsp__inst_executed.sum","smsp__warps_launched.sum"')
+RAW_CSV = "\n".join([
+    "==PROF== Connected to process 1 (bench)",
+    RAW_HEADER,
+    '"","","","","","","","","","","","usecond","cycle","inst","inst","warp"',
+    '"0","1","b","h","void rxmesh::detail::for_each_kernel<(rxmesh::Op)4, 256, W>(M)","1","7",'
+    '"(256, 1, 1)","(100, 1, 1)","0","9.0","9.10","30.0","20.0","1,000","10"',
+    '"1","1","b","h","void rxmesh::detail::for_each_kernel<(rxmesh::Op)4, 256, W>(M)","1","7",'
+    '"(256, 1, 1)","(100, 1, 1)","0","9.0","3.20","25.5","18.0","4,000","100"',
+    '"2","1","b","h","void pde::ef_query(unsigned int, A)","1","7",'
+    '"(256, 1, 1)","(310, 1, 1)","0","9.0","1.60","12.0","8.0","2,000","80"',
+    "| a table the program printed |",
+    ""])
+
 
 class AppReportTimesTest(unittest.TestCase):
     def test_stages_waits_and_build_in_order(self):
@@ -63,6 +81,42 @@ class NcuSummaryTest(unittest.TestCase):
         self.assertEqual(len(out.splitlines()), 1)
         self.assertTrue(out.startswith("1 | pde(const float *) | block (128, 1, 1) grid (407, 1, 1)"))
         self.assertIn("duration=16,736ns", out)
+
+
+class NcuRawSummaryTest(unittest.TestCase):
+    def setUp(self):
+        fd, self.path = tempfile.mkstemp(suffix=".csv")
+        with os.fdopen(fd, "w") as f:
+            f.write(RAW_CSV)
+
+    def tearDown(self):
+        os.remove(self.path)
+
+    def test_raw_launches_read_values_and_units(self):
+        rows = ncu_summary.raw_launches(self.path)
+        self.assertEqual([i for i, _ in rows], [0, 1, 2])
+        self.assertEqual(rows[1][1]["gpu__time_duration.sum"], ("3.20", "usecond"))
+        self.assertEqual(rows[2][1]["smsp__warps_launched.sum"], ("80", "warp"))
+
+    def test_table_keeps_the_last_launch_of_each_kernel_and_block(self):
+        lines = ncu_summary.raw_table(self.path).splitlines()
+        self.assertEqual(len(lines), 4)  # header, rule, two kernels
+        rx = lines[2].split(" | ")
+        self.assertEqual(rx[0], "| 1")  # launch 1, not launch 0
+        self.assertEqual(rx[1], "rxmesh::detail::for_each_kernel<Op 4>")
+        self.assertIn("3.20 usecond", lines[2])
+        self.assertIn("18.0", lines[2])  # the long-scoreboard column found by its pattern
+        # 4000 instructions over 100 warps, at 25.5 cycles per issue
+        self.assertTrue(lines[2].endswith("| 40 | 1020 |"))
+        self.assertTrue(lines[3].startswith("| 2 | pde::ef_query | (256, 1, 1) | (310, 1, 1) | 1.60"))
+        self.assertTrue(lines[3].endswith("| 25 | 300 |"))  # 2000 / 80 = 25, x 12
+
+    def test_name_filter_and_cli(self):
+        out = subprocess.run([sys.executable, os.path.join(HERE, "ncu_summary.py"), "--raw",
+                              self.path, "pde"], capture_output=True, text=True,
+                             check=True).stdout
+        self.assertEqual(len(out.splitlines()), 3)
+        self.assertIn("pde::ef_query", out)
 
 
 if __name__ == "__main__":
