@@ -91,13 +91,12 @@ def raw_column(launch, key):
     return None
 
 
-def head(kernel):
-    """The kernel's name up to its template arguments or parameters, with the
-    op of a query kernel kept ((rxmesh::Op)N)."""
+def short_name(kernel):
+    """The kernel's demangled name without its return type and the
+    namespaces that say nothing here (rxmesh::, unnamed ones); the
+    parameters stay: they tell apart same-named kernels of two systems."""
     name = re.sub(r"^void ", "", kernel)
-    base = re.split(r"[<(]", name, 1)[0]
-    op = re.search(r"\(rxmesh::Op\)(\d+)", kernel)
-    return base + (f"<Op {op.group(1)}>" if op else "")
+    return re.sub(r"<unnamed>::|\(anonymous namespace\)::|rxmesh::", "", name)
 
 
 def raw_table(path, pattern=None):
@@ -107,12 +106,12 @@ def raw_table(path, pattern=None):
         kernel = l.get("Kernel Name", ("?", ""))[0]
         if pattern and not pattern.search(kernel):
             continue
-        last[(head(kernel), l.get("Block Size", ("", ""))[0])] = (i, l)
+        last[(kernel, l.get("Block Size", ("", ""))[0])] = (i, l)
     cols = ["launch", "kernel", "block", "grid"] + [h for _, h in RAW_FIGURES] + [
         "instructions per warp", "warp lifetime (cycles)"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for (name, block), (i, l) in sorted(last.items(), key=lambda kv: kv[1][0]):
-        cells = [str(i), name, block, l.get("Grid Size", ("", ""))[0]]
+        cells = [str(i), short_name(name), block, l.get("Grid Size", ("", ""))[0]]
         for key, _ in RAW_FIGURES:
             v = raw_column(l, key)
             cells.append(f"{v[0]} {v[1]}".strip() if v else "-")
