@@ -57,14 +57,21 @@ class AppReportTimesTest(unittest.TestCase):
                          "times_ms import=1.0; wall_ms=2.0")
 
 
-class NcuSummaryTest(unittest.TestCase):
+class CsvReportTest(unittest.TestCase):
+    """A test over one report, written to a temporary file (REPORT)."""
+    REPORT = ""
+
     def setUp(self):
         fd, self.path = tempfile.mkstemp(suffix=".csv")
         with os.fdopen(fd, "w") as f:
-            f.write(NCU_CSV)
+            f.write(self.REPORT)
 
     def tearDown(self):
         os.remove(self.path)
+
+
+class NcuSummaryTest(CsvReportTest):
+    REPORT = NCU_CSV
 
     def test_launches_gather_their_metrics_and_skip_program_output(self):
         rows = ncu_summary.launches(self.path)
@@ -83,14 +90,8 @@ class NcuSummaryTest(unittest.TestCase):
         self.assertIn("duration=16,736ns", out)
 
 
-class NcuRawSummaryTest(unittest.TestCase):
-    def setUp(self):
-        fd, self.path = tempfile.mkstemp(suffix=".csv")
-        with os.fdopen(fd, "w") as f:
-            f.write(RAW_CSV)
-
-    def tearDown(self):
-        os.remove(self.path)
+class NcuRawSummaryTest(CsvReportTest):
+    REPORT = RAW_CSV
 
     def test_raw_launches_read_values_and_units(self):
         rows = ncu_summary.raw_launches(self.path)
