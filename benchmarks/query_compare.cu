@@ -81,7 +81,7 @@ struct Options
     PatcherMethod              patcher = PatcherMethod::Curve;
     std::vector<Op>            ops{std::begin(kAllOps), std::end(kAllOps)};  // which to time
     std::vector<int>           block_sizes{64, 128, 256, 512};
-    bool                       launch_cost = true;  // the 200-launch split below 1M faces
+    bool no_launch_cost = false;  // skip the 200-launch split below 1M faces
 };
 
 int g_failures = 0;
@@ -237,7 +237,7 @@ void measure(const System& sys, const char* system, const std::string& mesh_name
                 r.block = block;
             }
         }
-        if (opt.launch_cost && m.faces.size() < 1'000'000) {  // where a small query's time goes
+        if (!opt.no_launch_cost && m.faces.size() < 1'000'000) {  // where a small query's time goes
             const auto cost = bench::launch_cost([&] { sys.run(op, out, 0, r.block); }, 200);
             r.host_us       = cost.host_us;
             r.pipelined_ms  = cost.pipelined_ms;
@@ -335,8 +335,7 @@ int parse_args(int argc, char** argv, Options& opt)
         ->delimiter(',')
         ->check(CLI::IsMember({64, 128, 256, 512}))
         ->capture_default_str();
-    bool no_launch_cost = false;
-    cli.add_flag("--no-launch-cost", no_launch_cost,
+    cli.add_flag("--no-launch-cost", opt.no_launch_cost,
                  "skip the 200 back-to-back launches per query below 1M faces (e.g. under ncu)");
     cli.add_option("--patcher", patcher, "the patcher")
         ->check(CLI::IsMember({"curve", "lloyd"}))
@@ -351,7 +350,6 @@ int parse_args(int argc, char** argv, Options& opt)
             if (std::find(ops.begin(), ops.end(), to_string(op)) != ops.end())
                 opt.ops.push_back(op);
     }
-    opt.launch_cost = !no_launch_cost;
     return -1;
 }
 

@@ -13,7 +13,7 @@
 // process is reported apart from the median of the later ones. Every upload
 // is checked against the source, word for word, on the host.
 //
-// usage: bench_upload [megabytes = 60] [runs = 7]
+// usage: bench_upload [--megabytes 60] [--runs 7]
 // 60 MB is the armadillo after three Loop levels as a soup (1.66M positions,
 // 3.33M faces).
 #include <cuda_runtime.h>
@@ -21,12 +21,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
+#include "bench_util.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
 
@@ -113,9 +114,17 @@ struct Row
 
 int main(int argc, char** argv)
 try {
-    const double mb   = argc > 1 ? std::atof(argv[1]) : 60.0;
-    const int    runs = argc > 2 ? std::atoi(argv[2]) : 7;
-    if (!(mb > 0) || runs < 1) throw rxmesh::Error("usage: bench_upload [megabytes > 0] [runs >= 1]");
+    double   mb   = 60.0;
+    int      runs = 7;
+    CLI::App cli{"bench_upload: one-time uploads of host memory, pageable, registered, pinned "
+                 "and staged",
+                 "bench_upload"};
+    cli.add_option("--megabytes", mb, "how much to upload (MB)")
+        ->check(CLI::Range(0.001, 100000.0))
+        ->capture_default_str();
+    rxmesh::bench::add_runs(cli, runs);
+    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0)
+        return rc;
     const std::size_t words = std::size_t(mb * 1e6 / 4);
     std::vector<std::uint32_t> host(words);
     for (std::size_t i = 0; i < words; ++i) host[i] = std::uint32_t(i * 2654435761u);
@@ -151,8 +160,7 @@ try {
             else
                 t.push_back(ms);
         }
-        std::sort(t.begin(), t.end());
-        const double median = t[t.size() / 2];
+        const double median = rxmesh::bench::median(t);
         std::printf("| %s | %.2f | %.2f | %.1f |\n", row.name.c_str(), first, median,
                     4.0 * words / (median * 1e6));
     }
