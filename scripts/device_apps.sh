@@ -3,7 +3,10 @@
 # -o out.ply --json r.json --check; then the PLY is compared with the input:
 #   COMPARE=positions (default)  one vertex per input vertex, in input order,
 #                                same face count, positions unchanged
-#   COMPARE=counts               the same counts; positions may move (mcf, bilateral)
+#   COMPARE=counts               the same counts; positions may move (mcf, bilateral);
+#                                a "displacement" property must equal each
+#                                vertex's distance from its input position
+#                                (so the vertices are in input order)
 #   COMPARE=none                 the app changes the mesh (subdivide, remesh, simplify)
 # usage: [COMPARE=...] scripts/device_apps.sh BUILD_DIR MESH.off APP [ARGS...]
 #   APP is the folder under apps/ (delaunay, mcf, ...); logs in $OUT/apps.txt
@@ -40,15 +43,21 @@ sizes = {"float": "f", "float32": "f", "double": "d", "uchar": "B", "uint8": "B"
 fmt = "<" + "".join(sizes[p[0]] for p in vert[2])
 rec = struct.calcsize(fmt); names = [p[-1] for p in vert[2]]
 ix, iy, iz = names.index("x"), names.index("y"), names.index("z")
-worst = 0.0
-for v in range(vert[1]):
+idisp = names.index("displacement") if "displacement" in names else None
+worst, worst_disp = 0.0, 0.0
+for v in range(min(vert[1], nv)):
     r = struct.unpack_from(fmt, data, end + v*rec)
     p = (r[ix], r[iy], r[iz]); q = vin[v]
     worst = max(worst, max(abs(a - b) / max(1.0, abs(b)) for a, b in zip(p, q)))
+    if idisp is not None:
+        dist = sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5
+        worst_disp = max(worst_disp, abs(dist - r[idisp]) / max(1.0, dist))
 faces = [e for e in elems if e[0] == "face"][0][1]
 print(f"PLY vertices {vert[1]} (input {nv}), faces {faces} (input {nf}), worst relative position change {worst:.2e}")
 same_counts = vert[1] == nv and faces == nf
-same_places = worst < 1e-6 or sys.argv[3] == "counts"
+if idisp is not None:
+    print(f"displacement against distance from the input position: worst {worst_disp:.2e}")
+same_places = worst < 1e-6 or (sys.argv[3] == "counts" and worst_disp < 1e-5)
 print(f"PLY matches input ({sys.argv[3]})" if same_counts and same_places else "PLY MISMATCH")
 PY
 fi
