@@ -67,6 +67,10 @@ using namespace rxmesh;
 using namespace rxmesh::baselines;
 using namespace rxmesh::bench::query_compare;
 
+//! The block sizes a system can be timed at (--block-sizes picks among
+//! them; each system is reported at its best).
+constexpr int kBlockSizes[] = {64, 128, 256, 512};
+
 struct Options
 {
     std::vector<std::pair<std::string, std::vector<int>>> meshes;
@@ -80,7 +84,7 @@ struct Options
     std::vector<std::string>   orders{"given", "sorted", "shuffled"};  // which to time
     PatcherMethod              patcher = PatcherMethod::Curve;
     std::vector<Op>            ops{std::begin(kAllOps), std::end(kAllOps)};  // which to time
-    std::vector<int>           block_sizes{64, 128, 256, 512};
+    std::vector<int>           block_sizes{std::begin(kBlockSizes), std::end(kBlockSizes)};
     bool no_launch_cost = false;  // skip the 200-launch split below 1M faces
 };
 
@@ -98,10 +102,6 @@ double launch_floor_ms(int runs)
         },
         3, runs);
 }
-
-//! The block sizes a system can be timed at (--block-sizes picks among
-//! them; each system is reported at its best).
-constexpr int kBlockSizes[] = {64, 128, 256, 512};
 
 //! RXMesh at each block size of kBlockSizes (a template parameter there),
 //! behind the baselines' run(op, out, stream, block_threads).
@@ -208,7 +208,7 @@ void check_output(const System& sys, Op op, const QueryOutput& out, const Canoni
     }
 }
 
-//! Times every op of one system at every block size of kBlockSizes, keeps
+//! Times every op of one system at every block size of --block-sizes, keeps
 //! the best, checks the output; appends records.
 template <typename System>
 void measure(const System& sys, const char* system, const std::string& mesh_name,
@@ -333,7 +333,7 @@ int parse_args(int argc, char** argv, Options& opt)
     cli.add_option("--block-sizes", opt.block_sizes,
                    "the block sizes every system is timed at, comma separated")
         ->delimiter(',')
-        ->check(CLI::IsMember({64, 128, 256, 512}))
+        ->check(CLI::IsMember(std::vector<int>(std::begin(kBlockSizes), std::end(kBlockSizes))))
         ->capture_default_str();
     cli.add_flag("--no-launch-cost", opt.no_launch_cost,
                  "skip the 200 back-to-back launches per query below 1M faces (e.g. under ncu)");
