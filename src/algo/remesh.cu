@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rxmesh/algo/fan_shape.cuh"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
@@ -59,10 +60,52 @@ struct SplitLong
     }
 };
 
+//! Whether v is sharp: the unit normal of one of its faces is more than
+//! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner, or
+//! a folded fan); faces of zero area are left out. cos_limit: that angle's
+//! cosine.
+__device__ bool sharp_vertex(const VertexContext& v, float cos_limit)
+{
+    const Vec3 p    = v.position(v.vertex);
+    Vec3       mean = {0.f, 0.f, 0.f};
+    v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        mean = mean + normalized_or_zero(cross(v.position(x) - p, v.position(y) - p));
+    });
+    const float l     = norm(mean);
+    bool        sharp = false;
+    v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
+        if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), mean) >= cos_limit * l))
+            sharp = true;
+    });
+    return sharp;
+}
+
+float sharp_cos_limit() { return float(std::cos(kSharpVertexDegrees * 3.14159265358979323846 / 180)); }
+
+//! Collapses edges shorter than 4/5 L into one of their ends (CGAL's rule:
+//! the survivor stays where the surface is): the sharp end when only one is
+//! sharp (a tip stays a tip), else the better-shaped end (a on a tie), among
+//! those that keep every neighbour within 4/3 L, fold no face and pass the
+//! sliver guard.
 struct CollapseShort
 {
-    float    low2, high2;  // (4/5 L)^2, (4/3 L)^2
-    Features features;
+    float      low2, high2;  // (4/5 L)^2, (4/3 L)^2
+    Features   features;
+    AngleGuard guard;
+    float      sharp_cos;
+
+    __device__ bool keeps_short(const EdgeContext& e, const VertexContext& a,
+                                const VertexContext& b, const Vec3& x) const
+    {
+        bool keep = true;
+        auto near = [&](std::uint32_t u) {
+            if (u != e.a && u != e.b && squared_norm(e.position(u) - x) > high2) keep = false;
+        };
+        a.for_each_neighbor(near);
+        b.for_each_neighbor(near);
+        return keep;
+    }
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
         if (!e.manifold || e.num_faces == 0) return {};
@@ -72,20 +115,29 @@ struct CollapseShort
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
         if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
         if (features.at(a) || features.at(b)) return {};  // features stay, as the boundary
-        const Vec3 m    = (p + q) * 0.5f;
-        bool       keep = true;  // no neighbour farther than 4/3 L from m
-        auto       near = [&](std::uint32_t u) {
-            if (u != e.a && u != e.b && squared_norm(e.position(u) - m) > high2) keep = false;
-        };
-        a.for_each_neighbor(near);
-        b.for_each_neighbor(near);
-        return EdgeDecision{keep, m, l2};
+        EdgeDecision best{false, {}, l2};
+        float        best_after = 2.f;
+        const bool   sharp_a = sharp_vertex(a, sharp_cos), sharp_b = sharp_vertex(b, sharp_cos);
+        for (int end = 0; end < 2; ++end) {
+            if (sharp_a != sharp_b && sharp_a != (end == 0)) continue;  // keep the sharp end
+            const Vec3 x = end == 0 ? p : q;
+            if (!keeps_short(e, a, b, x)) continue;
+            const FanShape s = collapse_shape(e, x);
+            if (s.folds || !guard.allows(s.before, s.after) || !(s.after < best_after)) continue;
+            best.apply = true, best.position = x, best_after = s.after;
+        }
+        return best;
     }
 };
 
+//! Flips towards valence 6 (4 on the boundary), and flips that mend a face
+//! below the guard's angle; only where the new diagonal makes the two faces
+//! flatter (the dot product of their area vectors does not shrink: no flip across a
+//! ridge, CGAL's test) and the guard holds.
 struct EqualizeValence
 {
-    Features features;
+    Features   features;
+    AngleGuard guard;
     __device__ static int excess(const VertexContext& v, int change)
     {
         const int target = v.boundary() ? 4 : 6;
@@ -94,28 +146,40 @@ struct EqualizeValence
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
         if (!e.manifold || e.num_faces != 2) return {};
-        const Vec3 pa = e.position(e.a), pb = e.position(e.b);
-        if (features.sharp(cross(pb - pa, e.position(e.c) - pa), cross(pa - pb, e.position(e.d) - pb)))
-            return {};
+        const Vec3 pa = e.position(e.a), pb = e.position(e.b), pc = e.position(e.c),
+                   pd = e.position(e.d);
+        const Vec3 n0 = cross(pb - pa, pc - pa), n1 = cross(pa - pb, pd - pb);
+        if (features.sharp(n0, n1)) return {};
+        const Vec3 m0 = cross(pa - pc, pd - pc), m1 = cross(pb - pd, pc - pd);
+        if (!(dot(m0, m1) >= dot(n0, n1))) return {};
+        const float before_shape = fmaxf(smallest_angle_cosine(pa, pb, pc), smallest_angle_cosine(pb, pa, pd));
+        const float after_shape = fmaxf(smallest_angle_cosine(pc, pa, pd), smallest_angle_cosine(pd, pb, pc));
+        if (!guard.allows(before_shape, after_shape)) return {};
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b),
                             c = vertex_context(e, e.c), d = vertex_context(e, e.d);
-        const int before = excess(a, 0) + excess(b, 0) + excess(c, 0) + excess(d, 0);
-        const int after  = excess(a, -1) + excess(b, -1) + excess(c, 1) + excess(d, 1);
-        return EdgeDecision{after < before, {}, float(after - before)};
+        const int  before = excess(a, 0) + excess(b, 0) + excess(c, 0) + excess(d, 0);
+        const int  after  = excess(a, -1) + excess(b, -1) + excess(c, 1) + excess(d, 1);
+        const bool mends  = guard.on() && before_shape > guard.cos_limit && after_shape < before_shape;
+        return EdgeDecision{after < before || mends, {},
+                            float(after - before) + 0.5f * (after_shape - before_shape)};
     }
 };
 
 //! Steps 4 and 5 for one vertex: the tangential move to the centroid of its
-//! neighbours, then the closest point of the input.
+//! neighbours (none for a sharp vertex: smoothing would round it off), then
+//! the closest point of the input; tried whole, then shortened (1/2, 1/4,
+//! 1/8, none: the projection alone) until it folds no face and passes the
+//! guard, else the vertex stays.
 struct SmoothAndProject
 {
     TriangleBvhView surface;
     bool            project;
     Features        features;
-    __device__ Vec3 operator()(const VertexContext& v) const
+    AngleGuard      guard;
+    float           sharp_cos;
+
+    __device__ Vec3 tangential_move(const VertexContext& v, const Vec3& p) const
     {
-        const Vec3 p = v.position(v.vertex);
-        if (!v.manifold() || v.boundary() || v.degree() == 0 || features.at(v)) return p;
         Vec3          centroid{0.f, 0.f, 0.f}, normal{0.f, 0.f, 0.f};
         std::uint32_t n = 0;
         v.for_each_neighbor([&](std::uint32_t u) {
@@ -128,9 +192,22 @@ struct SmoothAndProject
         Vec3        u  = centroid * (1.f / float(n)) - p;
         const float n2 = squared_norm(normal);
         if (n2 > 0.f) u = u - normal * (dot(u, normal) / n2);
-        const Vec3 q = p + u;
-        return project ? bvh_closest(surface, q).point : q;
+        return u;
     }
+    __device__ Vec3 operator()(const VertexContext& v) const
+    {
+        const Vec3 p = v.position(v.vertex);
+        if (!v.manifold() || v.boundary() || v.degree() == 0 || features.at(v)) return p;
+        const Vec3 u = sharp_vertex(v, sharp_cos) ? Vec3{0.f, 0.f, 0.f} : tangential_move(v, p);
+        for (float step = 1.f;; step = step > kSmallestStep ? 0.5f * step : 0.f) {
+            Vec3 q = p + u * step;
+            if (project) q = bvh_closest(surface, q).point;
+            const FanShape s = move_shape(v, q);
+            if (!s.folds && guard.allows(s.before, s.after)) return q;
+            if (step == 0.f) return p;
+        }
+    }
+    static constexpr float kSmallestStep = 1.f / 8;
 };
 
 //! Passes of one step until one applies nothing (or the bound).
@@ -158,6 +235,15 @@ void require_length(double L, const char* step)
     if (!(L > 0) || !std::isfinite(L))
         throw InvalidInputError(std::string(step) + ": the target edge length " +
                                 std::to_string(L) + " is not positive");
+}
+
+AngleGuard guard_of(const RemeshStepOptions& o, const char* step)
+{
+    if (!(o.min_angle_degrees >= 0 && o.min_angle_degrees < 60))
+        throw InvalidInputError(std::string(step) + ": the minimum angle " +
+                                std::to_string(o.min_angle_degrees) +
+                                " is not in [0, 60) degrees");
+    return AngleGuard::from_degrees(o.min_angle_degrees);
 }
 
 void add_step(const RemeshStep& s, std::uint64_t* applied, std::uint32_t* passes, bool* bound)
@@ -189,29 +275,28 @@ RemeshStep split_long_edges(DynamicMesh& mesh, double L, std::uint32_t max_passe
     return repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, max_passes);
 }
 
-RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes,
-                                double feature_angle_degrees)
+RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, const RemeshStepOptions& o)
 {
     require_length(L, "collapse_short_edges");
-    const float    high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
-    const Features f     = Features::from_degrees(feature_angle_degrees);
-    return repeat_passes([&] { return mesh.collapse_pass(CollapseShort{low2, high2, f}); },
-                         max_passes);
+    const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
+    const CollapseShort rule{low2, high2, Features::from_degrees(o.feature_angle_degrees),
+                             guard_of(o, "collapse_short_edges"), sharp_cos_limit()};
+    return repeat_passes([&] { return mesh.collapse_pass(rule); }, o.max_passes);
 }
 
-RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes,
-                             double feature_angle_degrees)
+RemeshStep equalize_valences(DynamicMesh& mesh, const RemeshStepOptions& o)
 {
-    const Features f = Features::from_degrees(feature_angle_degrees);
-    return repeat_passes([&] { return mesh.flip_pass(EqualizeValence{f}); }, max_passes);
+    const EqualizeValence rule{Features::from_degrees(o.feature_angle_degrees),
+                               guard_of(o, "equalize_valences")};
+    return repeat_passes([&] { return mesh.flip_pass(rule); }, o.max_passes);
 }
 
-void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface,
-                         double feature_angle_degrees)
+void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface, const RemeshStepOptions& o)
 {
     mesh.move_vertices(SmoothAndProject{surface ? surface->view() : TriangleBvhView{},
                                         surface != nullptr,
-                                        Features::from_degrees(feature_angle_degrees)});
+                                        Features::from_degrees(o.feature_angle_degrees),
+                                        guard_of(o, "smooth_tangentially"), sharp_cos_limit()});
 }
 
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
@@ -220,6 +305,11 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
         throw InvalidInputError("isotropic_remesh: the feature angle " +
                                 std::to_string(options.feature_angle_degrees) +
                                 " is not in [0, 180] degrees");
+    RemeshStepOptions step;
+    step.max_passes            = options.max_passes_per_step;
+    step.feature_angle_degrees = options.feature_angle_degrees;
+    step.min_angle_degrees     = options.min_angle_degrees;
+    guard_of(step, "isotropic_remesh");  // refused before any work
     RemeshReport r;
     r.target_length = options.target_length == 0 ? mean_edge_length(mesh) : options.target_length;
     if (!(r.target_length > 0) || !std::isfinite(r.target_length))
@@ -234,7 +324,6 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     if (options.project && input.num_faces > 0)
         bvh = std::make_unique<TriangleBvh>(input.positions.data(), input.num_vertices,
                                             input.faces.data(), input.num_faces, mesh.stream());
-    const std::uint32_t bound = options.max_passes_per_step;
     // four steps per iteration, reported before each
     const auto report_step = [&](int step) {
         if (options.progress)
@@ -242,17 +331,15 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     };
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
         report_step(0);
-        add_step(split_long_edges(mesh, r.target_length, bound), &r.splits, &r.split_passes,
-                 &r.hit_pass_bound);
-        const double angle = options.feature_angle_degrees;
+        add_step(split_long_edges(mesh, r.target_length, step.max_passes), &r.splits,
+                 &r.split_passes, &r.hit_pass_bound);
         report_step(1);
-        add_step(collapse_short_edges(mesh, r.target_length, bound, angle), &r.collapses,
+        add_step(collapse_short_edges(mesh, r.target_length, step), &r.collapses,
                  &r.collapse_passes, &r.hit_pass_bound);
         report_step(2);
-        add_step(equalize_valences(mesh, bound, angle), &r.flips, &r.flip_passes,
-                 &r.hit_pass_bound);
+        add_step(equalize_valences(mesh, step), &r.flips, &r.flip_passes, &r.hit_pass_bound);
         report_step(3);
-        smooth_tangentially(mesh, bvh.get(), angle);
+        smooth_tangentially(mesh, bvh.get(), step);
     }
     r.ms = timer.stop_ms();
     return r;

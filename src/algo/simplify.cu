@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rxmesh/algo/fan_shape.cuh"
+#include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/dynamic/dynamic_attribute.cuh"
@@ -103,9 +105,15 @@ struct InitialQuadric
     }
 };
 
+//! The cheapest collapse first; among equal costs (a flat region, where all
+//! are 0) the one whose new faces are best shaped (shape_weight x the cosine
+//! of their smallest angle added to the cost); none that folds a face or
+//! fails the sliver guard.
 struct CollapseCheapest
 {
     QuadricView q;
+    AngleGuard  guard;
+    double      shape_weight;
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
         if (!e.manifold || e.num_faces == 0) return {};
@@ -124,7 +132,10 @@ struct CollapseCheapest
                 if (c < cost) cost = c, best = p;
             }
         }
-        return EdgeDecision{true, Vec3{float(best.x), float(best.y), float(best.z)}, float(cost)};
+        const Vec3     x{float(best.x), float(best.y), float(best.z)};
+        const FanShape shape = collapse_shape(e, x);
+        if (shape.folds || !guard.allows(shape.before, shape.after)) return {};
+        return EdgeDecision{true, x, float(cost + shape_weight * shape.after)};
     }
 };
 
@@ -157,9 +168,15 @@ SimplifyReport qem_simplify(DynamicMesh& mesh, const SimplifyOptions& options)
     if (!(options.batch_share > 0 && options.batch_share <= 1))
         throw InvalidInputError("qem_simplify: batch_share " +
                                 std::to_string(options.batch_share) + " is not in (0, 1]");
+    if (!(options.min_angle_degrees >= 0 && options.min_angle_degrees < 60))
+        throw InvalidInputError("qem_simplify: min_angle_degrees " +
+                                std::to_string(options.min_angle_degrees) + " is not in [0, 60)");
     SimplifyReport r;
     GpuTimer       timer(mesh.stream());
     timer.start();
+    const double mean  = mean_edge_length(mesh);  // the tie-break's scale: costs are length^4
+    const CollapseCheapest rule_base{{}, AngleGuard::from_degrees(options.min_angle_degrees),
+                                     kShapeTieBreak * mean * mean * mean * mean};
     auto quadrics = mesh.add_vertex_attribute<double, kQ>("qem quadric", AttributeRule::Sum);
     mesh.for_each_vertex(InitialQuadric{quadrics->view(), options.boundary_weight});
     const double start_faces = mesh.num_faces();
@@ -171,8 +188,10 @@ SimplifyReport qem_simplify(DynamicMesh& mesh, const SimplifyOptions& options)
             r.hit_pass_bound = true;
             break;
         }
-        const PassReport pass = mesh.collapse_pass(
-            CollapseCheapest{quadrics->view()}, PassLimits{pass_limit(mesh.num_faces(), options)});
+        CollapseCheapest rule = rule_base;
+        rule.q                = quadrics->view();
+        const PassReport pass =
+            mesh.collapse_pass(rule, PassLimits{pass_limit(mesh.num_faces(), options)});
         ++r.passes;
         r.collapses += pass.applied;
         if (!pass.progress()) break;  // no candidate: every collapse left is refused

@@ -46,7 +46,8 @@ EditableMesh::EditableMesh(std::vector<Vec3f> positions, std::vector<Triangle> f
     : m_positions(std::move(positions)),
       m_faces(std::move(faces)),
       m_vertex_alive(m_positions.size(), true),
-      m_face_alive(m_faces.size(), true)
+      m_face_alive(m_faces.size(), true),
+      m_vertex_faces(m_positions.size())
 {
     for (std::size_t f = 0; f < m_faces.size(); ++f) {
         const Triangle& t = m_faces[f];
@@ -58,7 +59,33 @@ EditableMesh::EditableMesh(std::vector<Vec3f> positions, std::vector<Triangle> f
         if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
             throw InvalidInputError("EditableMesh: face " + std::to_string(f) +
                                     " repeats a vertex");
+        for (std::uint32_t v : t) m_vertex_faces[v].push_back(std::uint32_t(f));
     }
+}
+
+void EditableMesh::kill_face(std::uint32_t f)
+{
+    for (std::uint32_t v : m_faces[f]) {
+        auto& list = m_vertex_faces[v];
+        list.erase(std::find(list.begin(), list.end(), f));
+    }
+    m_face_alive[f] = false;
+}
+
+void EditableMesh::set_face(std::uint32_t f, const Triangle& t)
+{
+    kill_face(f);
+    m_faces[f]      = t;
+    m_face_alive[f] = true;
+    for (std::uint32_t v : t) m_vertex_faces[v].push_back(f);
+}
+
+void EditableMesh::add_face(const Triangle& t)
+{
+    const auto f = std::uint32_t(m_faces.size());
+    m_faces.push_back(t);
+    m_face_alive.push_back(true);
+    for (std::uint32_t v : t) m_vertex_faces[v].push_back(f);
 }
 
 std::uint32_t EditableMesh::num_vertices() const
@@ -92,9 +119,9 @@ std::int64_t EditableMesh::euler_characteristic() const
 
 std::vector<std::uint32_t> EditableMesh::vertex_faces(std::uint32_t v) const
 {
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t f = 0; f < m_faces.size(); ++f)
-        if (m_face_alive[f] && holds(m_faces[f], v)) out.push_back(f);
+    if (v >= m_vertex_faces.size()) return {};
+    std::vector<std::uint32_t> out = m_vertex_faces[v];
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -217,7 +244,8 @@ bool EditableMesh::flip(std::uint32_t a, std::uint32_t b)
         if (!(dot(n, n) > 0) || !(dot(n, sum) > 0))
             return false;  // degenerate, or turned against the old faces
     }
-    m_faces[f0] = n0, m_faces[f1] = n1;
+    set_face(f0, n0);
+    set_face(f1, n1);
     return true;
 }
 
@@ -230,12 +258,12 @@ std::optional<std::uint32_t> EditableMesh::split(std::uint32_t a, std::uint32_t 
     const std::uint32_t m = std::uint32_t(m_positions.size());
     m_positions.push_back(p);
     m_vertex_alive.push_back(true);
+    m_vertex_faces.emplace_back();
     for (std::uint32_t f : fs) {
         const bool          forward = walks(m_faces[f], a, b);
         const std::uint32_t s = forward ? a : b, e = forward ? b : a, c = third(m_faces[f], a, b);
-        m_faces[f] = {s, m, c};  // the face walks s -> e -> c
-        m_faces.push_back({m, e, c});
-        m_face_alive.push_back(true);
+        set_face(f, {s, m, c});  // the face walks s -> e -> c
+        add_face({m, e, c});
     }
     return m;
 }
@@ -265,8 +293,8 @@ bool EditableMesh::collapse(std::uint32_t a, std::uint32_t b, const Vec3f& p)
             if (!keeps_orientation(f, t, a, p)) return refuse("a face degenerates or turns");
             if (v == b) rewritten.push_back({f, t});
         }
-    for (std::uint32_t f : fs) m_face_alive[f] = false;
-    for (const auto& [f, t] : rewritten) m_faces[f] = t;
+    for (std::uint32_t f : fs) kill_face(f);
+    for (const auto& [f, t] : rewritten) set_face(f, t);
     m_positions[a]    = p;
     m_vertex_alive[b] = false;
     return true;

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
 
 #include "rxmesh/core/error.h"
+#include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/surface_distance.h"
+#include "rxmesh/reference/triangle_shape.h"
 
 namespace rxmesh::reference {
 namespace {
@@ -43,6 +47,115 @@ bool movable(const EditableMesh& m, std::uint32_t v)
            m.is_manifold_vertex(v);
 }
 
+Vec3f  to_vec3f(const Point3& p) { return {float(p[0]), float(p[1]), float(p[2])}; }
+Point3 minus(const Point3& a, const Point3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+double dot3(const Point3& a, const Point3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Point3 normal3(const Point3& p, const Point3& q, const Point3& r)
+{
+    const Point3 u = minus(q, p), w = minus(r, p);
+    return {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+}
+
+//! Whether v is sharp: the unit normal of one of its faces is more than
+//! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner; or
+//! a folded fan, which smoothing could not tell from a tip); faces of zero
+//! area are left out.
+bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
+{
+    Point3              mean = {0, 0, 0};
+    std::vector<Point3> normals;
+    for (std::uint32_t f : m.vertex_faces(v)) {
+        const Triangle& t = m.face(f);
+        Point3          n = normal3(at(m, t[0]), at(m, t[1]), at(m, t[2]));
+        const double    l = std::sqrt(dot3(n, n));
+        if (!(l > 0)) continue;
+        for (int d = 0; d < 3; ++d) n[d] /= l, mean[d] += n[d];
+        normals.push_back(n);
+    }
+    const double l = std::sqrt(dot3(mean, mean)), limit = std::cos(kSharpVertexDegrees * M_PI / 180);
+    for (const Point3& n : normals)
+        if (!(dot3(n, mean) >= limit * l)) return true;
+    return false;
+}
+
+//! Where collapsing (a, b) puts the survivor: an endpoint (CGAL's rule: the
+//! survivor stays on the surface), the sharp one when only one is (a tip
+//! stays a tip), that keeps every neighbour within `high`, folds nothing and
+//! passes the guard; the better-shaped first (a on a tie); nothing when
+//! neither does.
+std::optional<Point3> collapse_position(const EditableMesh& m, std::uint32_t a, std::uint32_t b,
+                                        double high, const AngleGuard& guard)
+{
+    std::vector<std::uint32_t> ring = m.neighbors(a);
+    for (std::uint32_t u : m.neighbors(b)) ring.push_back(u);
+    std::vector<Point3> candidates = {at(m, a), at(m, b)};
+    const bool          sharp_a = sharp_vertex(m, a), sharp_b = sharp_vertex(m, b);
+    if (sharp_a != sharp_b) candidates = {sharp_a ? at(m, a) : at(m, b)};
+    std::optional<Point3> best;
+    double                best_after = 2;
+    for (const Point3& x : candidates) {
+        bool near = true;
+        for (std::uint32_t u : ring)
+            if (u != a && u != b && dist(x, at(m, u)) > high) near = false;
+        if (!near) continue;
+        const FanShape s = collapse_shape(m, a, b, x);
+        if (s.folds || !guard.allows(s.before, s.after) || !(s.after < best_after)) continue;
+        best = x, best_after = s.after;
+    }
+    return best;
+}
+
+//! Flipping (a, b) to (c, d): the two faces' shape before and after, and
+//! whether the new diagonal makes the pair flatter (the dot product of the
+//! two faces' area vectors does not shrink: no flip across a ridge, CGAL's test).
+struct FlipShape
+{
+    double before = -1, after = -1;
+    bool   flattens = false;
+};
+
+FlipShape flip_shape(const EditableMesh& m, std::uint32_t a, std::uint32_t b, std::uint32_t c,
+                     std::uint32_t d)
+{
+    const Point3 pa = at(m, a), pb = at(m, b), pc = at(m, c), pd = at(m, d);
+    FlipShape    s;
+    s.before = std::max(smallest_angle_cosine(pa, pb, pc), smallest_angle_cosine(pb, pa, pd));
+    s.after  = std::max(smallest_angle_cosine(pc, pa, pd), smallest_angle_cosine(pd, pb, pc));
+    s.flattens = dot3(normal3(pc, pa, pd), normal3(pd, pb, pc)) >=
+                 dot3(normal3(pa, pb, pc), normal3(pb, pa, pd));
+    return s;
+}
+
+//! Step 4's move of v: to its neighbours' centroid within its tangent plane
+//! (the area-weighted normal's).
+Point3 tangential_move(const EditableMesh& m, std::uint32_t v)
+{
+    const Point3 p = at(m, v);
+    Point3       centroid = {0, 0, 0}, normal = {0, 0, 0};
+    const auto   ring     = m.neighbors(v);
+    for (std::uint32_t u : ring)
+        for (int d = 0; d < 3; ++d) centroid[d] += at(m, u)[d] / double(ring.size());
+    for (std::uint32_t f : m.vertex_faces(v)) {
+        const Triangle& t = m.face(f);
+        const Point3    n = normal3(at(m, t[0]), at(m, t[1]), at(m, t[2]));
+        for (int d = 0; d < 3; ++d) normal[d] += n[d];
+    }
+    const double length = std::sqrt(dot3(normal, normal));
+    Point3       u      = minus(centroid, p);
+    if (length > 0) {
+        const double along = dot3(u, normal) / length;
+        for (int d = 0; d < 3; ++d) u[d] -= along * normal[d] / length;
+    }
+    return u;
+}
+
+//! Whether v may move to q: none of its faces folds, and the guard holds.
+bool move_allowed(const EditableMesh& m, std::uint32_t v, const Point3& q, const AngleGuard& guard)
+{
+    const FanShape s = move_shape(m, v, q);
+    return !s.folds && guard.allows(s.before, s.after);
+}
+
 }  // namespace
 
 std::uint32_t split_long_edges(EditableMesh& m, double target_length)
@@ -59,83 +172,96 @@ std::uint32_t split_long_edges(EditableMesh& m, double target_length)
     return total;
 }
 
-std::uint32_t collapse_short_edges(EditableMesh& m, double target_length)
+std::optional<Vec3f> short_edge_collapse(const EditableMesh& m, std::uint32_t a, std::uint32_t b,
+                                         double target_length, double min_angle_degrees)
 {
-    const double low = 0.8 * target_length, high = 4.0 / 3.0 * target_length;
+    if (!m.vertex_alive(a) || !m.vertex_alive(b) || m.edge_faces(a, b).empty()) return {};
+    if (!(dist(at(m, a), at(m, b)) < 0.8 * target_length)) return {};
+    if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) return {};  // the boundary stays
+    const auto p = collapse_position(m, a, b, 4.0 / 3.0 * target_length,
+                                     AngleGuard(min_angle_degrees));
+    if (!p) return {};
+    return to_vec3f(*p);
+}
+
+bool flip_wanted(const EditableMesh& m, std::uint32_t a, std::uint32_t b, double min_angle_degrees)
+{
+    const auto fs = m.edge_faces(a, b);
+    if (fs.size() != 2) return false;
+    auto deviation = [&](std::uint32_t v, int change) {
+        const int target = m.is_boundary_vertex(v) ? 4 : 6;
+        return std::abs(int(m.neighbors(v).size()) + change - target);
+    };
+    const std::uint32_t c = third(m.face(fs[0]), a, b), d = third(m.face(fs[1]), a, b);
+    const FlipShape     shape = flip_shape(m, a, b, c, d);
+    const AngleGuard    guard(min_angle_degrees);
+    if (!shape.flattens || !guard.allows(shape.before, shape.after)) return false;
+    const int  before = deviation(a, 0) + deviation(b, 0) + deviation(c, 0) + deviation(d, 0);
+    const int  after  = deviation(a, -1) + deviation(b, -1) + deviation(c, 1) + deviation(d, 1);
+    const bool mends  = guard.on() && shape.before > guard.cos_limit && shape.after < shape.before;
+    return after < before || mends;
+}
+
+std::uint32_t collapse_short_edges(EditableMesh& m, double target_length,
+                                   double min_angle_degrees)
+{
     std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> order;
     for (const auto& [a, b] : m.edges()) order.emplace_back(dist(at(m, a), at(m, b)), a, b);
     std::sort(order.begin(), order.end());
     std::uint32_t collapses = 0;
     for (const auto& [length, a, b] : order) {
-        if (!m.vertex_alive(a) || !m.vertex_alive(b) || m.edge_faces(a, b).empty()) continue;
-        if (dist(at(m, a), at(m, b)) >= low) continue;
-        if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) continue;  // the boundary stays
-        const Vec3f p = midpoint(m, a, b);
-        bool        keeps_short = true;
-        for (std::uint32_t v : {a, b})
-            for (std::uint32_t x : m.neighbors(v))
-                if (x != a && x != b && dist(to_point(p), at(m, x)) > high) keeps_short = false;
-        if (keeps_short && m.collapse(a, b, p)) ++collapses;
+        const auto p = short_edge_collapse(m, a, b, target_length, min_angle_degrees);
+        if (p && m.collapse(a, b, *p)) ++collapses;
     }
     return collapses;
 }
 
-std::uint32_t equalize_valences(EditableMesh& m)
+std::uint32_t equalize_valences(EditableMesh& m, double min_angle_degrees)
 {
-    auto deviation = [&](std::uint32_t v, int change) {
-        const int target = m.is_boundary_vertex(v) ? 4 : 6;
-        return std::abs(int(m.neighbors(v).size()) + change - target);
-    };
     std::uint32_t flips = 0;
-    for (const auto& [a, b] : m.edges()) {
-        const auto fs = m.edge_faces(a, b);
-        if (fs.size() != 2) continue;
-        const std::uint32_t c = third(m.face(fs[0]), a, b), d = third(m.face(fs[1]), a, b);
-        const int before = deviation(a, 0) + deviation(b, 0) + deviation(c, 0) + deviation(d, 0);
-        const int after = deviation(a, -1) + deviation(b, -1) + deviation(c, 1) + deviation(d, 1);
-        if (after < before && m.flip(a, b)) ++flips;
-    }
+    for (const auto& [a, b] : m.edges())
+        if (flip_wanted(m, a, b, min_angle_degrees) && m.flip(a, b)) ++flips;
     return flips;
 }
 
-void tangential_smoothing(EditableMesh& m)
+//! Smoothing's shortest move before it gives up (then it only projects).
+constexpr double kSmallestStep = 1.0 / 8;
+
+void tangential_smoothing(EditableMesh& m, const ClosestPointTree* surface,
+                          double min_angle_degrees)
 {
+    const AngleGuard guard(min_angle_degrees);
     std::vector<std::pair<std::uint32_t, Vec3f>> moves;  // all read the old positions
     for (std::uint32_t v = 0; v < m.num_vertex_slots(); ++v) {
         if (!movable(m, v)) continue;
+        // a sharp vertex is only projected: smoothing would round it off
         const Point3 p = at(m, v);
-        Point3       centroid = {0, 0, 0}, normal = {0, 0, 0};
-        const auto   ring     = m.neighbors(v);
-        for (std::uint32_t u : ring)
-            for (int d = 0; d < 3; ++d) centroid[d] += at(m, u)[d] / double(ring.size());
-        for (std::uint32_t f : m.vertex_faces(v)) {
-            const Triangle& t = m.face(f);
-            const Point3 a = at(m, t[0]), b = at(m, t[1]), c = at(m, t[2]);
-            const Point3 e0 = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-            const Point3 e1 = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-            normal[0] += e0[1] * e1[2] - e0[2] * e1[1];
-            normal[1] += e0[2] * e1[0] - e0[0] * e1[2];
-            normal[2] += e0[0] * e1[1] - e0[1] * e1[0];
+        const Point3 u = sharp_vertex(m, v) ? Point3{0, 0, 0} : tangential_move(m, v);
+        for (double step = 1;; step = step > kSmallestStep ? step / 2 : 0) {  // shorter, then none
+            Point3 q = {p[0] + step * u[0], p[1] + step * u[1], p[2] + step * u[2]};
+            if (surface) q = surface->closest(q).point;
+            if (move_allowed(m, v, q, guard)) {
+                moves.push_back({v, to_vec3f(q)});
+                break;
+            }
+            if (step == 0) break;
         }
-        const double length = std::sqrt(normal[0] * normal[0] + normal[1] * normal[1] +
-                                        normal[2] * normal[2]);
-        Point3 u = {centroid[0] - p[0], centroid[1] - p[1], centroid[2] - p[2]};
-        if (length > 0) {
-            const double along = (u[0] * normal[0] + u[1] * normal[1] + u[2] * normal[2]) / length;
-            for (int d = 0; d < 3; ++d) u[d] -= along * normal[d] / length;
-        }
-        moves.push_back({v, {float(p[0] + u[0]), float(p[1] + u[1]), float(p[2] + u[2])}});
     }
     for (const auto& [v, q] : moves) m.move(v, q);
 }
 
-void project_to_surface(EditableMesh& m, const TriangleSoup& surface)
+void project_to_surface(EditableMesh& m, const ClosestPointTree& surface)
 {
     for (std::uint32_t v = 0; v < m.num_vertex_slots(); ++v) {
         if (!movable(m, v)) continue;
-        const Point3 q = closest_point_on_mesh(at(m, v), surface).point;
+        const Point3 q = surface.closest(at(m, v)).point;
         m.move(v, {float(q[0]), float(q[1]), float(q[2])});
     }
+}
+
+void project_to_surface(EditableMesh& m, const TriangleSoup& surface)
+{
+    project_to_surface(m, ClosestPointTree(surface));
 }
 
 TriangleSoup isotropic_remesh(const TriangleSoup& input, const RemeshOptions& options,
@@ -147,12 +273,13 @@ TriangleSoup isotropic_remesh(const TriangleSoup& input, const RemeshOptions& op
     if (!(r.target_length > 0) || !std::isfinite(r.target_length))
         throw InvalidInputError("isotropic_remesh: the target edge length " +
                                 std::to_string(r.target_length) + " is not positive");
+    std::unique_ptr<ClosestPointTree> surface;  // built once: the input never changes
+    if (!input.faces.empty()) surface = std::make_unique<ClosestPointTree>(input);
     for (int it = 0; it < options.iterations; ++it) {
         r.splits += split_long_edges(m, r.target_length);
-        r.collapses += collapse_short_edges(m, r.target_length);
-        r.flips += equalize_valences(m);
-        tangential_smoothing(m);
-        if (!input.faces.empty()) project_to_surface(m, input);
+        r.collapses += collapse_short_edges(m, r.target_length, options.min_angle_degrees);
+        r.flips += equalize_valences(m, options.min_angle_degrees);
+        tangential_smoothing(m, surface.get(), options.min_angle_degrees);
     }
     if (report) *report = r;
     return m.compact();

@@ -5,10 +5,14 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
+#include "rxmesh/core/error.h"
 #include "rxmesh/reference/editable_mesh.h"
+#include "rxmesh/reference/mcf.h"
+#include "rxmesh/reference/triangle_shape.h"
 
 namespace rxmesh::reference {
 
@@ -101,31 +105,36 @@ std::vector<Quadric> initial_quadrics(const EditableMesh& m, double boundary_wei
 
 struct Candidate
 {
+    double        priority;  // the cost plus the shape tie-break
     double        cost;
     std::uint32_t a, b;
     P3            position;
     std::uint64_t stamp_a, stamp_b;
     bool operator>(const Candidate& o) const
     {
-        return std::tie(cost, a, b) > std::tie(o.cost, o.a, o.b);
+        return std::tie(priority, a, b) > std::tie(o.priority, o.a, o.b);
     }
 };
 
 Candidate candidate(const EditableMesh& m, const std::vector<Quadric>& q,
-                    const std::vector<std::uint64_t>& stamp, std::uint32_t a, std::uint32_t b)
+                    const std::vector<std::uint64_t>& stamp, std::uint32_t a, std::uint32_t b,
+                    double shape_weight)
 {
     Quadric s = q[a];
     s += q[b];
-    Candidate c{0, a, b, {0, 0, 0}, stamp[a], stamp[b]};
+    Candidate c{0, 0, a, b, {0, 0, 0}, stamp[a], stamp[b]};
     if (s.optimum(&c.position)) {
         c.cost = s.evaluate(c.position);
-        return c;
+    } else {
+        const P3 pa = at(m, a), pb = at(m, b);
+        const P3 mid = {(pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2, (pa[2] + pb[2]) / 2};
+        c.cost       = INFINITY;
+        for (const P3& p : {pa, pb, mid})
+            if (s.evaluate(p) < c.cost) c.cost = s.evaluate(p), c.position = p;
     }
-    const P3 pa = at(m, a), pb = at(m, b);
-    const P3 mid = {(pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2, (pa[2] + pb[2]) / 2};
-    c.cost       = INFINITY;
-    for (const P3& p : {pa, pb, mid})
-        if (s.evaluate(p) < c.cost) c.cost = s.evaluate(p), c.position = p;
+    // the survivor is stored in float: its shape as it will be
+    const Vec3f x = {float(c.position[0]), float(c.position[1]), float(c.position[2])};
+    c.priority    = c.cost + shape_weight * collapse_shape(m, a, b, {x[0], x[1], x[2]}).after;
     return c;
 }
 
@@ -134,11 +143,17 @@ Candidate candidate(const EditableMesh& m, const std::vector<Quadric>& q,
 TriangleSoup qem_simplify(const TriangleSoup& input, const SimplifyOptions& options,
                           SimplifyReport* report)
 {
+    if (!(options.min_angle_degrees >= 0 && options.min_angle_degrees < 60))
+        throw InvalidInputError("qem_simplify: min_angle_degrees " +
+                                std::to_string(options.min_angle_degrees) + " is not in [0, 60)");
     EditableMesh               m(input.positions, input.faces);
+    const double               mean = mean_edge_length(input.positions, input.faces);
+    const double               shape_weight = kShapeTieBreak * mean * mean * mean * mean;
+    const AngleGuard           guard(options.min_angle_degrees);
     std::vector<Quadric>       q = initial_quadrics(m, options.boundary_weight);
     std::vector<std::uint64_t> stamp(m.num_vertex_slots(), 0);
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> heap;
-    for (const auto& [a, b] : m.edges()) heap.push(candidate(m, q, stamp, a, b));
+    for (const auto& [a, b] : m.edges()) heap.push(candidate(m, q, stamp, a, b, shape_weight));
     SimplifyReport r;
     r.faces = m.num_faces();
     while (r.faces > options.target_faces && !heap.empty()) {  // each pop shrinks the heap or
@@ -149,7 +164,9 @@ TriangleSoup qem_simplify(const TriangleSoup& input, const SimplifyOptions& opti
             continue;  // stale: a fresh entry was pushed when a neighbour changed
         const auto removed = std::uint32_t(m.edge_faces(c.a, c.b).size());
         if (removed == 0) continue;
-        const Vec3f p = {float(c.position[0]), float(c.position[1]), float(c.position[2])};
+        const Vec3f    p     = {float(c.position[0]), float(c.position[1]), float(c.position[2])};
+        const FanShape shape = collapse_shape(m, c.a, c.b, {p[0], p[1], p[2]});
+        if (shape.folds || !guard.allows(shape.before, shape.after)) continue;  // a needle
         if (!m.collapse(c.a, c.b, p)) continue;  // tried again when a neighbour changes
         q[c.a] += q[c.b];
         r.faces -= removed;
@@ -161,7 +178,7 @@ TriangleSoup qem_simplify(const TriangleSoup& input, const SimplifyOptions& opti
         std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
         for (std::uint32_t v : changed)
             for (std::uint32_t u : m.neighbors(v)) edges.insert({std::min(u, v), std::max(u, v)});
-        for (const auto& [a, b] : edges) heap.push(candidate(m, q, stamp, a, b));
+        for (const auto& [a, b] : edges) heap.push(candidate(m, q, stamp, a, b, shape_weight));
     }
     r.reached_target = r.faces <= options.target_faces;
     r.vertices       = m.num_vertices();

@@ -129,7 +129,7 @@ TEST(ReferenceRemesh, TangentialSmoothingAndProjection)
     std::uint32_t      v = 0;
     while (m.is_boundary_vertex(v)) ++v;
     const Vec3f start = m.position(v);
-    m.move(v, {start[0] + 0.3f, start[1] - 0.2f, 0.f});
+    m.move(v, {start[0] + 0.1f, start[1] - 0.08f, 0.f});  // within its ring: no face folds
     tangential_smoothing(m);  // the flat grid's centroids are the grid points again
     EXPECT_NEAR(m.position(v)[0], start[0], 1e-6);
     EXPECT_NEAR(m.position(v)[1], start[1], 1e-6);

@@ -8,15 +8,29 @@
 // Each iteration, with target edge length L:
 //   1. split edges longer than 4/3 L at their midpoints (longest first),
 //      pass after pass until none is left;
-//   2. collapse edges shorter than 4/5 L to their midpoints (shortest
-//      first) unless a neighbour of either end would end up farther than
-//      4/3 L from the new vertex; interior edges only;
+//   2. collapse edges shorter than 4/5 L into one of their ends (shortest
+//      first; the survivor stays on the surface, as CGAL's): the sharp end
+//      when only one is sharp (below), else the better-shaped end, among
+//      those that keep every neighbour within 4/3 L, fold no face and pass
+//      the sliver guard; interior edges only;
 //   3. flip interior edges when that brings the valences of their four
-//      vertices closer to 6 (4 on the boundary), biggest gain first;
-//   4. move every interior vertex to its neighbours' centroid within its
-//      tangent plane (area-weighted normal), then
+//      vertices closer to 6 (4 on the boundary), or mends a face below the
+//      guard's angle, biggest gain first; only when the new diagonal makes
+//      the two faces flatter (their area vectors' dot product does not shrink: no
+//      flip across a ridge, as CGAL's);
+//   4. move every interior vertex that is not sharp to its neighbours'
+//      centroid within its tangent plane (area-weighted normal), then
 //   5. onto its closest point of the input surface (a GPU BVH over a copy of
-//      the input made before the first step).
+//      the input made before the first step); a move that folds a face or
+//      fails the guard is shortened (1/2, 1/4, 1/8, then projection alone)
+//      or not made.
+// A vertex is sharp (a tip, a crease, a corner) when the unit normal of one
+// of its faces is more than kSharpVertexDegrees from their mean: smoothing
+// it or collapsing it away would round the surface off there, which is most
+// of the distance to the input.
+// The sliver guard (min_angle_degrees): no collapse, flip or move makes a
+// face with an angle below the threshold unless the faces it replaces had
+// one as small (algo/triangle_shape.h); splits are never refused by it.
 // Boundary vertices never move or collapse: the boundary stays where it
 // was, its edges split at midpoints. Optional feature edges (those whose
 // faces' normals differ by more than feature_angle_degrees) are kept the
@@ -35,6 +49,11 @@
 
 namespace rxmesh {
 
+//! The sliver guard's default angle.
+constexpr double kRemeshMinAngleDegrees = 20;
+//! A vertex with a face normal this far from its faces' mean normal is sharp.
+constexpr double kSharpVertexDegrees = 60;
+
 struct RemeshOptions
 {
     //! L; 0: the input's mean edge length (as CGAL and PMP).
@@ -44,6 +63,8 @@ struct RemeshOptions
     bool          project       = true;
     //! Feature edges by dihedral angle, in degrees; 0: none.
     double        feature_angle_degrees = 0;
+    //! The sliver guard's angle in degrees, in [0, 60); 0: off.
+    double        min_angle_degrees = kRemeshMinAngleDegrees;
     //! A bound on the passes of one step (every step ends by itself: splits
     //! halve lengths, collapses remove vertices, flips lower the valence
     //! excess); reaching it is reported, never silent.
@@ -67,8 +88,8 @@ struct RemeshReport
 };
 
 //! \throw InvalidInputError when the target length is not positive and
-//! finite (after defaulting: a mesh without edges has no mean), or the
-//! feature angle is not in [0, 180].
+//! finite (after defaulting: a mesh without edges has no mean), the
+//! feature angle is not in [0, 180] or the minimum angle not in [0, 60).
 RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options = {});
 
 class TriangleBvh;
@@ -83,16 +104,21 @@ struct RemeshStep
 //! Step 1: passes until no edge longer than 4/3 L is left (or the bound).
 RemeshStep split_long_edges(DynamicMesh& mesh, double target_length,
                             std::uint32_t max_passes = 200);
+//! What steps 2 to 5 take besides L (RemeshOptions' fields of the same names).
+struct RemeshStepOptions
+{
+    std::uint32_t max_passes            = 200;
+    double        feature_angle_degrees = 0;
+    double        min_angle_degrees     = kRemeshMinAngleDegrees;
+};
 //! Step 2: passes until no short interior edge can go.
 RemeshStep collapse_short_edges(DynamicMesh& mesh, double target_length,
-                                std::uint32_t max_passes = 200,
-                                double feature_angle_degrees = 0);
-//! Step 3: passes until no flip lowers the valence excess.
-RemeshStep equalize_valences(DynamicMesh& mesh, std::uint32_t max_passes = 200,
-                             double feature_angle_degrees = 0);
+                                const RemeshStepOptions& options = {});
+//! Step 3: passes until no flip lowers the valence excess or mends a sliver.
+RemeshStep equalize_valences(DynamicMesh& mesh, const RemeshStepOptions& options = {});
 //! Steps 4 and 5 (5 only with a surface, whose arrays must not be the
-//! mesh's own: the mesh moves).
+//! mesh's own: the mesh moves); max_passes is unused.
 void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface,
-                         double feature_angle_degrees = 0);
+                         const RemeshStepOptions& options = {});
 
 }  // namespace rxmesh

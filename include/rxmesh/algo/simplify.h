@@ -12,7 +12,14 @@
 //   keeps its shape); a collapse's survivor takes the sum of both quadrics.
 // - An edge's cost is its summed quadric's minimum: at the optimal point
 //   when the 3x3 system is well conditioned, else at the better of the ends
-//   and the midpoint; the survivor moves there.
+//   and the midpoint; the survivor moves there. Among equal costs (flat
+//   regions, where every collapse costs 0) the collapse whose new faces are
+//   best shaped goes first: its priority is the cost plus kShapeTieBreak x
+//   (the input's mean edge length)^4 x the cosine of its new faces'
+//   smallest angle (costs are area x squared distance: length^4).
+// - The sliver guard (min_angle_degrees): no collapse makes a face with an
+//   angle below it unless the faces it replaces had one as small (no
+//   needles; algo/triangle_shape.h).
 // - Passes of collapses: the cheapest candidates (at most a share of the
 //   faces per pass, and never more than the target needs) compete; those
 //   whose neighbourhoods do not overlap go, cheapest first. The engine
@@ -32,10 +39,15 @@
 
 namespace rxmesh {
 
+//! The weight of the shape tie-break, relative to (mean edge length)^4.
+constexpr double kShapeTieBreak = 1e-5;
+
 struct SimplifyOptions
 {
     std::uint32_t target_faces    = 0;
     double        boundary_weight = 1000;
+    //! The sliver guard's angle in degrees, in [0, 60); 0: off.
+    double        min_angle_degrees = 5;
     //! At most this share of the faces' count collapses per pass: smaller
     //! batches follow the cheapest-first order more closely (better quality),
     //! larger ones need fewer passes.
@@ -66,7 +78,8 @@ struct SimplifyReport
     std::string to_json() const;
 };
 
-//! \throw InvalidInputError for boundary_weight or batch_share out of range.
+//! \throw InvalidInputError for boundary_weight, batch_share or
+//! min_angle_degrees out of range.
 SimplifyReport qem_simplify(DynamicMesh& mesh, const SimplifyOptions& options);
 
 }  // namespace rxmesh

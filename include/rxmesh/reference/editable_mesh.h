@@ -94,10 +94,16 @@ class EditableMesh
     //! non-degenerate and turned the way it was.
     bool keeps_orientation(std::uint32_t f, const Triangle& after, std::uint32_t moved,
                            const Vec3f& p) const;
+    //! Face f becomes t (its vertices' face lists follow).
+    void set_face(std::uint32_t f, const Triangle& t);
+    void add_face(const Triangle& t);
+    void kill_face(std::uint32_t f);
 
     std::vector<Vec3f>    m_positions;
     std::vector<Triangle> m_faces;
     std::vector<bool>     m_vertex_alive, m_face_alive;
+    //! The alive faces of each vertex slot, in no order.
+    std::vector<std::vector<std::uint32_t>> m_vertex_faces;
     std::string           m_last_refusal;
 };
 

@@ -10,8 +10,13 @@
 // - An edge's cost is the minimum of the summed quadric: at the optimal
 //   point when its 3x3 system is well conditioned, else at the better of
 //   the two ends and the midpoint.
-// - Collapses go cheapest first (ties: smaller vertex pair); one the mesh
-//   refuses is tried again only after a neighbour changes. It stops at the
+// - Collapses go cheapest first, by the cost plus kShapeTieBreak x (the
+//   input's mean edge length)^4 x the cosine of the new faces' smallest
+//   angle (among equal costs, as on flat regions, the best-shaped first;
+//   ties: smaller vertex pair); one that folds a face or fails the sliver
+//   guard (no new face with an angle below min_angle_degrees unless the
+//   faces it replaces had one as small), or that the mesh refuses, is tried
+//   again only after a neighbour changes. It stops at the
 //   target face count or when no collapse is left, and says which.
 #pragma once
 
@@ -38,10 +43,14 @@ struct Quadric
     bool optimum(std::array<double, 3>* p) const;
 };
 
+//! The weight of the shape tie-break, relative to (mean edge length)^4.
+constexpr double kShapeTieBreak = 1e-5;
+
 struct SimplifyOptions
 {
-    std::uint32_t target_faces    = 0;
-    double        boundary_weight = 1000;
+    std::uint32_t target_faces      = 0;
+    double        boundary_weight   = 1000;
+    double        min_angle_degrees = 5;  // the sliver guard, in [0, 60); 0: off
 };
 
 struct SimplifyReport
@@ -55,6 +64,7 @@ struct SimplifyReport
     }
 };
 
+//! \throw InvalidInputError for min_angle_degrees out of range.
 //! The simplified mesh, compact (alive vertices in input order, then none
 //! new: collapses only move and remove vertices).
 TriangleSoup qem_simplify(const TriangleSoup& input, const SimplifyOptions& options,
