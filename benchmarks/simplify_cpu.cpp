@@ -177,7 +177,7 @@ int main(int argc, char** argv)
         std::printf("CPU quadric simplification to %.3g of the faces; wall time of the "
                     "simplification alone, median of %d runs; Hausdorff: symmetric, sampled, / "
                     "bounding-box diagonal\n\n| level | faces | method | ms | faces out | "
-                    "Hausdorff | min angle |\n|---|---|---|---|---|---|---|\n",
+                    "Hausdorff | min angle | faces below 5 degrees |\n|---|---|---|---|---|---|---|---|\n",
                     a.ratio, a.runs);
         std::string json = "{\"ratio\":" + std::to_string(a.ratio) + ",\"rows\":[";
         bool        first = true;
@@ -202,14 +202,17 @@ int main(int argc, char** argv)
                 const double h = o.output.faces.empty()
                                      ? INFINITY
                                      : rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
-                const double angle = rxmesh::reference::mesh_quality(o.output, 1.0).min_angle_degrees;
-                std::printf("| %d | %zu | %s | %.2f | %zu | %.3e | %.2f |\n", level, soup.faces.size(),
-                            o.method.c_str(), o.ms, o.output.faces.size(), h, angle);
+                const auto   q     = rxmesh::reference::mesh_quality(o.output, 1.0);
+                const double angle = q.min_angle_degrees;
+                std::printf("| %d | %zu | %s | %.2f | %zu | %.3e | %.2f | %.4f |\n", level,
+                            soup.faces.size(), o.method.c_str(), o.ms, o.output.faces.size(), h,
+                            angle, q.share_below_5_degrees);
                 json += std::string(first ? "" : ",") + "{\"level\":" + std::to_string(level) +
                         ",\"faces\":" + std::to_string(soup.faces.size()) + ",\"method\":\"" +
                         o.method + "\",\"ms\":" + std::to_string(o.ms) + ",\"faces_out\":" +
                         std::to_string(o.output.faces.size()) + ",\"hausdorff_rel\":" +
-                        std::to_string(h) + ",\"min_angle\":" + std::to_string(angle) + "}";
+                        std::to_string(h) + ",\"min_angle\":" + std::to_string(angle) +
+                        ",\"share_below_5_degrees\":" + std::to_string(q.share_below_5_degrees) + "}";
                 first = false;
             }
         }

@@ -51,12 +51,13 @@ endfunction()
 # Adds the test rxmesh_APP.bad_NAME for each case "NAME|ARG,ARG,...": the
 # app run with those arguments (and -o, unless NO_OUTPUT) must exit with
 # status 1, print one line on stderr and leave no output file
-# (expect_bad_input.cmake).
+# (expect_bad_input.cmake). GPU: input the app can only find bad on the
+# GPU (after the upload): the tests are labelled gpu and skip without one.
 function(rxmesh_add_bad_input_tests app)
   if(NOT RXMESH_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 1 B "NO_OUTPUT" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 B "NO_OUTPUT;GPU" "" "")
   string(REPLACE "_" "-" _exe "rxmesh-${app}")
   foreach(_case IN LISTS B_UNPARSED_ARGUMENTS)
     string(REPLACE "," ";" _case "${_case}")
@@ -69,7 +70,12 @@ function(rxmesh_add_bad_input_tests app)
     add_test(NAME rxmesh_${app}.bad_${_name}
       COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:${_exe}> "-DARGS=${_fields}" ${_out}
               -P ${RXMESH_APP_COMMON}/expect_bad_input.cmake)
-    set_tests_properties(rxmesh_${app}.bad_${_name} PROPERTIES LABELS cpu)
+    if(B_GPU)
+      set_tests_properties(rxmesh_${app}.bad_${_name} PROPERTIES LABELS gpu
+        SKIP_REGULAR_EXPRESSION "got '77'")
+    else()
+      set_tests_properties(rxmesh_${app}.bad_${_name} PROPERTIES LABELS cpu)
+    endif()
   endforeach()
 endfunction()
 

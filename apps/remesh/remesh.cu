@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,10 @@ namespace {
 
 using namespace rxmesh;
 
-//! --check runs the serial oracle up to this many input faces. Its cost grows
-//! faster than quadratically (valence flips and projection onto every input
-//! triangle): 4.5 s at 2,304 faces, 16 s at 4,096 and 455 s at 16,384 on a
-//! 2-core host.
-constexpr std::size_t kMaxReferenceFaces = 5000;
+//! --check runs the serial oracle up to this many input faces (about 0.1 ms
+//! per face at L = the mean edge length on a 2-core host: 0.3 s at 2,918
+//! faces, 10 s at 75,408).
+constexpr std::size_t kMaxReferenceFaces = 50000;
 //! Refused before any GPU work: a target length that would split the input
 //! into more faces than 32-bit slot ids hold (about F x (mean edge / L)^2).
 constexpr double kMaxExpectedFaces = 2147483648.0;
@@ -58,7 +58,7 @@ const app::Info kInfo{
         "input's surviving vertices first, in input order, then the new ones), not one vertex "
         "per input vertex",
         "check on the CPU: a valid mesh, manifold if the input was, every input boundary vertex "
-        "still at its input position; up to 5000 input faces and without --feature-angle also the "
+        "still at its input position; up to 50000 input faces and without --feature-angle also the "
         "serial reference with the "
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
@@ -73,7 +73,8 @@ struct LengthRequest
     double length = 0, relative = 0;
 };
 
-//! L as chosen on the host, before any GPU work.
+//! L as chosen: on the GPU after the upload (the input's mean edge length
+//! measured there), on the host with --device cpu.
 struct TargetLength
 {
     double      value = 0, input_mean_edge = 0;
@@ -108,21 +109,20 @@ TargetLength target_length(double input_mean_edge, const LengthRequest& request)
 //! edges all have length 0, without --length) or would make too many faces
 //! (L is finite: --length and --relative are within float range, and so are
 //! the positions).
-TargetLength choose_target_length(const TriangleSoup& soup, const LengthRequest& request,
-                                  const std::string& name)
+TargetLength choose_target_length(double input_mean_edge, std::size_t input_faces,
+                                  const LengthRequest& request, const std::string& name)
 {
-    const TargetLength t =
-        target_length(reference::mean_edge_length(soup.positions, soup.faces), request);
+    const TargetLength t = target_length(input_mean_edge, request);
     if (!(t.value > 0))
         throw InvalidInputError(name +
                                 ": the input's edges all have length 0, so there is no "
                                 "mean edge length to take L from: give --length");
     const double ratio    = t.input_mean_edge / t.value;
-    const double expected = double(soup.faces.size()) * ratio * ratio;
+    const double expected = double(input_faces) * ratio * ratio;
     if (expected > kMaxExpectedFaces)
         throw InvalidInputError(name + ": the target edge length " + short_number(t.value) +
                                 " would make about " + short_number(expected) + " faces (" +
-                                std::to_string(soup.faces.size()) + " x (mean edge " +
+                                std::to_string(input_faces) + " x (mean edge " +
                                 short_number(t.input_mean_edge) + " / L)^2), beyond 32-bit ids");
     return t;
 }
@@ -139,13 +139,20 @@ struct Remeshed
     std::vector<std::uint32_t> input_vertex;        // of each result vertex; kNoElement: new
 };
 
+//! How the GPU path chooses L from the input uploaded (its mean edge length
+//! measured on the GPU, so that no host pass over the input comes first).
+using ChooseLength = std::function<double(DynamicMesh& input)>;
+
 //! A run on a copy of the input first, so that the times leave out kernel
-//! loading; with --check the copy also tells what the input was.
-app::MeshState warm_up(const TriangleSoup& in, const RemeshOptions& options, bool check)
+//! loading; with --check the copy also tells what the input was. L is
+//! chosen on that copy, before the first step.
+app::MeshState warm_up(const TriangleSoup& in, RemeshOptions& options, const ChooseLength& choose,
+                       bool check)
 {
     DynamicMesh    mesh(in);
     app::MeshState input;
     if (check) input = app::state_of(mesh);
+    options.target_length = choose(mesh);
     RemeshOptions untimed = options;  // its progress reads as the warm-up's: done < 0
     if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
     isotropic_remesh(mesh, untimed);
@@ -153,11 +160,12 @@ app::MeshState warm_up(const TriangleSoup& in, const RemeshOptions& options, boo
 }
 
 //! The algorithm, then its quality and distance to the input, and the mesh
-//! downloaded.
-Remeshed remesh(const TriangleSoup& in, const RemeshOptions& options, bool check)
+//! downloaded; options.target_length set by `choose`.
+Remeshed remesh(const TriangleSoup& in, RemeshOptions& options, const ChooseLength& choose,
+                bool check)
 {
     Remeshed run;
-    run.input_state   = warm_up(in, options, check);
+    run.input_state   = warm_up(in, options, choose, check);
     auto        start = std::chrono::steady_clock::now();
     DynamicMesh mesh(in);
     run.upload_ms = app::ms_since(start);
@@ -236,18 +244,20 @@ TriangleSoup reference_remesh(const TriangleSoup& in, const RemeshOptions& optio
 {
     if (options.project) {
         reference::RemeshOptions r;
-        r.target_length = options.target_length;
-        r.iterations    = int(options.iterations);
+        r.target_length     = options.target_length;
+        r.iterations        = int(options.iterations);
+        r.min_angle_degrees = options.min_angle_degrees;
         return reference::isotropic_remesh(in, r, report);
     }
     reference::EditableMesh m(in.positions, in.faces);
     reference::RemeshReport r;
-    r.target_length = options.target_length;
+    r.target_length      = options.target_length;
+    const double angle   = options.min_angle_degrees;
     for (std::uint32_t i = 0; i < options.iterations; ++i) {
         r.splits += reference::split_long_edges(m, options.target_length);
-        r.collapses += reference::collapse_short_edges(m, options.target_length);
-        r.flips += reference::equalize_valences(m);
-        reference::tangential_smoothing(m);
+        r.collapses += reference::collapse_short_edges(m, options.target_length, angle);
+        r.flips += reference::equalize_valences(m, angle);
+        reference::tangential_smoothing(m, nullptr, angle);
     }
     if (report) *report = r;
     return m.compact();
@@ -425,6 +435,12 @@ class Remesh final : public app::App
                        "rounds of split, collapse, flip, smooth and project")
             ->check(app::integer_in(1, 1000))
             ->capture_default_str();
+        cli.add_option("--min-angle", m_options.min_angle_degrees,
+                       "the sliver guard: no collapse, flip or smoothing move makes a face with "
+                       "an angle below this many degrees unless the faces it replaces had one "
+                       "(0: off)")
+            ->check(CLI::Range(0.0, 59.0))
+            ->capture_default_str();
         cli.add_flag("--no-project", m_no_project,
                      "smooth without projecting onto the input (the surface drifts)");
         cli.add_option("--feature-angle", m_options.feature_angle_degrees,
@@ -442,10 +458,9 @@ class Remesh final : public app::App
                 "embedded noisy torus (48 x 24 quads, noise 0.3 x mean edge)"};
     }
 
-    void prepare(app::Input& in, const app::CommonOptions& o) const override
+    void prepare(app::Input&, const app::CommonOptions& o) const override
     {
         if (o.device == "cpu") refuse_on_cpu(o);
-        m_target = choose_target_length(in.soup, m_request, in.name);
     }
 
     int run(app::Session& s) override
@@ -454,7 +469,12 @@ class Remesh final : public app::App
         const TriangleSoup& in      = s.input().soup;
         RemeshOptions       options = algorithm_options();
         options.progress            = progress_line(s, "remeshing");
-        const Remeshed run          = remesh(in, options, s.check());
+        const ChooseLength choose   = [&](DynamicMesh& input) {
+            m_target = choose_target_length(mean_edge_length(input), in.faces.size(), m_request,
+                                            s.input().name);
+            return m_target.value;
+        };
+        const Remeshed run = remesh(in, options, choose, s.check());
         RemeshCheck    c;
         if (s.check()) c = check_result(in, run, options);
         const std::string& output = s.options().output;
@@ -480,11 +500,10 @@ class Remesh final : public app::App
                 "--device cpu");
     }
 
-    //! The algorithm's options, L chosen (by prepare).
+    //! The algorithm's options but L (chosen from the input's mean edge length).
     RemeshOptions algorithm_options() const
     {
         RemeshOptions o = m_options;
-        o.target_length = m_target.value;
         o.project       = !m_no_project;
         return o;
     }
@@ -494,8 +513,12 @@ class Remesh final : public app::App
     int run_cpu(app::Session& s)
     {
         const TriangleSoup& in = s.input().soup;
+        m_target = choose_target_length(reference::mean_edge_length(in.positions, in.faces),
+                                        in.faces.size(), m_request, s.input().name);
+        RemeshOptions options = algorithm_options();
+        options.target_length = m_target.value;
         s.progress().show("remeshing (CPU)");
-        const CpuRemeshed  run    = remesh_on_cpu(in, algorithm_options());
+        const CpuRemeshed  run    = remesh_on_cpu(in, options);
         const std::string& output = s.options().output;
         s.stage(output,
                 [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
@@ -512,6 +535,7 @@ class Remesh final : public app::App
             .num("input_mean_edge_length", m_target.input_mean_edge)
             .num("iterations", m_options.iterations)
             .flag("project", !m_no_project)
+            .num("min_angle_degrees", m_options.min_angle_degrees)
             .num("feature_angle_degrees", m_options.feature_angle_degrees);
         return params;
     }
@@ -570,7 +594,7 @@ class Remesh final : public app::App
     LengthRequest        m_request;
     RemeshOptions        m_options;
     bool                 m_no_project = false;
-    mutable TargetLength m_target;  // set by prepare: L is chosen before any GPU work
+    TargetLength         m_target;  // set by run: L is chosen from the input uploaded
 };
 
 }  // namespace

@@ -101,9 +101,10 @@ std::string SurfaceQuality::to_json() const
     std::snprintf(head, sizeof(head),
                   "{\"vertices\":%u,\"edges\":%u,\"faces\":%u,\"target_length\":%.9g,"
                   "\"mean_edge\":%.9g,\"min_edge\":%.9g,\"max_edge\":%.9g,"
-                  "\"share_in_band\":%.6f,\"min_angle_degrees\":%.6f,\"share_valence6\":%.6f,",
+                  "\"share_in_band\":%.6f,\"min_angle_degrees\":%.6f,"
+                  "\"share_below_5_degrees\":%.6f,\"share_valence6\":%.6f,",
                   vertices, edges, faces, target_length, mean_edge, min_edge, max_edge,
-                  share_in_band, min_angle_degrees, share_valence6());
+                  share_in_band, min_angle_degrees, share_below_5_degrees, share_valence6());
     return std::string(head) + "\"length_histogram_tenths_of_L\":" + list(length_histogram) +
            ",\"interior_valences\":" + list(interior_valences) + "}";
 }
@@ -154,6 +155,9 @@ SurfaceQuality surface_quality(DynamicMesh& mesh, double target_length)
         RXMESH_CHECK_LAUNCH();
         q.min_angle_degrees = detail::reduce_floats(angle.data(), c.num_face_slots, 180.f,
                                            cuda::minimum<float>{}, stream);
+        const auto slivers = histogram(angle.data(), c.num_face_slots, 1, 0.f,
+                                       float(kSliverDegrees), stream);  // dead slots: 180
+        q.share_below_5_degrees = double(slivers[0]) / q.faces;
     }
     if (c.num_vertex_slots > 0) {
         DeviceBuffer<int> valence(c.num_vertex_slots, stream);

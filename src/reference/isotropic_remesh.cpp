@@ -292,7 +292,9 @@ MeshQuality mesh_quality(const TriangleSoup& mesh, double target_length)
     q.mean_edge = mean_edge_length(mesh.positions, mesh.faces);
     std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
     q.min_angle_degrees = 180;
-    for (const Triangle& t : mesh.faces)
+    std::uint32_t slivers = 0;
+    for (const Triangle& t : mesh.faces) {
+        double smallest = 180;
         for (int k = 0; k < 3; ++k) {
             const std::uint32_t a = t[k], b = t[(k + 1) % 3], c = t[(k + 2) % 3];
             edges.insert({std::min(a, b), std::max(a, b)});
@@ -300,14 +302,17 @@ MeshQuality mesh_quality(const TriangleSoup& mesh, double target_length)
                          pc = to_point(mesh.positions[c]);
             const double lb = dist(pa, pb), lc = dist(pa, pc);
             if (lb == 0 || lc == 0) {
-                q.min_angle_degrees = 0;
+                smallest = 0;
                 continue;
             }
             const double cosine = ((pb[0] - pa[0]) * (pc[0] - pa[0]) + (pb[1] - pa[1]) * (pc[1] - pa[1]) +
                                    (pb[2] - pa[2]) * (pc[2] - pa[2])) / (lb * lc);
-            q.min_angle_degrees = std::min(q.min_angle_degrees,
-                                           std::acos(std::clamp(cosine, -1.0, 1.0)) * 180 / M_PI);
+            smallest = std::min(smallest, std::acos(std::clamp(cosine, -1.0, 1.0)) * 180 / M_PI);
         }
+        q.min_angle_degrees = std::min(q.min_angle_degrees, smallest);
+        slivers += smallest < 5;
+    }
+    q.share_below_5_degrees = mesh.faces.empty() ? 0 : double(slivers) / double(mesh.faces.size());
     std::uint32_t in_band = 0;
     for (const auto& [a, b] : edges) {
         const double l = dist(to_point(mesh.positions[a]), to_point(mesh.positions[b]));

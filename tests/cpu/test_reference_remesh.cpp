@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "../common/shape_meshes.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/closest_point_tree.h"
@@ -247,4 +248,109 @@ TEST(ReferenceSurfaceDistance, TreeAnswersExactlyAsTheBruteForce)
     EXPECT_EQ(slow.from_a, fast.from_a);
     EXPECT_EQ(slow.from_b, fast.from_b);
     EXPECT_GT(slow.symmetric(), 0.0);
+}
+
+namespace {
+
+double smallest_angle(const TriangleSoup& m) { return mesh_quality(m, 1.0).min_angle_degrees; }
+
+}  // namespace
+
+//! The guard's postcondition for the collapse and flip steps: every face
+//! made has an angle of at least min(threshold, the smallest angle of the
+//! faces it replaced), so no face of the result is below min(threshold,
+//! the input's smallest angle).
+TEST(ReferenceRemesh, GuardedStepsMakeNoFaceBelowTheThreshold)
+{
+    for (const double threshold : {20.0, 30.0}) {
+        for (const test::GuardCase& c : test::guard_cases()) {
+            SCOPED_TRACE(std::string(c.name) + " at " + std::to_string(threshold));
+            const double L     = c.scale * mean_edge_length(c.soup.positions, c.soup.faces);
+            const double floor = std::min(threshold, smallest_angle(c.soup)) - 1e-9;
+            EditableMesh collapsed(c.soup.positions, c.soup.faces);
+            collapse_short_edges(collapsed, L, threshold);
+            EXPECT_TRUE(collapsed.validate());
+            EXPECT_GE(smallest_angle(collapsed.compact()), floor);
+            EditableMesh flipped(c.soup.positions, c.soup.faces);
+            equalize_valences(flipped, threshold);
+            EXPECT_TRUE(flipped.validate());
+            EXPECT_GE(smallest_angle(flipped.compact()), floor);
+        }
+    }
+}
+
+//! Without the guard the same steps do make worse faces (the test can tell).
+TEST(ReferenceRemesh, UnguardedStepsMakeWorseFaces)
+{
+    int worse = 0;
+    for (const test::GuardCase& c : test::guard_cases()) {
+        const double L     = c.scale * mean_edge_length(c.soup.positions, c.soup.faces);
+        const double floor = std::min(20.0, smallest_angle(c.soup));
+        EditableMesh collapsed(c.soup.positions, c.soup.faces), flipped = collapsed;
+        collapse_short_edges(collapsed, L, 0);
+        equalize_valences(flipped, 0);
+        worse += smallest_angle(collapsed.compact()) < floor - 1e-9;
+        worse += smallest_angle(flipped.compact()) < floor - 1e-9;
+    }
+    EXPECT_GT(worse, 0);
+}
+
+TEST(ReferenceRemesh, SharpTipStaysWhereItIs)
+{
+    const TriangleSoup     c = test::cone(11);
+    EditableMesh           m(c.positions, c.faces);
+    const ClosestPointTree surface(c);
+    tangential_smoothing(m, &surface, 0);  // the cone's own faces are slivers: shape alone
+    EXPECT_EQ(m.position(0), c.positions[0]);  // the apex: sharp, only projected (onto itself)
+    EXPECT_NE(m.position(1), c.positions[1]);  // an inner vertex moves (the ring is uneven)
+    // the same cone made flat: the apex is no longer sharp and moves too
+    TriangleSoup flat = c;
+    for (Vec3f& p : flat.positions) p[2] *= 0.02f;
+    EditableMesh f(flat.positions, flat.faces);
+    tangential_smoothing(f, nullptr, 0);
+    EXPECT_NE(f.position(0), flat.positions[0]);
+    // a short edge from the apex to the inner ring collapses into the apex
+    EditableMesh s(c.positions, c.faces);
+    const auto   p = short_edge_collapse(s, 0, 1, 10.0, 0);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(*p, c.positions[0]);
+    const auto q = short_edge_collapse(s, 1, 0, 10.0, 0);  // either way round
+    ASSERT_TRUE(q.has_value());
+    EXPECT_EQ(*q, c.positions[0]);
+}
+
+//! QEM on a flat grid: every collapse costs 0, so without the shape
+//! tie-break nothing prefers a good triangle.
+TEST(ReferenceSimplify, FlatGridGetsNoNeedles)
+{
+    const TriangleSoup in = generate::grid(60, 60);  // 7,200 faces
+    SimplifyReport     r;
+    const TriangleSoup out = qem_simplify(in, {720, 1000, 5}, &r);
+    EXPECT_TRUE(r.reached_target);
+    EXPECT_GE(smallest_angle(out), 5.0);
+    EXPECT_EQ(mesh_quality(out, 1.0).share_below_5_degrees, 0.0);
+    EXPECT_LT(hausdorff_fast(in, out).symmetric(), 1e-4);
+    EXPECT_THROW(qem_simplify(in, {720, 1000, 60}), InvalidInputError);
+    EXPECT_THROW(qem_simplify(in, {720, 1000, -1}), InvalidInputError);
+}
+
+//! Every collapse keeps the guard: no face of the result below min(5
+//! degrees, the input's smallest angle); without it the noisy open grid
+//! gets faces below 5 degrees that the guarded run does not (the test can
+//! tell).
+TEST(ReferenceSimplify, GuardHoldsOnEveryShape)
+{
+    for (const test::GuardCase& c : test::guard_cases()) {
+        SCOPED_TRACE(c.name);
+        const auto     target = std::uint32_t(c.soup.faces.size() / 5);
+        SimplifyReport r;
+        const TriangleSoup out = qem_simplify(c.soup, {target, 1000, 5}, &r);
+        EXPECT_TRUE(r.reached_target);
+        EXPECT_GE(smallest_angle(out), std::min(5.0, smallest_angle(c.soup)) - 1e-9);
+        if (std::string(c.name) == "noisy open grid") {
+            const TriangleSoup unguarded = qem_simplify(c.soup, {target, 1000, 0});
+            EXPECT_GT(mesh_quality(unguarded, 1.0).share_below_5_degrees,
+                      mesh_quality(out, 1.0).share_below_5_degrees);
+        }
+    }
 }

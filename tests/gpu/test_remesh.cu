@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "../common/shape_meshes.h"
 #include "../common/test_data.h"
 #include "gpu_test.h"
 #include "rxmesh/algo/mesh_quality.h"
@@ -135,8 +137,11 @@ TEST(GpuRemesh, SplitStepLeavesNoLongEdgeOnNoisyMeshes)
 }
 
 //! After the GPU's collapse step, every short interior edge left must be
-//! one the serial rules keep: its collapse would put a neighbour beyond
-//! 4/3 L, or the serial mesh refuses it.
+//! one the serial rules keep (reference::short_edge_collapse: no end keeps
+//! the neighbours within 4/3 L, folds nothing and passes the guard), or
+//! one the serial mesh refuses. The serial rules are asked with a slightly
+//! shorter 4/3 L and a slightly larger guard angle, so that a float
+//! decision on the edge of a bound does not count.
 TEST(GpuRemesh, CollapseStepLeavesOnlyEdgesTheRulesKeep)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -157,40 +162,61 @@ TEST(GpuRemesh, CollapseStepLeavesOnlyEdgesTheRulesKeep)
         std::uint32_t           left = 0;
         for (const auto& [a, b] : m.edges()) {
             if (length(out, a, b) >= 0.8 * L * (1 - 1e-6)) continue;
-            if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) continue;
-            const Vec3f& p = m.position(a);
-            const Vec3f& q = m.position(b);
-            const Vec3f  mid = {(p[0] + q[0]) * 0.5f, (p[1] + q[1]) * 0.5f, (p[2] + q[2]) * 0.5f};
-            bool         keeps_short = true;
-            for (std::uint32_t v : {a, b})
-                for (std::uint32_t x : m.neighbors(v)) {
-                    if (x == a || x == b) continue;
-                    const Vec3f& r = m.position(x);
-                    const double d = std::sqrt(double(r[0] - mid[0]) * (r[0] - mid[0]) +
-                                               double(r[1] - mid[1]) * (r[1] - mid[1]) +
-                                               double(r[2] - mid[2]) * (r[2] - mid[2]));
-                    if (d > 4.0 / 3.0 * L * (1 - 1e-5)) keeps_short = false;
-                }
-            if (!keeps_short) continue;
+            const auto p = reference::short_edge_collapse(m, a, b, L * (1 - 1e-5),
+                                                          kRemeshMinAngleDegrees + 0.01);
+            if (!p) continue;
             reference::EditableMesh trial = m;
-            EXPECT_FALSE(trial.collapse(a, b, mid)) << "edge " << a << "-" << b << " of length "
-                                                    << length(out, a, b) << " could still go";
+            EXPECT_FALSE(trial.collapse(a, b, *p)) << "edge " << a << "-" << b << " of length "
+                                                   << length(out, a, b) << " could still go";
             ++left;
         }
         RecordProperty("short_edges_left", int(left));
     }
 }
 
-int valence_excess(const reference::EditableMesh& m, std::uint32_t v, int change)
+//! Whether flipping (a, b) to (c, d) is clear of the bounds a float
+//! decision could fall either side of: the flatness test (the two faces'
+//! area vectors' dot product) and the guard's angle.
+bool flip_clear_of_bounds(const TriangleSoup& m, std::uint32_t a, std::uint32_t b,
+                          std::uint32_t c, std::uint32_t d)
 {
-    return std::abs(int(m.neighbors(v).size()) + change - (m.is_boundary_vertex(v) ? 4 : 6));
+    auto p      = [&](std::uint32_t v) { return m.positions[v]; };
+    auto normal = [&](std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+        const Vec3f &px = p(x), &py = p(y), &pz = p(z);
+        const double u[3] = {double(py[0]) - px[0], double(py[1]) - px[1], double(py[2]) - px[2]};
+        const double w[3] = {double(pz[0]) - px[0], double(pz[1]) - px[1], double(pz[2]) - px[2]};
+        return std::array<double, 3>{u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                                     u[0] * w[1] - u[1] * w[0]};
+    };
+    auto dot = [](const std::array<double, 3>& x, const std::array<double, 3>& y) {
+        return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    };
+    const double before = dot(normal(a, b, c), normal(b, a, d));
+    const double after  = dot(normal(c, a, d), normal(d, b, c));
+    if (std::abs(after - before) <= 1e-4 * (std::abs(after) + std::abs(before))) return false;
+    TriangleSoup pair;
+    pair.positions = m.positions;
+    pair.faces     = {{a, b, c}, {b, a, d}, {c, a, d}, {d, b, c}};
+    double angles[4];
+    for (int k = 0; k < 4; ++k) {
+        TriangleSoup one = pair;
+        one.faces        = {pair.faces[k]};
+        angles[k]        = reference::mesh_quality(one, 1.0).min_angle_degrees;
+    }
+    for (double angle : angles)
+        if (std::abs(angle - kRemeshMinAngleDegrees) < 0.01) return false;
+    return std::abs(std::min(angles[0], angles[1]) - std::min(angles[2], angles[3])) >= 0.01;
 }
 
+//! After the GPU's valence step, no flip the serial rules want
+//! (reference::flip_wanted) and the serial mesh allows is left, away from
+//! the bounds a float decision could fall either side of.
 TEST(GpuRemesh, ValenceStepLeavesNoImprovingFlipTheRulesAllow)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& soup : {generate::noisy(generate::icosphere(2), 0.3f, 2),
-                             generate::grid(10, 7), generate::fan(12)}) {
+                             generate::grid(10, 7), generate::fan(12),
+                             generate::noisy(generate::grid(12, 9), 0.4f, 3)}) {
         DynamicMesh      mesh(soup);
         const RemeshStep s = equalize_valences(mesh);
         EXPECT_FALSE(s.hit_bound);
@@ -205,11 +231,8 @@ TEST(GpuRemesh, ValenceStepLeavesNoImprovingFlipTheRulesAllow)
             std::uint32_t c = 0, d = 0;
             for (std::uint32_t v : m.face(fs[0])) c = (v != a && v != b) ? v : c;
             for (std::uint32_t v : m.face(fs[1])) d = (v != a && v != b) ? v : d;
-            const int before = valence_excess(m, a, 0) + valence_excess(m, b, 0) +
-                               valence_excess(m, c, 0) + valence_excess(m, d, 0);
-            const int after = valence_excess(m, a, -1) + valence_excess(m, b, -1) +
-                              valence_excess(m, c, 1) + valence_excess(m, d, 1);
-            if (after >= before) continue;
+            if (!reference::flip_wanted(m, a, b, kRemeshMinAngleDegrees)) continue;
+            if (!flip_clear_of_bounds(out, a, b, c, d)) continue;
             reference::EditableMesh trial = m;
             EXPECT_FALSE(trial.flip(a, b)) << "flip " << a << "-" << b << " still helps";
         }
@@ -230,7 +253,7 @@ TEST(GpuRemesh, SmoothingMatchesTheSerialStep)
     smooth_tangentially(mesh, nullptr);
     const TriangleSoup      gpu = mesh.to_host();
     reference::EditableMesh m(soup.positions, soup.faces);
-    reference::tangential_smoothing(m);
+    reference::tangential_smoothing(m, nullptr, kRemeshMinAngleDegrees);
     const double scale = diagonal(soup);
     for (std::uint32_t v = 0; v < soup.positions.size(); ++v)
         for (int d = 0; d < 3; ++d)
@@ -252,6 +275,80 @@ TEST(GpuRemesh, SmoothingMatchesTheSerialStep)
     }
 }
 
+double smallest_angle(const TriangleSoup& m)
+{
+    return reference::mesh_quality(m, 1.0).min_angle_degrees;
+}
+
+//! The guard's postcondition for the GPU's collapse and flip steps, as the
+//! serial one's: no face of the result below min(threshold, the input's
+//! smallest angle) (float angles: 0.01 degrees of slack); with the guard
+//! off, some step does make a worse face (the test can tell).
+TEST(GpuRemesh, GuardedStepsMakeNoFaceBelowTheThreshold)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    int worse_unguarded = 0;
+    for (const test::GuardCase& c : test::guard_cases()) {
+        for (const double threshold : {0.0, 20.0, 30.0}) {
+            SCOPED_TRACE(std::string(c.name) + " at " + std::to_string(threshold));
+            const double      L     = c.scale * reference::mean_edge_length(c.soup.positions, c.soup.faces);
+            const double      floor = std::min(threshold > 0 ? threshold : 20.0, smallest_angle(c.soup));
+            RemeshStepOptions o;
+            o.min_angle_degrees = threshold;
+            DynamicMesh collapsed(c.soup);
+            collapse_short_edges(collapsed, L, o);
+            ASSERT_TRUE(collapsed.validate().ok());
+            DynamicMesh flipped(c.soup);
+            equalize_valences(flipped, o);
+            ASSERT_TRUE(flipped.validate().ok());
+            const double after[2] = {surface_quality(collapsed, L).min_angle_degrees,
+                                     surface_quality(flipped, L).min_angle_degrees};
+            for (const double angle : after) {
+                if (threshold > 0) EXPECT_GE(angle, floor - 0.01);
+                else worse_unguarded += angle < floor - 0.01;
+            }
+        }
+    }
+    EXPECT_GT(worse_unguarded, 0);
+    DynamicMesh       mesh(generate::icosphere(2));
+    RemeshStepOptions bad;
+    bad.min_angle_degrees = 60;
+    EXPECT_THROW(equalize_valences(mesh, bad), InvalidInputError);
+    RemeshOptions whole;
+    whole.min_angle_degrees = -1;
+    EXPECT_THROW(isotropic_remesh(mesh, whole), InvalidInputError);
+}
+
+//! A sharp vertex (a cone's apex) is only projected by smoothing, and a
+//! short edge from it collapses into it; the serial rules do the same.
+TEST(GpuRemesh, SharpTipStaysWhereItIs)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup c = test::cone(11);
+    const auto positions = DeviceBuffer<float>::from_host(
+        std::vector<float>(&c.positions[0][0], &c.positions[0][0] + 3 * c.positions.size()));
+    std::vector<std::uint32_t> f;
+    for (const Triangle& t : c.faces) f.insert(f.end(), t.begin(), t.end());
+    const auto        faces = DeviceBuffer<std::uint32_t>::from_host(f);
+    const TriangleBvh surface(positions.data(), std::uint32_t(c.positions.size()), faces.data(),
+                              std::uint32_t(c.faces.size()));
+    RemeshStepOptions unguarded;  // the cone's own faces are slivers: shape alone
+    unguarded.min_angle_degrees = 0;
+    DynamicMesh smoothed(c);
+    smooth_tangentially(smoothed, &surface, unguarded);
+    const TriangleSoup out = smoothed.to_host();
+    EXPECT_EQ(out.positions[0], c.positions[0]);
+    EXPECT_NE(out.positions[1], c.positions[1]);  // an inner vertex moves (the ring is uneven)
+    // L = 3: the apex's spokes (0.32) are short, its neighbours' neighbours
+    // within 4/3 L; the inner ring goes into the apex, which stays
+    DynamicMesh collapsed(c);
+    EXPECT_GT(collapse_short_edges(collapsed, 3.0, unguarded).applied, 0u);
+    ASSERT_TRUE(collapsed.validate().ok());
+    const TriangleSoup after = collapsed.to_host();
+    EXPECT_NE(std::find(after.positions.begin(), after.positions.end(), c.positions[0]),
+              after.positions.end());
+}
+
 TEST(GpuRemesh, QualityFiguresMatchTheSerialOnes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -266,6 +363,7 @@ TEST(GpuRemesh, QualityFiguresMatchTheSerialOnes)
         EXPECT_NEAR(gpu.mean_edge, mean_edge_length(mesh), 1e-9 * L);
         EXPECT_NEAR(gpu.share_in_band, cpu.share_in_band, 2.0 / gpu.edges);
         EXPECT_NEAR(gpu.min_angle_degrees, cpu.min_angle_degrees, 1e-3);
+        EXPECT_NEAR(gpu.share_below_5_degrees, cpu.share_below_5_degrees, 1.0 / gpu.faces);
         std::vector<std::uint32_t> cpu_valences = cpu.interior_valences;
         while (!cpu_valences.empty() && cpu_valences.back() == 0) cpu_valences.pop_back();
         EXPECT_EQ(gpu.interior_valences, cpu_valences);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/shape_meshes.h"
 #include "../common/test_data.h"
 #include "gpu_test.h"
 #include "rxmesh/algo/simplify.h"
@@ -20,6 +21,7 @@
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
+#include "rxmesh/reference/isotropic_remesh.h"
 #include "rxmesh/reference/qem_simplify.h"
 
 namespace {
@@ -60,6 +62,49 @@ TEST(GpuSimplify, FlatGridStaysFlatAndKeepsItsRectangle)
     // the rectangle: every input corner is still there, and the outline covers the input
     const reference::HausdorffDistance h = reference::hausdorff_fast(out, grid);
     EXPECT_LT(h.symmetric(), 1e-4 * diagonal(grid));
+}
+
+//! A flat grid (every collapse costs 0) to a tenth: the shape tie-break and
+//! the guard leave no needle, as the serial simplifier's.
+TEST(GpuSimplify, FlatGridGetsNoNeedles)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup grid = generate::grid(60, 60);  // 7,200 faces
+    auto smallest = [&](double min_angle) {
+        DynamicMesh     mesh(grid);
+        SimplifyOptions o = to_faces(720);
+        o.min_angle_degrees  = min_angle;
+        const SimplifyReport r = qem_simplify(mesh, o);
+        EXPECT_TRUE(r.reached_target) << r.to_json();
+        EXPECT_TRUE(mesh.validate().ok());
+        const TriangleSoup out = mesh.to_host();
+        EXPECT_LT(reference::hausdorff_fast(out, grid).symmetric(), 1e-4);
+        return reference::mesh_quality(out, 1.0);
+    };
+    const reference::MeshQuality guarded = smallest(5);
+    EXPECT_GE(guarded.min_angle_degrees, 5.0 - 0.01);
+    EXPECT_EQ(guarded.share_below_5_degrees, 0.0);
+    RecordProperty("unguarded_min_angle", std::to_string(smallest(0).min_angle_degrees));
+    DynamicMesh     mesh(grid);
+    SimplifyOptions bad = to_faces(720);
+    bad.min_angle_degrees = 60;
+    EXPECT_THROW(qem_simplify(mesh, bad), InvalidInputError);
+}
+
+//! Every collapse of the GPU simplifier keeps the guard: no face of the
+//! result below min(5 degrees, the input's smallest angle).
+TEST(GpuSimplify, GuardHoldsOnEveryShape)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for (const test::GuardCase& c : test::guard_cases()) {
+        SCOPED_TRACE(c.name);
+        DynamicMesh          mesh(c.soup);
+        const double         floor = std::min(5.0, reference::mesh_quality(c.soup, 1.0).min_angle_degrees);
+        const SimplifyReport r = qem_simplify(mesh, to_faces(std::uint32_t(c.soup.faces.size() / 5)));
+        EXPECT_FALSE(r.hit_pass_bound);
+        ASSERT_TRUE(mesh.validate().ok());
+        EXPECT_GE(reference::mesh_quality(mesh.to_host(), 1.0).min_angle_degrees, floor - 0.01);
+    }
 }
 
 TEST(GpuSimplify, ReachesTheTargetOnClosedMeshesAndKeepsTopology)

@@ -16,6 +16,9 @@
 
 namespace rxmesh {
 
+//! The angle below which SurfaceQuality counts a face as a sliver.
+constexpr double kSliverDegrees = 5;
+
 struct SurfaceQuality
 {
     std::uint32_t vertices = 0, edges = 0, faces = 0;
@@ -26,6 +29,8 @@ struct SurfaceQuality
     //! Edge lengths / L in bins of 0.1 from 0 to 2 (the last holds >= 2).
     std::vector<std::uint32_t> length_histogram;
     double                     min_angle_degrees = 0;  // over alive faces (0 for none)
+    //! The share of faces whose smallest angle is below kSliverDegrees.
+    double                     share_below_5_degrees = 0;
     //! Interior manifold vertices by valence (index); the last entry also
     //! counts every larger valence. Boundary and non-manifold vertices are left out.
     std::vector<std::uint32_t> interior_valences;

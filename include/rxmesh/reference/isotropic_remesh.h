@@ -96,6 +96,7 @@ struct MeshQuality
     double                     mean_edge    = 0;
     double                     share_in_band = 0;  // edges within [4/5 L, 4/3 L]
     double                     min_angle_degrees = 0;
+    double                     share_below_5_degrees = 0;  // faces with an angle below 5
     std::vector<std::uint32_t> interior_valences;  // count by valence (index); boundary
                                                    // vertices: on an edge of one face
 };
