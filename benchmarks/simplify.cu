@@ -77,7 +77,7 @@ struct Row
     SimplifyReport  report;  // of the last run
     double        ms = 0, wall_ms = 0, end_to_end_ms = 0, build_ms = 0, compact_ms = 0;  // medians
     DynamicMemory memory;
-    double        min_angle = 0;
+    double        min_angle = 0, share_below_5 = 0;
     bench::Distance distance;
     bench::Verdict  verdict;
 };
@@ -117,7 +117,10 @@ Row measure_one(const std::string& name, int level, const TriangleSoup& soup,
                     r.memory = mesh.memory();
                     // the length only scales the band figures, unused here
                     // (bench_simplify_cpu passes 1 as well)
-                    r.min_angle = out.num_faces ? surface_quality(mesh, 1.0).min_angle_degrees : 0;
+                    if (out.num_faces) {
+                        const SurfaceQuality q = surface_quality(mesh, 1.0);
+                        r.min_angle = q.min_angle_degrees, r.share_below_5 = q.share_below_5_degrees;
+                    }
                     r.distance  = bench::distance_to_input(input, out);
                 }
             });
@@ -132,20 +135,20 @@ void print_header()
     std::printf(
         "| mesh | level | faces in | batch share | target | faces out | device ms | wall ms "
         "| end-to-end ms (host arrays to compact output) | passes | collapses | stop "
-        "| Hausdorff | min angle | DynamicMesh MiB (peak) | verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| Hausdorff | min angle | faces below 5 degrees | DynamicMesh MiB (peak) | verified |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void print_row(const Row& r)
 {
     const SimplifyReport& g = r.report;
     std::printf(
-        "| %s | %d | %zu | %g | %u | %u | %.3f | %.3f | %.3f | %u | %llu | %s | %.3e | %.2f | %s "
-        "(%s) | %s |\n",
+        "| %s | %d | %zu | %g | %u | %u | %.3f | %.3f | %.3f | %u | %llu | %s | %.3e | %.2f | %.4f "
+        "| %s (%s) | %s |\n",
         r.name.c_str(), r.level, r.F, r.options.batch_share, r.options.target_faces,
         r.verdict.last.faces, r.ms, r.wall_ms, r.end_to_end_ms, g.passes,
         (unsigned long long)g.collapses, g.stop_reason().c_str(), r.distance.relative, r.min_angle,
-        mib(double(r.memory.total())).c_str(), mib(double(r.memory.peak)).c_str(),
+        r.share_below_5, mib(double(r.memory.total())).c_str(), mib(double(r.memory.peak)).c_str(),
         r.verdict.ok() ? "yes" : "**NO**");
     if (!r.verdict.ok()) std::printf("  failed: %s\n", r.verdict.failure.c_str());
     std::fflush(stdout);
@@ -167,6 +170,7 @@ std::string row_json(const Row& r)
            ",\"compact_ms\":" + json_number(r.compact_ms) + ",\"report\":" + r.report.to_json() +
            ",\"stop_reason\":\"" + r.report.stop_reason() + "\"" +
            ",\"min_angle\":" + json_number(r.min_angle) +
+           ",\"share_below_5_degrees\":" + json_number(r.share_below_5) +
            ",\"hausdorff\":{\"from_output\":" + json_number(r.distance.h.from_a) +
            ",\"from_input\":" + json_number(r.distance.h.from_b) +
            ",\"mean_from_output\":" + json_number(r.distance.h.mean_from_a) +
