@@ -60,6 +60,7 @@ struct KernelLimits
 {
     bool        known       = false;
     std::size_t static_smem = 0;
+    int         max_threads = 0;      // per block: its registers allow no more
     bool        opted_in    = false;  // its dynamic limit is the device's maximum
     // resident blocks per SM at the last (threads, dynamic smem) asked for
     int         occupancy_threads = 0;
@@ -100,6 +101,7 @@ inline void fetch_kernel_limits(const void* kernel, KernelLimits& k)
         cudaFuncAttributes attr{};
         RXMESH_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
         k.static_smem = attr.sharedSizeBytes;
+        k.max_threads = attr.maxThreadsPerBlock;
         k.known       = true;
     }
 }
@@ -127,6 +129,15 @@ class Launcher
 
     const DeviceLimits& device() const { return m_device; }
     std::size_t         static_smem() const { return m_limits.static_smem; }
+
+    //! The block size to launch with when `wanted` threads are asked for:
+    //! at most what the kernel's registers allow (a user's callback can make
+    //! a kernel too heavy for 1024 threads), in whole warps.
+    std::uint32_t fit_threads(std::uint32_t wanted) const
+    {
+        const auto most = std::uint32_t(m_limits.max_threads) / 32u * 32u;
+        return most == 0 ? wanted : std::min(wanted, most);
+    }
 
     //! Whether a block with `smem` bytes of dynamic shared memory fits the
     //! device; when it does, the kernel may launch with it (it is opted in,

@@ -47,7 +47,9 @@ class PassWorkspace;
 
 struct DynamicOptions
 {
-    //! Threads per block of every engine kernel; results never depend on it.
+    //! Threads per block of every engine kernel (fewer for a kernel whose
+    //! callback needs more registers than that many threads may have);
+    //! results never depend on it.
     std::uint32_t block_threads = 256;
 };
 

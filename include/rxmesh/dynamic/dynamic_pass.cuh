@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/core/launch.cuh"
 #include "rxmesh/dynamic/dynamic_mesh.h"
 #include "rxmesh/dynamic/fan.cuh"
 #include "rxmesh/rxmesh.h"  // to_rxmesh()
@@ -106,7 +107,8 @@ PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide, const Pa
     timer.start();
     const auto              d     = mesh.begin_pass(kind);
     const ConnectivityView& c     = mesh.connectivity();
-    const std::uint32_t     block = mesh.options().block_threads;
+    const std::uint32_t     block =
+        detail::launcher(decide_kernel<Decide>).fit_threads(mesh.options().block_threads);
     if (c.num_edges > 0) {
         decide_kernel<<<(c.num_edges + block - 1) / block, block, 0, mesh.stream()>>>(
             c, decide, d.asked, d.position, d.priority);
@@ -140,8 +142,9 @@ PassReport DynamicMesh::collapse_pass(Decide decide, const PassLimits& limits)
 template <typename Visit>
 void DynamicMesh::for_each_vertex(Visit visit)
 {
-    const ConnectivityView c     = connectivity();
-    const std::uint32_t    block = m_options.block_threads;
+    const ConnectivityView c = connectivity();
+    const std::uint32_t    block =
+        detail::launcher(dynamic_detail::vertex_kernel<Visit>).fit_threads(m_options.block_threads);
     if (c.num_vertex_slots > 0) {
         dynamic_detail::vertex_kernel<<<(c.num_vertex_slots + block - 1) / block, block, 0,
                                         m_stream>>>(c, visit);
@@ -154,7 +157,8 @@ void DynamicMesh::move_vertices(NewPosition new_position)
 {
     const ConnectivityView c     = connectivity();
     float*                 out   = scratch_positions();
-    const std::uint32_t    block = m_options.block_threads;
+    const std::uint32_t    block = detail::launcher(dynamic_detail::move_kernel<NewPosition>)
+                                    .fit_threads(m_options.block_threads);
     if (c.num_vertex_slots > 0) {
         dynamic_detail::move_kernel<<<(c.num_vertex_slots + block - 1) / block, block, 0,
                                       m_stream>>>(c, new_position, out);
