@@ -60,27 +60,9 @@ struct SplitLong
     }
 };
 
-//! Whether v is sharp: the unit normal of one of its faces is more than
-//! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner, or
-//! a folded fan); faces of zero area are left out. cos_limit: that angle's
-//! cosine.
-__device__ bool sharp_vertex(const VertexContext& v, float cos_limit)
-{
-    const Vec3 p    = v.position(v.vertex);
-    Vec3       mean = {0.f, 0.f, 0.f};
-    v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
-        mean = mean + normalized_or_zero(cross(v.position(x) - p, v.position(y) - p));
-    });
-    const float l     = norm(mean);
-    bool        sharp = false;
-    v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
-        const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
-        if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), mean) >= cos_limit * l))
-            sharp = true;
-    });
-    return sharp;
-}
-
+//! kSharpVertexDegrees' cosine: a vertex is sharp when one of its faces'
+//! unit normals is farther than that from their mean (a tip, a crease, a
+//! corner, or a folded fan); faces of zero area are left out.
 float sharp_cos_limit() { return float(std::cos(kSharpVertexDegrees * 3.14159265358979323846 / 180)); }
 
 //! Collapses edges shorter than 4/5 L into one of their ends (CGAL's rule:
@@ -95,16 +77,46 @@ struct CollapseShort
     AngleGuard guard;
     float      sharp_cos;
 
-    __device__ bool keeps_short(const EdgeContext& e, const VertexContext& a,
-                                const VertexContext& b, const Vec3& x) const
+    //! What collapsing into either end does, from one walk over each end's
+    //! fan (every test reads the same faces, so they share the walks).
+    struct Scan
     {
-        bool keep = true;
-        auto near = [&](std::uint32_t u) {
-            if (u != e.a && u != e.b && squared_norm(e.position(u) - x) > high2) keep = false;
-        };
-        a.for_each_neighbor(near);
-        b.for_each_neighbor(near);
-        return keep;
+        Vec3     end[2];
+        float    far2[2]  = {0.f, 0.f};  // the farthest neighbour from each end, squared
+        FanShape shape[2];               // .before is the same for both
+        Vec3     mean[2];                // each end's faces' mean unit normal (sharpness)
+    };
+    __device__ void scan_end(const EdgeContext& e, int which, Scan& s) const
+    {
+        const std::uint32_t moved = which == 0 ? e.a : e.b, other = which == 0 ? e.b : e.a;
+        const Vec3          p     = s.end[which];
+        s.mean[which]             = {0.f, 0.f, 0.f};
+        vertex_context(e, moved).for_each_face([&](std::uint32_t, std::uint32_t y,
+                                                   std::uint32_t z) {
+            const Vec3 py = e.position(y), pz = e.position(z), n = cross(py - p, pz - p);
+            s.mean[which]   = s.mean[which] + normalized_or_zero(n);
+            const float cos = smallest_angle_cosine(p, py, pz);
+            for (int k = 0; k < 2; ++k) {
+                s.shape[k].before = fmaxf(s.shape[k].before, cos);
+                // an interior fan is closed: each neighbour is some face's y once
+                if (y != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(py - s.end[k]));
+                if (y != other && z != other)
+                    fan_detail::add_moved_face(s.shape[k], p, s.end[k], py, pz);
+            }
+        });
+    }
+    __device__ bool sharp(const EdgeContext& e, int which, const Scan& s) const
+    {
+        const std::uint32_t v = which == 0 ? e.a : e.b;
+        const Vec3          p = s.end[which], mean = s.mean[which];
+        const float         l = norm(mean);
+        bool                found = false;
+        vertex_context(e, v).for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
+            const Vec3 n = cross(e.position(y) - p, e.position(z) - p);
+            if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), mean) >= sharp_cos * l))
+                found = true;
+        });
+        return found;
     }
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
@@ -115,18 +127,20 @@ struct CollapseShort
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
         if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
         if (features.at(a) || features.at(b)) return {};  // features stay, as the boundary
-        EdgeDecision best{false, {}, l2};
-        float        best_after = 2.f;
-        const bool   sharp_a = sharp_vertex(a, sharp_cos), sharp_b = sharp_vertex(b, sharp_cos);
-        for (int end = 0; end < 2; ++end) {
-            if (sharp_a != sharp_b && sharp_a != (end == 0)) continue;  // keep the sharp end
-            const Vec3 x = end == 0 ? p : q;
-            if (!keeps_short(e, a, b, x)) continue;
-            const FanShape s = collapse_shape(e, x);
-            if (s.folds || !guard.allows(s.before, s.after) || !(s.after < best_after)) continue;
-            best.apply = true, best.position = x, best_after = s.after;
-        }
-        return best;
+        Scan s;
+        s.end[0] = p, s.end[1] = q;
+        scan_end(e, 0, s);
+        scan_end(e, 1, s);
+        bool ok[2];
+        for (int k = 0; k < 2; ++k)
+            ok[k] = !(s.far2[k] > high2) && !s.shape[k].folds &&
+                    guard.allows(s.shape[k].before, s.shape[k].after);
+        if (!ok[0] && !ok[1]) return {};
+        const bool sharp_a = sharp(e, 0, s), sharp_b = sharp(e, 1, s);
+        if (sharp_a != sharp_b) ok[sharp_a ? 1 : 0] = false;  // keep the sharp end
+        const int end = ok[0] && (!ok[1] || !(s.shape[1].after < s.shape[0].after)) ? 0 : 1;
+        if (!ok[end]) return {};
+        return EdgeDecision{true, s.end[end], l2};
     }
 };
 
@@ -178,32 +192,68 @@ struct SmoothAndProject
     AngleGuard      guard;
     float           sharp_cos;
 
-    __device__ Vec3 tangential_move(const VertexContext& v, const Vec3& p) const
+    //! One walk over the fan: what the move and its tests need.
+    struct Fan
     {
-        Vec3          centroid{0.f, 0.f, 0.f}, normal{0.f, 0.f, 0.f};
-        std::uint32_t n = 0;
-        v.for_each_neighbor([&](std::uint32_t u) {
-            centroid = centroid + v.position(u);
-            ++n;
-        });
+        Vec3          centroid{0.f, 0.f, 0.f}, normal{0.f, 0.f, 0.f}, mean{0.f, 0.f, 0.f};
+        float         before = -1.f;  // the largest smallest-angle cosine
+        std::uint32_t neighbors = 0;
+    };
+    __device__ Fan scan(const VertexContext& v, const Vec3& p) const
+    {
+        Fan f;
         v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
-            normal = normal + cross(v.position(x) - p, v.position(y) - p);
+            const Vec3 px = v.position(x), py = v.position(y), n = cross(px - p, py - p);
+            f.centroid = f.centroid + px;  // an interior fan is closed: each neighbour once as x
+            ++f.neighbors;
+            f.normal = f.normal + n;
+            f.mean   = f.mean + normalized_or_zero(n);
+            f.before = fmaxf(f.before, smallest_angle_cosine(p, px, py));
         });
-        Vec3        u  = centroid * (1.f / float(n)) - p;
-        const float n2 = squared_norm(normal);
-        if (n2 > 0.f) u = u - normal * (dot(u, normal) / n2);
-        return u;
+        return f;
+    }
+    __device__ bool sharp(const VertexContext& v, const Vec3& p, const Fan& f) const
+    {
+        const float l     = norm(f.mean);
+        bool        found = false;
+        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+            const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
+            if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), f.mean) >= sharp_cos * l))
+                found = true;
+        });
+        return found;
+    }
+    //! The move to q folds no face (none turns against the fan's area
+    //! vector, having been with it) and passes the guard.
+    __device__ bool allowed(const VertexContext& v, const Vec3& p, const Vec3& q, const Fan& f) const
+    {
+        FanShape s;
+        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+            const Vec3 px = v.position(x), py = v.position(y);
+            const Vec3 n0 = cross(px - p, py - p), n1 = cross(px - q, py - q);
+            s.folds = s.folds || !(squared_norm(n1) > 0.f) ||
+                      (!(dot(n1, f.normal) > 0.f) && dot(n0, f.normal) > 0.f);
+            s.after = fmaxf(s.after, smallest_angle_cosine(q, px, py));
+        });
+        return !s.folds && guard.allows(f.before, s.after);
     }
     __device__ Vec3 operator()(const VertexContext& v) const
     {
         const Vec3 p = v.position(v.vertex);
         if (!v.manifold() || v.boundary() || v.degree() == 0 || features.at(v)) return p;
-        const Vec3 u = sharp_vertex(v, sharp_cos) ? Vec3{0.f, 0.f, 0.f} : tangential_move(v, p);
-        for (float step = 1.f;; step = step > kSmallestStep ? 0.5f * step : 0.f) {
+        const Fan f = scan(v, p);
+        Vec3      u{0.f, 0.f, 0.f};  // none for a sharp vertex: smoothing would round it off
+        if (!sharp(v, p, f)) {
+            u              = f.centroid * (1.f / float(f.neighbors)) - p;
+            const float n2 = squared_norm(f.normal);
+            if (n2 > 0.f) u = u - f.normal * (dot(u, f.normal) / n2);
+        }
+        // the whole move, then shorter ones, then none (the projection alone)
+        const bool still = squared_norm(u) == 0.f;  // every step the same point: try it once
+        for (float step = still ? 0.f : 1.f;; step = step > kSmallestStep ? 0.5f * step : 0.f) {
             Vec3 q = p + u * step;
             if (project) q = bvh_closest(surface, q).point;
-            const FanShape s = move_shape(v, q);
-            if (!s.folds && guard.allows(s.before, s.after)) return q;
+            if (allowed(v, p, q, f)) return q;
             if (step == 0.f) return p;
         }
     }
@@ -257,14 +307,16 @@ void add_step(const RemeshStep& s, std::uint64_t* applied, std::uint32_t* passes
 
 std::string RemeshReport::to_json() const
 {
-    char s[512];
+    char s[640];
     std::snprintf(s, sizeof(s),
                   "{\"target_length\":%.9g,\"iterations\":%u,\"splits\":%llu,\"collapses\":%llu,"
                   "\"flips\":%llu,\"split_passes\":%u,\"collapse_passes\":%u,\"flip_passes\":%u,"
-                  "\"hit_pass_bound\":%s,\"ms\":%.6f}",
+                  "\"hit_pass_bound\":%s,\"ms\":%.6f,\"split_ms\":%.6f,\"collapse_ms\":%.6f,"
+                  "\"flip_ms\":%.6f,\"smooth_ms\":%.6f}",
                   target_length, iterations, (unsigned long long)splits,
                   (unsigned long long)collapses, (unsigned long long)flips, split_passes,
-                  collapse_passes, flip_passes, hit_pass_bound ? "true" : "false", ms);
+                  collapse_passes, flip_passes, hit_pass_bound ? "true" : "false", ms, split_ms,
+                  collapse_ms, flip_ms, smooth_ms);
     return s;
 }
 
@@ -329,17 +381,29 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
         if (options.progress)
             options.progress(double(4 * r.iterations + step) / (4.0 * options.iterations));
     };
+    GpuTimer step_timer(mesh.stream());
+    auto     timed = [&](float* ms, auto&& work) {  // each step's device time, summed
+        step_timer.start();
+        work();
+        *ms += step_timer.stop_ms();
+    };
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
         report_step(0);
-        add_step(split_long_edges(mesh, r.target_length, step.max_passes), &r.splits,
-                 &r.split_passes, &r.hit_pass_bound);
+        timed(&r.split_ms, [&] {
+            add_step(split_long_edges(mesh, r.target_length, step.max_passes), &r.splits,
+                     &r.split_passes, &r.hit_pass_bound);
+        });
         report_step(1);
-        add_step(collapse_short_edges(mesh, r.target_length, step), &r.collapses,
-                 &r.collapse_passes, &r.hit_pass_bound);
+        timed(&r.collapse_ms, [&] {
+            add_step(collapse_short_edges(mesh, r.target_length, step), &r.collapses,
+                     &r.collapse_passes, &r.hit_pass_bound);
+        });
         report_step(2);
-        add_step(equalize_valences(mesh, step), &r.flips, &r.flip_passes, &r.hit_pass_bound);
+        timed(&r.flip_ms, [&] {
+            add_step(equalize_valences(mesh, step), &r.flips, &r.flip_passes, &r.hit_pass_bound);
+        });
         report_step(3);
-        smooth_tangentially(mesh, bvh.get(), step);
+        timed(&r.smooth_ms, [&] { smooth_tangentially(mesh, bvh.get(), step); });
     }
     r.ms = timer.stop_ms();
     return r;

@@ -41,6 +41,11 @@ std::uint32_t third(const Triangle& t, std::uint32_t a, std::uint32_t b)
     return ~0u;
 }
 
+//! A bound on the sweeps of a step (the GPU's max_passes_per_step): each
+//! sweep of collapses removes vertices, each flip lowers the valence excess
+//! or mends a sliver, so steps end by themselves long before.
+constexpr int kMaxSweeps = 200;
+
 bool movable(const EditableMesh& m, std::uint32_t v)
 {
     return m.vertex_alive(v) && !m.vertex_faces(v).empty() && !m.is_boundary_vertex(v) &&
@@ -205,13 +210,18 @@ bool flip_wanted(const EditableMesh& m, std::uint32_t a, std::uint32_t b, double
 std::uint32_t collapse_short_edges(EditableMesh& m, double target_length,
                                    double min_angle_degrees)
 {
-    std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> order;
-    for (const auto& [a, b] : m.edges()) order.emplace_back(dist(at(m, a), at(m, b)), a, b);
-    std::sort(order.begin(), order.end());
     std::uint32_t collapses = 0;
-    for (const auto& [length, a, b] : order) {
-        const auto p = short_edge_collapse(m, a, b, target_length, min_angle_degrees);
-        if (p && m.collapse(a, b, *p)) ++collapses;
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {  // each sweep removes vertices
+        std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> order;
+        for (const auto& [a, b] : m.edges()) order.emplace_back(dist(at(m, a), at(m, b)), a, b);
+        std::sort(order.begin(), order.end());
+        std::uint32_t done = 0;
+        for (const auto& [length, a, b] : order) {
+            const auto p = short_edge_collapse(m, a, b, target_length, min_angle_degrees);
+            if (p && m.collapse(a, b, *p)) ++done;
+        }
+        collapses += done;
+        if (done == 0) break;
     }
     return collapses;
 }
@@ -219,8 +229,13 @@ std::uint32_t collapse_short_edges(EditableMesh& m, double target_length,
 std::uint32_t equalize_valences(EditableMesh& m, double min_angle_degrees)
 {
     std::uint32_t flips = 0;
-    for (const auto& [a, b] : m.edges())
-        if (flip_wanted(m, a, b, min_angle_degrees) && m.flip(a, b)) ++flips;
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {  // each flip lowers the excess or mends
+        std::uint32_t done = 0;
+        for (const auto& [a, b] : m.edges())
+            if (flip_wanted(m, a, b, min_angle_degrees) && m.flip(a, b)) ++done;
+        flips += done;
+        if (done == 0) break;
+    }
     return flips;
 }
 

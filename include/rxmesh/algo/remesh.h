@@ -83,6 +83,8 @@ struct RemeshReport
     //! A step stopped at max_passes_per_step with work left.
     bool          hit_pass_bound = false;
     float         ms = 0;  // device time, the BVH build and every step included
+    //! Each step's device time over the iterations (steps 4 and 5 together).
+    float         split_ms = 0, collapse_ms = 0, flip_ms = 0, smooth_ms = 0;
 
     std::string to_json() const;
 };

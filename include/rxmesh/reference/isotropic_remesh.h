@@ -6,12 +6,14 @@
 //
 // Each iteration, with target edge length L:
 //   1. split every edge longer than 4/3 L at its midpoint, until none is;
-//   2. collapse edges shorter than 4/5 L (shortest first) into one of their
+//   2. collapse edges shorter than 4/5 L (shortest first, sweep after sweep
+//      until none can go, as the GPU's passes) into one of their
 //      ends (CGAL's rule: the survivor stays on the surface): the sharp end
 //      when only one is sharp (below), else the better-shaped end, among
 //      those that keep every neighbour within 4/3 L, fold no face and pass
 //      the sliver guard;
-//   3. flip interior edges when that brings the valences of the four
+//   3. flip interior edges (sweep after sweep until none) when that brings
+//      the valences of the four
 //      vertices closer to 6 (4 on the boundary), or mends a face below the
 //      guard's angle; only when the new diagonal does not make the pair
 //      less flat (the dot product of the two faces' area vectors does not
