@@ -53,13 +53,6 @@ bool movable(const EditableMesh& m, std::uint32_t v)
 }
 
 Vec3f  to_vec3f(const Point3& p) { return {float(p[0]), float(p[1]), float(p[2])}; }
-Point3 minus(const Point3& a, const Point3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double dot3(const Point3& a, const Point3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-Point3 normal3(const Point3& p, const Point3& q, const Point3& r)
-{
-    const Point3 u = minus(q, p), w = minus(r, p);
-    return {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-}
 
 //! Whether v is sharp: the unit normal of one of its faces is more than
 //! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner; or
@@ -71,7 +64,7 @@ bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
     std::vector<Point3> normals;
     for (std::uint32_t f : m.vertex_faces(v)) {
         const Triangle& t = m.face(f);
-        Point3          n = normal3(at(m, t[0]), at(m, t[1]), at(m, t[2]));
+        Point3          n = area_vector(at(m, t[0]), at(m, t[1]), at(m, t[2]));
         const double    l = std::sqrt(dot3(n, n));
         if (!(l > 0)) continue;
         for (int d = 0; d < 3; ++d) n[d] /= l, mean[d] += n[d];
@@ -126,8 +119,8 @@ FlipShape flip_shape(const EditableMesh& m, std::uint32_t a, std::uint32_t b, st
     FlipShape    s;
     s.before = std::max(smallest_angle_cosine(pa, pb, pc), smallest_angle_cosine(pb, pa, pd));
     s.after  = std::max(smallest_angle_cosine(pc, pa, pd), smallest_angle_cosine(pd, pb, pc));
-    s.flattens = dot3(normal3(pc, pa, pd), normal3(pd, pb, pc)) >=
-                 dot3(normal3(pa, pb, pc), normal3(pb, pa, pd));
+    s.flattens = dot3(area_vector(pc, pa, pd), area_vector(pd, pb, pc)) >=
+                 dot3(area_vector(pa, pb, pc), area_vector(pb, pa, pd));
     return s;
 }
 
@@ -142,11 +135,11 @@ Point3 tangential_move(const EditableMesh& m, std::uint32_t v)
         for (int d = 0; d < 3; ++d) centroid[d] += at(m, u)[d] / double(ring.size());
     for (std::uint32_t f : m.vertex_faces(v)) {
         const Triangle& t = m.face(f);
-        const Point3    n = normal3(at(m, t[0]), at(m, t[1]), at(m, t[2]));
+        const Point3    n = area_vector(at(m, t[0]), at(m, t[1]), at(m, t[2]));
         for (int d = 0; d < 3; ++d) normal[d] += n[d];
     }
     const double length = std::sqrt(dot3(normal, normal));
-    Point3       u      = minus(centroid, p);
+    Point3       u      = minus3(centroid, p);
     if (length > 0) {
         const double along = dot3(u, normal) / length;
         for (int d = 0; d < 3; ++d) u[d] -= along * normal[d] / length;

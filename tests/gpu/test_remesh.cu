@@ -103,6 +103,34 @@ double diagonal(const TriangleSoup& m)
                      double(hi[2] - lo[2]) * (hi[2] - lo[2]));
 }
 
+//! A soup's arrays on the device and a TriangleBvh over them: the surface
+//! smoothing projects onto, or one side of a Hausdorff distance.
+struct DeviceSurface
+{
+    static std::vector<float> flat_positions(const TriangleSoup& s)
+    {
+        std::vector<float> out;
+        for (const Vec3f& x : s.positions) out.insert(out.end(), x.begin(), x.end());
+        return out;
+    }
+    static std::vector<std::uint32_t> flat_faces(const TriangleSoup& s)
+    {
+        std::vector<std::uint32_t> out;
+        for (const Triangle& t : s.faces) out.insert(out.end(), t.begin(), t.end());
+        return out;
+    }
+    explicit DeviceSurface(const TriangleSoup& s)
+        : positions(DeviceBuffer<float>::from_host(flat_positions(s))),
+          faces(DeviceBuffer<std::uint32_t>::from_host(flat_faces(s))),
+          bvh(positions.data(), std::uint32_t(s.positions.size()), faces.data(),
+              std::uint32_t(s.faces.size()))
+    {
+    }
+    DeviceBuffer<float>         positions;
+    DeviceBuffer<std::uint32_t> faces;
+    TriangleBvh                 bvh;
+};
+
 TEST(GpuRemesh, SplitStepSplitsEveryDiagonalOfAGridOnce)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -265,15 +293,9 @@ TEST(GpuRemesh, SmoothingMatchesTheSerialStep)
         for (int d = 0; d < 3; ++d)
             ASSERT_NEAR(gpu.positions[v][d], m.position(v)[d], 2e-5 * scale) << "vertex " << v;
     // projection: onto the input sphere's triangles
-    const auto positions = DeviceBuffer<float>::from_host(
-        std::vector<float>(&soup.positions[0][0], &soup.positions[0][0] + 3 * soup.positions.size()));
-    std::vector<std::uint32_t> f;
-    for (const Triangle& t : soup.faces) f.insert(f.end(), t.begin(), t.end());
-    const auto        faces = DeviceBuffer<std::uint32_t>::from_host(f);
-    const TriangleBvh surface(positions.data(), std::uint32_t(soup.positions.size()), faces.data(),
-                              std::uint32_t(soup.faces.size()));
-    DynamicMesh projected(soup);
-    smooth_tangentially(projected, &surface);
+    const DeviceSurface surface(soup);
+    DynamicMesh         projected(soup);
+    smooth_tangentially(projected, &surface.bvh);
     const TriangleSoup out = projected.to_host();
     for (std::uint32_t v = 0; v < out.positions.size(); v += 7) {
         const reference::Point3 p = {out.positions[v][0], out.positions[v][1], out.positions[v][2]};
@@ -333,17 +355,11 @@ TEST(GpuRemesh, SharpTipStaysWhereItIs)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup c = test::cone(11);
-    const auto positions = DeviceBuffer<float>::from_host(
-        std::vector<float>(&c.positions[0][0], &c.positions[0][0] + 3 * c.positions.size()));
-    std::vector<std::uint32_t> f;
-    for (const Triangle& t : c.faces) f.insert(f.end(), t.begin(), t.end());
-    const auto        faces = DeviceBuffer<std::uint32_t>::from_host(f);
-    const TriangleBvh surface(positions.data(), std::uint32_t(c.positions.size()), faces.data(),
-                              std::uint32_t(c.faces.size()));
+    const DeviceSurface surface(c);
     RemeshStepOptions unguarded;  // the cone's own faces are slivers: shape alone
     unguarded.min_angle_degrees = 0;
     DynamicMesh smoothed(c);
-    smooth_tangentially(smoothed, &surface, unguarded);
+    smooth_tangentially(smoothed, &surface.bvh, unguarded);
     const TriangleSoup out = smoothed.to_host();
     EXPECT_EQ(out.positions[0], c.positions[0]);
     EXPECT_NE(out.positions[1], c.positions[1]);  // an inner vertex moves (the ring is uneven)
@@ -378,23 +394,8 @@ TEST(GpuRemesh, HausdorffMatchesTheSerialOne)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup a = generate::noisy(generate::icosphere(3), 0.3f, 1);
     const TriangleSoup b = generate::icosphere(2);
-    auto upload = [](const TriangleSoup& s, DeviceBuffer<float>& p, DeviceBuffer<std::uint32_t>& f) {
-        std::vector<float>         ps;
-        std::vector<std::uint32_t> fs;
-        for (const Vec3f& x : s.positions) ps.insert(ps.end(), x.begin(), x.end());
-        for (const Triangle& t : s.faces) fs.insert(fs.end(), t.begin(), t.end());
-        p = DeviceBuffer<float>::from_host(ps);
-        f = DeviceBuffer<std::uint32_t>::from_host(fs);
-    };
-    DeviceBuffer<float>         pa, pb;
-    DeviceBuffer<std::uint32_t> fa, fb;
-    upload(a, pa, fa);
-    upload(b, pb, fb);
-    const TriangleBvh ba(pa.data(), std::uint32_t(a.positions.size()), fa.data(),
-                         std::uint32_t(a.faces.size()));
-    const TriangleBvh bb(pb.data(), std::uint32_t(b.positions.size()), fb.data(),
-                         std::uint32_t(b.faces.size()));
-    const SampledHausdorff             gpu = sampled_hausdorff(ba, bb);
+    const DeviceSurface                sa(a), sb(b);
+    const SampledHausdorff             gpu = sampled_hausdorff(sa.bvh, sb.bvh);
     const reference::HausdorffDistance cpu = reference::hausdorff_fast(a, b);
     EXPECT_GT(cpu.from_a, 0);
     EXPECT_NEAR(gpu.from_a, cpu.from_a, 1e-4 * cpu.from_a);

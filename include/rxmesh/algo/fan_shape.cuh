@@ -1,6 +1,6 @@
-// What a collapse or a vertex move does to the faces around it, for the edge
-// and vertex callbacks of the changing-topology engine (remeshing,
-// simplification): the shape of the faces it replaces and of those it makes
+// What a collapse does to the faces around it, for the edge callbacks of
+// the changing-topology engine (simplification; the remesher reads the same
+// faces for its other tests in one walk of its own, src/algo/remesh.cu): the shape of the faces it replaces and of those it makes
 // (algo/triangle_shape.h), and whether one of them would degenerate or turn
 // over (the engine refuses such a collapse; a callback that chooses between
 // positions asks first).
@@ -49,27 +49,6 @@ __device__ inline FanShape collapse_shape(const EdgeContext& e, const Vec3& x)
             if (y != other && z != other) fan_detail::add_moved_face(s, p, x, py, pz);
         });
     }
-    return s;
-}
-
-//! Moving v to x: its faces before and after; a face folds when it
-//! degenerates or turns against the fan's area vector before the move,
-//! having been with it (a move may mend a folded fan).
-__device__ inline FanShape move_shape(const VertexContext& v, const Vec3& x)
-{
-    const Vec3 p  = v.position(v.vertex);
-    Vec3       up = {0.f, 0.f, 0.f};
-    v.for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
-        up = up + cross(v.position(y) - p, v.position(z) - p);
-    });
-    FanShape s;
-    v.for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
-        const Vec3 py = v.position(y), pz = v.position(z);
-        const Vec3 n0 = cross(py - p, pz - p), n1 = cross(py - x, pz - x);
-        s.folds  = s.folds || !(squared_norm(n1) > 0.f) || (!(dot(n1, up) > 0.f) && dot(n0, up) > 0.f);
-        s.before = fmaxf(s.before, smallest_angle_cosine(p, py, pz));
-        s.after  = fmaxf(s.after, smallest_angle_cosine(x, py, pz));
-    });
     return s;
 }
 

@@ -13,6 +13,15 @@ namespace rxmesh::reference {
 
 using P3 = std::array<double, 3>;
 
+inline P3     minus3(const P3& a, const P3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+inline double dot3(const P3& a, const P3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+//! cross(q - p, r - p): twice the area of (p, q, r) along its normal.
+inline P3 area_vector(const P3& p, const P3& q, const P3& r)
+{
+    const P3 u = minus3(q, p), w = minus3(r, p);
+    return {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+}
+
 //! The cosine of the smallest angle of (p, q, r); 1 with a zero-length edge.
 double smallest_angle_cosine(const P3& p, const P3& q, const P3& r);
 
