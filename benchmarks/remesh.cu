@@ -64,6 +64,7 @@ struct Args
     std::uint32_t iterations = 3, max_passes_per_step = RemeshOptions{}.max_passes_per_step;
     double        scale = 1.0;
     std::string   json;
+    bool          passes = false;  // every pass's report of the last run in the JSON
 };
 
 struct Row
@@ -78,6 +79,7 @@ struct Row
     SurfaceQuality quality;
     bench::Distance distance;
     bench::Verdict  verdict;
+    std::vector<PassReport> passes;  // of the last run, with --passes
 };
 
 bool same_counts(const RemeshReport& a, const RemeshReport& b)
@@ -105,7 +107,10 @@ Row measure(const std::string& name, int level, const TriangleSoup& soup, const 
     }
     std::vector<double> ms, wall, end_to_end, build, compact;
     RemeshReport        first;
+    std::vector<PassReport> passes;
+    if (a.passes) o.on_pass = [&](const PassReport& p) { passes.push_back(p); };
     for (int i = 0; i < a.runs; ++i) {
+        passes.clear();
         bench::timed_run(
             soup, [&](DynamicMesh& mesh) { return isotropic_remesh(mesh, o); },
             [&](DynamicMesh& mesh, const CompactMesh& out, const RemeshReport& rep,
@@ -120,6 +125,7 @@ Row measure(const std::string& name, int level, const TriangleSoup& soup, const 
                     r.memory   = mesh.memory();
                     r.quality  = surface_quality(mesh, r.L);
                     r.distance = bench::distance_to_input(input, out);
+                    r.passes   = passes;
                 }
             });
     }
@@ -154,6 +160,14 @@ void print_row(const Row& r)
     std::fflush(stdout);
 }
 
+std::string passes_json(const Row& r)
+{
+    if (r.passes.empty()) return "";
+    std::string s = ",\"passes\":[";
+    for (std::size_t i = 0; i < r.passes.size(); ++i) s += (i ? "," : "") + r.passes[i].to_json();
+    return s + "]";
+}
+
 std::string row_json(const Row& r)
 {
     const DynamicMemory& m = r.memory;
@@ -179,7 +193,7 @@ std::string row_json(const Row& r)
            ",\"attributes\":" + std::to_string(m.attributes) +
            ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
            "},\"check\":" + r.verdict.to_json() +
-           ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + "}";
+           ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + passes_json(r) + "}";
 }
 
 void add_options(CLI::App& cli, Args& a)
@@ -202,6 +216,9 @@ void add_options(CLI::App& cli, Args& a)
                    "the bound on the passes of one step (reaching it is shown as \"(bound)\")")
         ->check(CLI::Range(1u, 1000000u))
         ->capture_default_str();
+    cli.add_flag("--passes", a.passes,
+                 "every pass's report of the last run in the JSON (its phase times: edge table, "
+                 "callback, checks, conflict rounds, applying)");
     bench::add_json(cli, a.json);
 }
 

@@ -15,6 +15,9 @@
 # tables from it.
 # usage: [OLD_SRC=.old-src] [LEVELS=3] scripts/device_remesh.sh
 #        (carry .deps, .bench-bin and OLD_SRC)
+#   scripts/device_remesh.sh passes: only where the time goes, bench_remesh
+#        --passes on the armadillo's two largest refinements (every pass's
+#        phase times in $OUT/passes.json; carry .deps)
 set -uo pipefail
 LEVELS="${LEVELS:-3}"
 source scripts/device_env.sh
@@ -24,6 +27,12 @@ DATA=$(mktemp -d)
 tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$DATA"
 MESHDIR=$(dirname "$(find "$DATA" -name armadillo.off | head -1)")
 ARMADILLO="$MESHDIR/armadillo.off"
+if [ "${1:-}" = "passes" ]; then
+  build_bench build-bench bench_remesh || exit 1
+  build-bench/benchmarks/bench_remesh --mesh "$ARMADILLO" --levels "$LEVELS" \
+    --min-level $((LEVELS - 1)) --runs 3 --passes --json "$OUT/passes.json"
+  exit $?
+fi
 MESHES="ALSTOM_TEST4 ChineseDragon-10kv anchor anchor_dense armadillo b9_mesh bear bear_bis blade
   blobby blobby_3cc boeing bones bull bunny00 cactus camel cheese couplingdown cow cube-meshed
   cylinder cylinder_locally_refined dino diplodocus eight elephant-with-holes elephant elk

@@ -67,7 +67,8 @@ float sharp_cos_limit() { return float(std::cos(kSharpVertexDegrees * 3.14159265
 
 //! Collapses edges shorter than 4/5 L into one of their ends (CGAL's rule:
 //! the survivor stays where the surface is): the sharp end when only one is
-//! sharp (a tip stays a tip), else the better-shaped end (a on a tie), among
+//! sharp (a tip stays a tip), the clearly sharper when both are, else the
+//! better-shaped end (a on a tie), among
 //! those that keep every neighbour within 4/3 L, fold no face and pass the
 //! sliver guard.
 struct CollapseShort
@@ -76,6 +77,7 @@ struct CollapseShort
     Features   features;
     AngleGuard guard;
     float      sharp_cos;
+    static constexpr float kSharperMargin = float(kSharperCosineMargin);
 
     //! What collapsing into either end does, from one walk over each end's
     //! fan (every test reads the same faces, so they share the walks).
@@ -105,18 +107,20 @@ struct CollapseShort
             }
         });
     }
-    __device__ bool sharp(const EdgeContext& e, int which, const Scan& s) const
+    //! The smallest cosine between one of the end's faces' unit normals and
+    //! their mean (reference::sharpness_cosine): below sharp_cos, it is sharp.
+    __device__ float sharpness_cosine(const EdgeContext& e, int which, const Scan& s) const
     {
         const std::uint32_t v = which == 0 ? e.a : e.b;
         const Vec3          p = s.end[which], mean = s.mean[which];
         const float         l = norm(mean);
-        bool                found = false;
+        float               lowest = 1.f;
         vertex_context(e, v).for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
             const Vec3 n = cross(e.position(y) - p, e.position(z) - p);
-            if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), mean) >= sharp_cos * l))
-                found = true;
+            if (squared_norm(n) > 0.f)
+                lowest = fminf(lowest, l > 0.f ? dot(normalized_or_zero(n), mean) / l : -1.f);
         });
-        return found;
+        return lowest;
     }
     __device__ EdgeDecision operator()(const EdgeContext& e) const
     {
@@ -136,8 +140,11 @@ struct CollapseShort
             ok[k] = !(s.far2[k] > high2) && !s.shape[k].folds &&
                     guard.allows(s.shape[k].before, s.shape[k].after);
         if (!ok[0] && !ok[1]) return {};
-        const bool sharp_a = sharp(e, 0, s), sharp_b = sharp(e, 1, s);
+        const float cos_a = sharpness_cosine(e, 0, s), cos_b = sharpness_cosine(e, 1, s);
+        const bool  sharp_a = !(cos_a >= sharp_cos), sharp_b = !(cos_b >= sharp_cos);
         if (sharp_a != sharp_b) ok[sharp_a ? 1 : 0] = false;  // keep the sharp end
+        else if (sharp_a && fabsf(cos_a - cos_b) > kSharperMargin)
+            ok[cos_a < cos_b ? 1 : 0] = false;  // the tip of a thin part
         const int end = ok[0] && (!ok[1] || !(s.shape[1].after < s.shape[0].after)) ? 0 : 1;
         if (!ok[end]) return {};
         return EdgeDecision{true, s.end[end], l2};
@@ -260,9 +267,12 @@ struct SmoothAndProject
     static constexpr float kSmallestStep = 1.f / 8;
 };
 
-//! Passes of one step until one applies nothing (or the bound).
+//! Passes of one step until one applies nothing (or the bound). With
+//! `incremental` (for a rule that reads only its edge's two fans), passes
+//! after the first ask only the edges near the last pass's changes.
 template <typename Pass>
-RemeshStep repeat_passes(Pass pass, std::uint32_t bound)
+RemeshStep repeat_passes(Pass pass, std::uint32_t bound, bool incremental,
+                         const std::function<void(const PassReport&)>& on_pass)
 {
     RemeshStep step;
     for (;; ++step.passes) {
@@ -270,7 +280,10 @@ RemeshStep repeat_passes(Pass pass, std::uint32_t bound)
             step.hit_bound = true;
             break;
         }
-        const PassReport r = pass();
+        PassLimits limits;
+        if (incremental && step.passes > 0) limits.ask = AskEdges::NearLastChanges;
+        const PassReport r = pass(limits);
+        if (on_pass) on_pass(r);
         step.applied += r.applied;
         if (!r.progress()) {
             ++step.passes;
@@ -320,11 +333,12 @@ std::string RemeshReport::to_json() const
     return s;
 }
 
-RemeshStep split_long_edges(DynamicMesh& mesh, double L, std::uint32_t max_passes)
+RemeshStep split_long_edges(DynamicMesh& mesh, double L, const RemeshStepOptions& o)
 {
     require_length(L, "split_long_edges");
     const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L));
-    return repeat_passes([&] { return mesh.split_pass(SplitLong{high2}); }, max_passes);
+    return repeat_passes([&](const PassLimits& l) { return mesh.split_pass(SplitLong{high2}, l); },
+                         o.max_passes, true, o.on_pass);
 }
 
 RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, const RemeshStepOptions& o)
@@ -333,14 +347,18 @@ RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, const RemeshStepOpt
     const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
     const CollapseShort rule{low2, high2, Features::from_degrees(o.feature_angle_degrees),
                              guard_of(o, "collapse_short_edges"), sharp_cos_limit()};
-    return repeat_passes([&] { return mesh.collapse_pass(rule); }, o.max_passes);
+    return repeat_passes([&](const PassLimits& l) { return mesh.collapse_pass(rule, l); },
+                         o.max_passes, true, o.on_pass);
 }
 
 RemeshStep equalize_valences(DynamicMesh& mesh, const RemeshStepOptions& o)
 {
     const EqualizeValence rule{Features::from_degrees(o.feature_angle_degrees),
                                guard_of(o, "equalize_valences")};
-    return repeat_passes([&] { return mesh.flip_pass(rule); }, o.max_passes);
+    // not incremental: the rule reads the valences of c and d, whose fans
+    // lie outside those of a and b
+    return repeat_passes([&](const PassLimits& l) { return mesh.flip_pass(rule, l); },
+                         o.max_passes, false, o.on_pass);
 }
 
 void smooth_tangentially(DynamicMesh& mesh, const TriangleBvh* surface, const RemeshStepOptions& o)
@@ -361,6 +379,7 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     step.max_passes            = options.max_passes_per_step;
     step.feature_angle_degrees = options.feature_angle_degrees;
     step.min_angle_degrees     = options.min_angle_degrees;
+    step.on_pass               = options.on_pass;
     guard_of(step, "isotropic_remesh");  // refused before any work
     RemeshReport r;
     r.target_length = options.target_length == 0 ? mean_edge_length(mesh) : options.target_length;
@@ -390,7 +409,7 @@ RemeshReport isotropic_remesh(DynamicMesh& mesh, const RemeshOptions& options)
     for (r.iterations = 0; r.iterations < options.iterations; ++r.iterations) {
         report_step(0);
         timed(&r.split_ms, [&] {
-            add_step(split_long_edges(mesh, r.target_length, step.max_passes), &r.splits,
+            add_step(split_long_edges(mesh, r.target_length, step), &r.splits,
                      &r.split_passes, &r.hit_pass_bound);
         });
         report_step(1);

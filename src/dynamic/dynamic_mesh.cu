@@ -162,7 +162,11 @@ float* DynamicMesh::scratch_positions()
     return m_moved.data();
 }
 
-void DynamicMesh::commit_moved_positions() { std::swap(m_moved, m_positions); }
+void DynamicMesh::commit_moved_positions()
+{
+    std::swap(m_moved, m_positions);
+    m_touched_known = false;  // every fan may hold a moved vertex
+}
 
 std::vector<EdgeOpStatus> DynamicMesh::last_statuses() const
 {
@@ -227,7 +231,7 @@ DynamicMemory DynamicMesh::memory() const
              m_vertex_alive.allocated_bytes();
     m.connectivity = m_connectivity ? m_connectivity->bytes() : 0;
     m.workspace    = (m_workspace ? m_workspace->bytes() : 0) + m_moved.allocated_bytes() +
-                  m_edge_sources.allocated_bytes();
+                  m_edge_sources.allocated_bytes() + m_touched.allocated_bytes();
     for (const auto& a : m_attributes) m.attributes += a->bytes();
     m.peak = m.total() - m.connectivity +
              std::max(m.connectivity, m_connectivity ? m_connectivity->peak_bytes() : 0);
@@ -253,10 +257,14 @@ const char* to_string(EdgeOpKind kind)
 std::string PassReport::to_json() const
 {
     return std::string("{\"kind\":\"") + to_string(kind) + "\",\"edges\":" +
-           std::to_string(edges) + ",\"asked\":" + std::to_string(asked) +
+           std::to_string(edges) + ",\"called\":" + std::to_string(called) + ",\"asked\":" + std::to_string(asked) +
            ",\"refused\":" + std::to_string(refused) + ",\"conflicted\":" +
            std::to_string(conflicted) + ",\"applied\":" + std::to_string(applied) +
-           ",\"rounds\":" + std::to_string(rounds) + ",\"ms\":" + std::to_string(ms) + "}";
+           ",\"rounds\":" + std::to_string(rounds) + ",\"ms\":" + std::to_string(ms) +
+           ",\"table_ms\":" + std::to_string(table_ms) + ",\"decide_ms\":" +
+           std::to_string(decide_ms) + ",\"select_ms\":" + std::to_string(select_ms) +
+           ",\"resolve_ms\":" + std::to_string(resolve_ms) + ",\"apply_ms\":" +
+           std::to_string(apply_ms) + "}";
 }
 
 }  // namespace rxmesh

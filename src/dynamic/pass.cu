@@ -32,15 +32,17 @@ __device__ void warp_add(std::uint32_t x, std::uint32_t* total)
     if (active.thread_rank() == 0 && sum > 0) atomicAdd(total, sum);
 }
 
-//! counters[2] += edges asked, counters[3] += edges refused.
+//! counters[2] += edges the callback said yes to, counters[3] += those
+//! refused, counters[4] += edges it was called for (asked[e] != kSkipped).
 __global__ void check_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint8_t* asked,
                              const float* position, std::uint8_t* status,
                              std::uint8_t* candidate, std::uint32_t* counters)
 {
     const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= c.num_edges) return;
-    bool ok = false;
-    if (asked[e]) {
+    const bool yes = asked[e] == 1;
+    bool       ok  = false;
+    if (yes) {
         if (kind == EdgeOpKind::Flip)
             ok = flip_allowed(c, e);
         else if (kind == EdgeOpKind::Split)
@@ -48,11 +50,12 @@ __global__ void check_kernel(ConnectivityView c, EdgeOpKind kind, const std::uin
         else
             ok = collapse_allowed(c, e, load3(position, e));
     }
-    status[e]    = std::uint8_t(!asked[e] ? EdgeOpStatus::NotAsked
-                                          : (ok ? EdgeOpStatus::Conflicted : EdgeOpStatus::Refused));
+    status[e]    = std::uint8_t(!yes ? EdgeOpStatus::NotAsked
+                                     : (ok ? EdgeOpStatus::Conflicted : EdgeOpStatus::Refused));
     candidate[e] = ok;
-    warp_add(asked[e] != 0, counters + 2);
-    warp_add(asked[e] != 0 && !ok, counters + 3);
+    warp_add(yes, counters + 2);
+    warp_add(yes && !ok, counters + 3);
+    warp_add(asked[e] != kSkipped, counters + 4);
 }
 
 //! A bijection of 32-bit ids (murmur3's finalizer): ties of user priority
@@ -272,6 +275,29 @@ __global__ void merge_kernel(std::uint32_t* faces, std::uint32_t face_slots,
     }
 }
 
+//! The vertices whose fans an applied operation changes (a collapse: both
+//! ends and their neighbours, the survivor's fan being their union; a split
+//! or flip: the edge's ends and third vertices), and the ends of a
+//! conflicted candidate (its answer may differ next time).
+__global__ void touched_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint8_t* status,
+                               std::uint8_t* touched)
+{
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= c.num_edges) return;
+    const auto s = EdgeOpStatus(status[e]);
+    if (s != EdgeOpStatus::Conflicted && s != EdgeOpStatus::Applied) return;
+    const EdgeQuad q = edge_quad(c, e);
+    touched[q.a] = touched[q.b] = 1;  // the same value from every writer
+    if (s != EdgeOpStatus::Applied) return;
+    if (kind == EdgeOpKind::Collapse) {  // both ends are manifold (collapse_allowed)
+        for_each_neighbor(c, q.a, [&](std::uint32_t u) { touched[u] = 1; });
+        for_each_neighbor(c, q.b, [&](std::uint32_t u) { touched[u] = 1; });
+        return;
+    }
+    if (q.c != kNoElement) touched[q.c] = 1;
+    if (q.d != kNoElement) touched[q.d] = 1;
+}
+
 std::uint32_t read_count(const std::uint32_t* device, cudaStream_t stream)
 {
     std::uint32_t host = 0;
@@ -286,13 +312,14 @@ std::uint32_t read_count(const std::uint32_t* device, cudaStream_t stream)
 
 using namespace dynamic_detail;
 
-DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
+DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind, const PassLimits& limits)
 {
+    PassWorkspace& w = *m_workspace;
+    w.phases.record(0, m_stream);
     // split and collapse passes number edges in vertex-pair order (and
     // collapses look edges up by it); flips work on a table updated in place
     if (kind != EdgeOpKind::Flip && !m_table_canonical) rebuild_in_pair_order();
     const ConnectivityView& c = connectivity();
-    PassWorkspace&          w = *m_workspace;
     const std::uint32_t     n = std::max<std::uint32_t>(c.num_edges, 1);
     ensure_size(w.asked, n, m_stream);
     ensure_size(w.status, n, m_stream);
@@ -300,47 +327,96 @@ DynamicMesh::DecisionArrays DynamicMesh::begin_pass(EdgeOpKind kind)
     if (kind != EdgeOpKind::Flip) ensure_size(w.position, 3ull * n, m_stream);  // flips move nothing
     ensure_size(w.priority, n, m_stream);
     ensure_size(w.edge_keys, n, m_stream);
-    ensure_size(w.counters, 4, m_stream);
+    ensure_size(w.counters, 5, m_stream);
     if (c.num_edges > 0)
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(w.edge_keys.data(), c.edge_keys,
                                           c.num_edges * sizeof(std::uint64_t),
                                           cudaMemcpyDeviceToDevice, m_stream));
     w.key_bits  = c.key_bits;
     w.num_edges = c.num_edges;
+    w.phases.record(1, m_stream);
+    const bool near = limits.ask == AskEdges::NearLastChanges && m_touched_known;
     return {w.asked.data(), kind == EdgeOpKind::Flip ? nullptr : w.position.data(),
-            w.priority.data()};
+            w.priority.data(), near ? m_touched.data() : nullptr};
 }
 
 PassReport DynamicMesh::finish_pass(EdgeOpKind kind, const PassLimits& limits)
 {
+    PassWorkspace& w = *m_workspace;
+    w.phases.record(2, m_stream);  // the callback ran
+    PassReport report;
+    report.kind  = kind;
+    report.edges = connectivity().num_edges;
+    if (report.edges > 0) {
+        run_checks_and_apply(kind, limits, report);
+    } else {
+        mark_touched(kind, 0);  // nothing
+        for (int phase = 3; phase < PhaseEvents::kCount; ++phase) w.phases.record(phase, m_stream);
+    }
+    report.table_ms   = w.phases.ms(1);
+    report.decide_ms  = w.phases.ms(2);
+    report.select_ms  = w.phases.ms(3);
+    report.resolve_ms = w.phases.ms(4);
+    report.apply_ms   = w.phases.ms(5);
+    report.ms = report.table_ms + report.decide_ms + report.select_ms + report.resolve_ms +
+                report.apply_ms;
+    return report;
+}
+
+//! The engine's part of a pass after the callback: checks, selection,
+//! conflict rounds, application, each ending at its phase event.
+void DynamicMesh::run_checks_and_apply(EdgeOpKind kind, const PassLimits& limits,
+                                       PassReport& report)
+{
     const ConnectivityView c     = connectivity();
     PassWorkspace&         w     = *m_workspace;
     const std::uint32_t    block = m_options.block_threads, num_edges = c.num_edges;
-    PassReport             report;
-    report.kind  = kind;
-    report.edges = num_edges;
-    if (num_edges == 0) return report;
-    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.counters.data(), 0, 4 * sizeof(std::uint32_t), m_stream));
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(w.counters.data(), 0, 5 * sizeof(std::uint32_t), m_stream));
     check_kernel<<<grid_for(num_edges, block), block, 0, m_stream>>>(
         c, kind, w.asked.data(), w.position.data(), w.status.data(), w.candidate_flag.data(),
         w.counters.data());
     RXMESH_CHECK_LAUNCH();
-    std::uint32_t       counts[4];
+    std::uint32_t       counts[5];
     const std::uint32_t selected = select_candidates(num_edges, counts);
+    report.called                = counts[4];
     report.asked                 = counts[2];
     report.refused               = counts[3];
     const std::uint32_t candidates = std::min(selected, limits.max_applied);
     if (candidates < selected) keep_cheapest(selected, candidates);
+    w.phases.record(3, m_stream);
     const std::uint32_t winners = candidates == 0 ? 0 : resolve_conflicts(kind, candidates,
                                                                         &report.rounds);
+    w.phases.record(4, m_stream);
+    mark_touched(kind, winners);  // before the winners change the faces it walks
     if (winners > 0) apply(kind, winners);
+    w.phases.record(5, m_stream);
     report.applied    = winners;
     report.conflicted = selected - winners;  // the ones left out by the limit too
-    return report;
+}
+
+//! Flags what the pass changes for the next one (AskEdges::NearLastChanges):
+//! from the statuses and the table before the winners apply; a split's new
+//! vertices take the slots after the current ones.
+void DynamicMesh::mark_touched(EdgeOpKind kind, std::uint32_t winners)
+{
+    const std::uint32_t slots = m_vertex_slots + (kind == EdgeOpKind::Split ? winners : 0);
+    ensure_size(m_touched, std::max<std::uint32_t>(slots, 1), m_stream);
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(m_touched.data(), 0, slots, m_stream));
+    const ConnectivityView c     = connectivity();
+    const std::uint32_t    block = m_options.block_threads;
+    if (c.num_edges > 0) {
+        touched_kernel<<<grid_for(c.num_edges, block), block, 0, m_stream>>>(
+            c, kind, m_workspace->status.data(), m_touched.data());
+        RXMESH_CHECK_LAUNCH();
+    }
+    if (kind == EdgeOpKind::Split && winners > 0)
+        RXMESH_CHECK_CUDA(
+            cudaMemsetAsync(m_touched.data() + m_vertex_slots, 1, winners, m_stream));
+    m_touched_known = true;
 }
 
 //! Selects the candidate edges; reads every counter of the pass so far.
-std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges, std::uint32_t counts[4])
+std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges, std::uint32_t counts[5])
 {
     PassWorkspace& w = *m_workspace;
     ensure_size(w.candidates, num_edges, m_stream);
@@ -350,7 +426,7 @@ std::uint32_t DynamicMesh::select_candidates(std::uint32_t num_edges, std::uint3
                                           w.candidates.data(), w.counters.data(), num_edges,
                                           m_stream);
     });
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(counts, w.counters.data(), 4 * sizeof(std::uint32_t),
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(counts, w.counters.data(), 5 * sizeof(std::uint32_t),
                                       cudaMemcpyDeviceToHost, m_stream));
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
     return counts[0];

@@ -54,11 +54,10 @@ bool movable(const EditableMesh& m, std::uint32_t v)
 
 Vec3f  to_vec3f(const Point3& p) { return {float(p[0]), float(p[1]), float(p[2])}; }
 
-//! Whether v is sharp: the unit normal of one of its faces is more than
-//! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner; or
-//! a folded fan, which smoothing could not tell from a tip); faces of zero
-//! area are left out.
-bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
+//! How far v's faces turn from their mean: the smallest cosine between a
+//! face's unit normal and the mean of them (1 for a flat fan; faces of zero
+//! area are left out).
+double sharpness_cosine(const EditableMesh& m, std::uint32_t v)
 {
     Point3              mean = {0, 0, 0};
     std::vector<Point3> normals;
@@ -70,25 +69,38 @@ bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
         for (int d = 0; d < 3; ++d) n[d] /= l, mean[d] += n[d];
         normals.push_back(n);
     }
-    const double l = std::sqrt(dot3(mean, mean)), limit = std::cos(kSharpVertexDegrees * M_PI / 180);
-    for (const Point3& n : normals)
-        if (!(dot3(n, mean) >= limit * l)) return true;
-    return false;
+    const double l      = std::sqrt(dot3(mean, mean));
+    double       lowest = 1;
+    for (const Point3& n : normals) lowest = std::min(lowest, l > 0 ? dot3(n, mean) / l : -1.0);
+    return lowest;
+}
+
+//! Whether v is sharp: the unit normal of one of its faces is more than
+//! kSharpVertexDegrees from the mean of them (a tip, a crease, a corner; or
+//! a folded fan, which smoothing could not tell from a tip).
+bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
+{
+    return !(sharpness_cosine(m, v) >= std::cos(kSharpVertexDegrees * M_PI / 180));
 }
 
 //! Where collapsing (a, b) puts the survivor: an endpoint (CGAL's rule: the
 //! survivor stays on the surface), the sharp one when only one is (a tip
-//! stays a tip), that keeps every neighbour within `high`, folds nothing and
-//! passes the guard; the better-shaped first (a on a tie); nothing when
-//! neither does.
+//! stays a tip), the clearly sharper one when both are (near the tip of a
+//! thin part every vertex is sharp), that keeps every neighbour within
+//! `high`, folds nothing and passes the guard; the better-shaped first (a
+//! on a tie); nothing when neither does.
 std::optional<Point3> collapse_position(const EditableMesh& m, std::uint32_t a, std::uint32_t b,
                                         double high, const AngleGuard& guard)
 {
     std::vector<std::uint32_t> ring = m.neighbors(a);
     for (std::uint32_t u : m.neighbors(b)) ring.push_back(u);
     std::vector<Point3> candidates = {at(m, a), at(m, b)};
-    const bool          sharp_a = sharp_vertex(m, a), sharp_b = sharp_vertex(m, b);
+    const double        limit   = std::cos(kSharpVertexDegrees * M_PI / 180);
+    const double        cos_a = sharpness_cosine(m, a), cos_b = sharpness_cosine(m, b);
+    const bool          sharp_a = !(cos_a >= limit), sharp_b = !(cos_b >= limit);
     if (sharp_a != sharp_b) candidates = {sharp_a ? at(m, a) : at(m, b)};
+    else if (sharp_a && std::abs(cos_a - cos_b) > kSharperCosineMargin)
+        candidates = {cos_a < cos_b ? at(m, a) : at(m, b)};  // the tip of a thin part
     std::optional<Point3> best;
     double                best_after = 2;
     for (const Point3& x : candidates) {

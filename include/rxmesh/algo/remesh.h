@@ -10,7 +10,8 @@
 //      pass after pass until none is left;
 //   2. collapse edges shorter than 4/5 L into one of their ends (shortest
 //      first; the survivor stays on the surface, as CGAL's): the sharp end
-//      when only one is sharp (below), else the better-shaped end, among
+//      when only one is sharp (below), the clearly sharper end when both
+//      are (kSharperCosineMargin), else the better-shaped end, among
 //      those that keep every neighbour within 4/3 L, fold no face and pass
 //      the sliver guard; interior edges only;
 //   3. flip interior edges when that brings the valences of their four
@@ -53,6 +54,10 @@ namespace rxmesh {
 constexpr double kRemeshMinAngleDegrees = 20;
 //! A vertex with a face normal this far from its faces' mean normal is sharp.
 constexpr double kSharpVertexDegrees = 60;
+//! When both ends of a collapse are sharp, the one whose most turned face's
+//! cosine to the mean is lower by more than this survives (the tip of a thin
+//! part); closer than this is a tie, settled by shape.
+constexpr double kSharperCosineMargin = 0.05;
 
 struct RemeshOptions
 {
@@ -72,6 +77,9 @@ struct RemeshOptions
     //! Called on the host before each step of each iteration with the share
     //! of the steps done, in [0, 1) (e.g. for a progress line); empty: none.
     std::function<void(double done)> progress;
+    //! Called on the host after each pass of steps 1 to 3 with its report
+    //! (PassReport's phase times say where a step's time goes); empty: none.
+    std::function<void(const PassReport&)> on_pass;
 };
 
 struct RemeshReport
@@ -103,16 +111,18 @@ struct RemeshStep
     std::uint32_t passes    = 0;
     bool          hit_bound = false;  // stopped at max_passes with work left
 };
-//! Step 1: passes until no edge longer than 4/3 L is left (or the bound).
-RemeshStep split_long_edges(DynamicMesh& mesh, double target_length,
-                            std::uint32_t max_passes = 200);
-//! What steps 2 to 5 take besides L (RemeshOptions' fields of the same names).
+//! What the steps take besides L (RemeshOptions' fields of the same names).
 struct RemeshStepOptions
 {
     std::uint32_t max_passes            = 200;
     double        feature_angle_degrees = 0;
     double        min_angle_degrees     = kRemeshMinAngleDegrees;
+    //! As RemeshOptions::on_pass.
+    std::function<void(const PassReport&)> on_pass;
 };
+//! Step 1: passes until no edge longer than 4/3 L is left (or the bound).
+RemeshStep split_long_edges(DynamicMesh& mesh, double target_length,
+                            const RemeshStepOptions& options = {});
 //! Step 2: passes until no short interior edge can go.
 RemeshStep collapse_short_edges(DynamicMesh& mesh, double target_length,
                                 const RemeshStepOptions& options = {});

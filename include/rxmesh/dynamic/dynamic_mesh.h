@@ -43,6 +43,9 @@ struct AttributeValue;
 namespace dynamic_detail {
 class Connectivity;
 class PassWorkspace;
+//! DecisionArrays::asked of an edge the callback was not called for
+//! (AskEdges::NearLastChanges); otherwise 1 for yes, 0 for no.
+inline constexpr std::uint8_t kSkipped = 2;
 }  // namespace dynamic_detail
 
 struct DynamicOptions
@@ -188,11 +191,12 @@ class DynamicMesh
     //! Sizes the decision arrays for the current edge table; returns them.
     struct DecisionArrays
     {
-        std::uint8_t* asked;
-        float*        position;  // 3 per edge; null for flips
-        float*        priority;
+        std::uint8_t*       asked;     // 1 yes, 0 no, kSkipped
+        float*              position;  // 3 per edge; null for flips
+        float*              priority;
+        const std::uint8_t* near;      // per vertex slot: ask only edges at one; null: every edge
     };
-    DecisionArrays begin_pass(EdgeOpKind kind);
+    DecisionArrays begin_pass(EdgeOpKind kind, const PassLimits& limits);
     PassReport     finish_pass(EdgeOpKind kind, const PassLimits& limits = {});
     float*         scratch_positions();  // 3 per vertex slot, for move_vertices
     void           commit_moved_positions();
@@ -210,7 +214,9 @@ class DynamicMesh
     void attach(std::shared_ptr<DynamicAttributeBase> attribute);
     void notify_attributes(EdgeOpKind kind, const AppliedEdges& applied);
     void remap_edge_attributes(EdgeOpKind kind, std::uint32_t count, std::uint32_t vertex_base);
-    std::uint32_t select_candidates(std::uint32_t num_edges, std::uint32_t counts[4]);
+    void run_checks_and_apply(EdgeOpKind kind, const PassLimits& limits, PassReport& report);
+    void mark_touched(EdgeOpKind kind, std::uint32_t winners);
+    std::uint32_t select_candidates(std::uint32_t num_edges, std::uint32_t counts[5]);
     void          keep_cheapest(std::uint32_t count, std::uint32_t keep);
     std::uint32_t resolve_conflicts(EdgeOpKind kind, std::uint32_t count, std::uint32_t* rounds);
     std::uint32_t winner_face_offsets(std::uint32_t count);
@@ -234,6 +240,10 @@ class DynamicMesh
     DeviceBuffer<std::uint32_t>                    m_edge_sources;
     bool                                           m_connectivity_current = false;
     bool m_table_canonical = true;  // edge ids in vertex-pair order
+    //! Per vertex slot: touched by the last pass (AskEdges::NearLastChanges);
+    //! m_touched_known is false until a pass has run, and after a move.
+    DeviceBuffer<std::uint8_t> m_touched;
+    bool                       m_touched_known = false;
 };
 
 }  // namespace rxmesh

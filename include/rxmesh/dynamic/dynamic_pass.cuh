@@ -11,7 +11,6 @@
 //   });
 #pragma once
 
-#include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/core/launch.cuh"
 #include "rxmesh/dynamic/dynamic_mesh.h"
 #include "rxmesh/dynamic/fan.cuh"
@@ -62,10 +61,14 @@ namespace dynamic_detail {
 
 template <typename Decide>
 __global__ void decide_kernel(ConnectivityView c, Decide decide, std::uint8_t* asked,
-                              float* position, float* priority)
+                              float* position, float* priority, const std::uint8_t* near)
 {
     const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= c.num_edges) return;
+    if (near != nullptr && !near[c.edge_first(e)] && !near[c.edge_second(e)]) {
+        asked[e] = kSkipped;  // nothing in its fans changed: the answer stays no
+        return;
+    }
     const EdgeQuad    q = edge_quad(c, e);
     EdgeContext       ctx;
     ctx.edge      = e;
@@ -103,20 +106,16 @@ __global__ void move_kernel(ConnectivityView c, NewPosition new_position, float*
 template <typename Decide>
 PassReport edge_pass(DynamicMesh& mesh, EdgeOpKind kind, Decide decide, const PassLimits& limits)
 {
-    GpuTimer timer(mesh.stream());
-    timer.start();
-    const auto              d     = mesh.begin_pass(kind);
+    const auto              d     = mesh.begin_pass(kind, limits);
     const ConnectivityView& c     = mesh.connectivity();
     const std::uint32_t     block =
         detail::launcher(decide_kernel<Decide>).fit_threads(mesh.options().block_threads);
     if (c.num_edges > 0) {
         decide_kernel<<<(c.num_edges + block - 1) / block, block, 0, mesh.stream()>>>(
-            c, decide, d.asked, d.position, d.priority);
+            c, decide, d.asked, d.position, d.priority, d.near);
         RXMESH_CHECK_LAUNCH();
     }
-    PassReport report = mesh.finish_pass(kind, limits);
-    report.ms         = timer.stop_ms();
-    return report;
+    return mesh.finish_pass(kind, limits);
 }
 
 }  // namespace dynamic_detail

@@ -57,25 +57,47 @@ struct EdgeDecision
     float priority = 0.f;
 };
 
-//! What a pass may apply at most: the candidates (asked and not refused)
-//! with the lowest priorities, up to max_applied, compete for it; the rest
-//! are reported as conflicted (ask again). Simplification to an exact face
-//! count, or cheapest-first batches, use it.
+//! Which edges a pass asks its callback about.
+enum class AskEdges : std::uint8_t {
+    Every,
+    //! Only edges with an end the mesh's previous pass touched: a vertex
+    //! whose fan its operations changed (the survivor of a collapse and
+    //! both ends' neighbours; the four vertices of a split or flip, and the
+    //! new vertex), or an end of a candidate it left conflicted; the others
+    //! count as declined. The same answers as Every when the previous pass
+    //! ran the same callback (itself asking every edge, or this way), and
+    //! the callback's answer for (a, b) depends only on what lies in the
+    //! fans of a and b (their faces, those faces' vertices and attributes,
+    //! the flags of a and b): nothing else there can have changed. After
+    //! move_vertices, or on a new mesh, every edge is asked.
+    NearLastChanges,
+};
+
+//! Which edges a pass asks, and what it may apply at most: the candidates
+//! (asked and not refused) with the lowest priorities, up to max_applied,
+//! compete for it; the rest are reported as conflicted (ask again).
+//! Simplification to an exact face count, or cheapest-first batches, use it.
 struct PassLimits
 {
     std::uint32_t max_applied = ~0u;
+    AskEdges      ask         = AskEdges::Every;
 };
 
 struct PassReport
 {
     EdgeOpKind    kind       = EdgeOpKind::Flip;
     std::uint32_t edges      = 0;  // edges at the start of the pass
+    std::uint32_t called     = 0;  // edges the callback was called for (AskEdges)
     std::uint32_t asked      = 0;  // the callback said yes
     std::uint32_t refused    = 0;
     std::uint32_t conflicted = 0;
     std::uint32_t applied    = 0;
     std::uint32_t rounds     = 0;  // conflict-resolution rounds
     float         ms         = 0;  // the whole pass, connectivity included
+    //! Device time of the pass's phases (they add up to ms): the edge table
+    //! (rebuilt after a split or collapse pass), the callback, the engine's
+    //! checks and the candidates' selection, the conflict rounds, applying.
+    float table_ms = 0, decide_ms = 0, select_ms = 0, resolve_ms = 0, apply_ms = 0;
 
     //! A pass without progress: applied == 0. A loop over passes must stop
     //! then, since the mesh (and so the next pass) is unchanged.

@@ -9,9 +9,10 @@
 //   2. collapse edges shorter than 4/5 L (shortest first, sweep after sweep
 //      until none can go, as the GPU's passes) into one of their
 //      ends (CGAL's rule: the survivor stays on the surface): the sharp end
-//      when only one is sharp (below), else the better-shaped end, among
-//      those that keep every neighbour within 4/3 L, fold no face and pass
-//      the sliver guard;
+//      when only one is sharp (below), the clearly sharper end when both
+//      are (kSharperCosineMargin), else the better-shaped end, among those
+//      that keep every neighbour within 4/3 L, fold no face and pass the
+//      sliver guard;
 //   3. flip interior edges (sweep after sweep until none) when that brings
 //      the valences of the four
 //      vertices closer to 6 (4 on the boundary), or mends a face below the
@@ -44,6 +45,10 @@ namespace rxmesh::reference {
 
 //! A vertex with a face normal this far from its faces' mean normal is sharp.
 constexpr double kSharpVertexDegrees = 60;
+//! When both ends of a collapse are sharp, the one whose most turned face's
+//! cosine to the mean is lower by more than this survives (the tip of a thin
+//! part); closer than this is a tie, settled by shape.
+constexpr double kSharperCosineMargin = 0.05;
 
 struct RemeshOptions
 {
