@@ -275,10 +275,13 @@ __global__ void merge_kernel(std::uint32_t* faces, std::uint32_t face_slots,
     }
 }
 
-//! The vertices whose fans an applied operation changes (a collapse: both
-//! ends and their neighbours, the survivor's fan being their union; a split
-//! or flip: the edge's ends and third vertices), and the ends of a
-//! conflicted candidate (its answer may differ next time).
+//! What an applied operation changes, for the next pass to ask again: a
+//! collapse, the fans of both ends and of their neighbours (the survivor's
+//! fan is their union); a split, the fans of the edge's ends and third
+//! vertices; a flip, those four and their neighbours (an edge whose third
+//! vertex is one of the four sees the edge the flip removed or made, which
+//! the engine's flip check reads). The ends of a conflicted candidate too
+//! (its answer may differ next time).
 __global__ void touched_kernel(ConnectivityView c, EdgeOpKind kind, const std::uint8_t* status,
                                std::uint8_t* touched)
 {
@@ -289,13 +292,17 @@ __global__ void touched_kernel(ConnectivityView c, EdgeOpKind kind, const std::u
     const EdgeQuad q = edge_quad(c, e);
     touched[q.a] = touched[q.b] = 1;  // the same value from every writer
     if (s != EdgeOpStatus::Applied) return;
-    if (kind == EdgeOpKind::Collapse) {  // both ends are manifold (collapse_allowed)
-        for_each_neighbor(c, q.a, [&](std::uint32_t u) { touched[u] = 1; });
-        for_each_neighbor(c, q.b, [&](std::uint32_t u) { touched[u] = 1; });
-        return;
-    }
+    const auto mark = [&](std::uint32_t u) { touched[u] = 1; };
     if (q.c != kNoElement) touched[q.c] = 1;
     if (q.d != kNoElement) touched[q.d] = 1;
+    if (kind == EdgeOpKind::Split) return;
+    // the ends are manifold (collapse_allowed), the flip's four too (flip_allowed)
+    for_each_neighbor(c, q.a, mark);
+    for_each_neighbor(c, q.b, mark);
+    if (kind == EdgeOpKind::Flip) {
+        for_each_neighbor(c, q.c, mark);
+        for_each_neighbor(c, q.d, mark);
+    }
 }
 
 std::uint32_t read_count(const std::uint32_t* device, cudaStream_t stream)

@@ -61,9 +61,9 @@ struct EdgeDecision
 enum class AskEdges : std::uint8_t {
     Every,
     //! Only edges with an end the mesh's previous pass touched: a vertex
-    //! whose fan its operations changed (the survivor of a collapse and
-    //! both ends' neighbours; the four vertices of a split or flip, and the
-    //! new vertex), or an end of a candidate it left conflicted; the others
+    //! whose fan its operations changed (a collapse's ends and their
+    //! neighbours; a split's four vertices and the new one; a flip's four
+    //! and their neighbours), or an end of a candidate it left conflicted; the others
     //! count as declined. The same answers as Every when the previous pass
     //! ran the same callback (itself asking every edge, or this way), and
     //! the callback's answer for (a, b) depends only on what lies in the
