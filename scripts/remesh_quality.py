@@ -31,29 +31,29 @@ def table_rows(path):
     return rows
 
 
+# the figures of a level-0 row: name -> (column, type)
+GPU_COLUMNS = {"faces": (3, int), "ms": (4, float), "band": (11, float), "angle": (12, float),
+               "hausdorff": (14, float)}
+CPU_COLUMNS = {"faces": (4, int), "ms": (3, float), "band": (5, float), "angle": (6, float),
+               "hausdorff": (8, float)}
+
+
+def level0_figures(path, level_column, columns):
+    """(row cells, figures) of each level-0 row of a benchmark's table."""
+    return [(c, {k: kind(c[i]) for k, (i, kind) in columns.items()})
+            for c in table_rows(path) if c[level_column] == "0"]
+
+
 def gpu_rows(path):
     """bench_remesh: mesh -> figures (level 0 rows)."""
-    out = {}
-    for c in table_rows(path):
-        if c[1] != "0":
-            continue
-        name = os.path.splitext(c[0])[0]
-        out[name] = {"faces": int(c[3]), "ms": float(c[4]), "band": float(c[11]),
-                     "angle": float(c[12]), "hausdorff": float(c[14]),
-                     "verified": c[16] == "yes"}
-    return out
+    return {os.path.splitext(c[0])[0]: dict(f, verified=c[16] == "yes")
+            for c, f in level0_figures(path, 1, GPU_COLUMNS)}
 
 
 def cpu_rows(path):
     """bench_remesh_cpu: method -> figures (level 0 rows)."""
-    out = {}
-    for c in table_rows(path):
-        if c[0] != "0":
-            continue
-        method = "cgal" if c[2].startswith("CGAL") else "reference"
-        out[method] = {"faces": int(c[4]), "ms": float(c[3]), "band": float(c[5]),
-                       "angle": float(c[6]), "hausdorff": float(c[8])}
-    return out
+    return {"cgal" if c[2].startswith("CGAL") else "reference": f
+            for c, f in level0_figures(path, 0, CPU_COLUMNS)}
 
 
 def geomean(values):

@@ -1,6 +1,7 @@
 // What a collapse does to the faces around it, for the edge callbacks of
 // the changing-topology engine (simplification; the remesher reads the same
-// faces for its other tests in one walk of its own, src/algo/remesh.cu): the shape of the faces it replaces and of those it makes
+// faces for its other tests in one walk of its own, src/algo/remesh.cu):
+// the shape of the faces it replaces and of those it makes
 // (algo/triangle_shape.h), and whether one of them would degenerate or turn
 // over (the engine refuses such a collapse; a callback that chooses between
 // positions asks first).
