@@ -65,10 +65,15 @@ struct SplitLong
 //! corner, or a folded fan); faces of zero area are left out.
 float sharp_cos_limit() { return float(std::cos(kSharpVertexDegrees * 3.14159265358979323846 / 180)); }
 
+//! kBoundaryCornerDegrees' cosine: boundary edges meeting at a smaller angle
+//! make a corner.
+float corner_cos_limit() { return float(std::cos(kBoundaryCornerDegrees * 3.14159265358979323846 / 180)); }
+
 //! Collapses edges shorter than 4/5 L into one of their ends (CGAL's rule:
-//! the survivor stays where the surface is): the sharp end when only one is
-//! sharp (a tip stays a tip), the clearly sharper when both are, else the
-//! better-shaped end (a on a tie), among
+//! the survivor stays where the surface is): on the boundary only into an
+//! end the boundary rule allows (reference::short_edge_collapse), the sharp
+//! end when only one is sharp (a tip stays a tip), the clearly sharper when
+//! both are, else the better-shaped end (a on a tie), among
 //! those that keep every neighbour within 4/3 L, fold no face and pass the
 //! sliver guard.
 struct CollapseShort
@@ -77,7 +82,41 @@ struct CollapseShort
     Features   features;
     AngleGuard guard;
     float      sharp_cos;
+    float      corner_cos;
     static constexpr float kSharperMargin = float(kSharperCosineMargin);
+
+    //! Whether boundary vertex v is a corner: its fan's two boundary edges
+    //! (to the first face's y and the last face's x) meet at less than
+    //! kBoundaryCornerDegrees, or one has zero length.
+    __device__ bool boundary_corner(const VertexContext& v) const
+    {
+        const Vec3    p = v.position(v.vertex);
+        std::uint32_t first_y = kNoElement, last_x = kNoElement;
+        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+            if (first_y == kNoElement) first_y = y;
+            last_x = x;
+        });
+        if (first_y == kNoElement) return true;
+        const Vec3  x = v.position(first_y) - p, y = v.position(last_x) - p;
+        const float l = norm(x) * norm(y);
+        return !(l > 0.f) || dot(x, y) > corner_cos * l;
+    }
+    //! Which ends may survive on the boundary: a boundary edge keeps an end
+    //! when the other is no corner, an interior edge with one boundary end
+    //! keeps that end, a chord none.
+    __device__ void boundary_survivors(const EdgeContext& e, const VertexContext& a,
+                                       const VertexContext& b, bool ok[2]) const
+    {
+        const bool on_a = a.boundary(), on_b = b.boundary();
+        if (!on_a && !on_b) return;
+        if (!e.boundary()) {
+            ok[0] = ok[0] && on_a && !on_b;
+            ok[1] = ok[1] && on_b && !on_a;
+            return;
+        }
+        ok[0] = ok[0] && !boundary_corner(b);
+        ok[1] = ok[1] && !boundary_corner(a);
+    }
 
     //! What collapsing into either end does, from one walk over each end's
     //! fan (every test reads the same faces, so they share the walks).
@@ -100,8 +139,9 @@ struct CollapseShort
             const float cos = smallest_angle_cosine(p, py, pz);
             for (int k = 0; k < 2; ++k) {
                 s.shape[k].before = fmaxf(s.shape[k].before, cos);
-                // an interior fan is closed: each neighbour is some face's y once
+                // y and z: an open fan's last neighbour is no face's y
                 if (y != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(py - s.end[k]));
+                if (z != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(pz - s.end[k]));
                 if (y != other && z != other)
                     fan_detail::add_moved_face(s.shape[k], p, s.end[k], py, pz);
             }
@@ -129,15 +169,17 @@ struct CollapseShort
         const float l2 = squared_norm(q - p);
         if (!(l2 < low2)) return {};
         const VertexContext a = vertex_context(e, e.a), b = vertex_context(e, e.b);
-        if (a.boundary() || b.boundary() || !a.manifold() || !b.manifold()) return {};
-        if (features.at(a) || features.at(b)) return {};  // features stay, as the boundary
+        if (!a.manifold() || !b.manifold()) return {};
+        if (features.at(a) || features.at(b)) return {};  // features stay
+        bool ok[2] = {true, true};
+        boundary_survivors(e, a, b, ok);
+        if (!ok[0] && !ok[1]) return {};
         Scan s;
         s.end[0] = p, s.end[1] = q;
         scan_end(e, 0, s);
         scan_end(e, 1, s);
-        bool ok[2];
         for (int k = 0; k < 2; ++k)
-            ok[k] = !(s.far2[k] > high2) && !s.shape[k].folds &&
+            ok[k] = ok[k] && !(s.far2[k] > high2) && !s.shape[k].folds &&
                     guard.allows(s.shape[k].before, s.shape[k].after);
         if (!ok[0] && !ok[1]) return {};
         const float cos_a = sharpness_cosine(e, 0, s), cos_b = sharpness_cosine(e, 1, s);
@@ -346,7 +388,7 @@ RemeshStep collapse_short_edges(DynamicMesh& mesh, double L, const RemeshStepOpt
     require_length(L, "collapse_short_edges");
     const float high2 = float((4.0 / 3.0 * L) * (4.0 / 3.0 * L)), low2 = float(0.64 * L * L);
     const CollapseShort rule{low2, high2, Features::from_degrees(o.feature_angle_degrees),
-                             guard_of(o, "collapse_short_edges"), sharp_cos_limit()};
+                             guard_of(o, "collapse_short_edges"), sharp_cos_limit(), corner_cos_limit()};
     return repeat_passes([&](const PassLimits& l) { return mesh.collapse_pass(rule, l); },
                          o.max_passes, true, o.on_pass);
 }

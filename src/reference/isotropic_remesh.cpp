@@ -1,6 +1,7 @@
 #include "rxmesh/reference/isotropic_remesh.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -83,28 +84,56 @@ bool sharp_vertex(const EditableMesh& m, std::uint32_t v)
     return !(sharpness_cosine(m, v) >= std::cos(kSharpVertexDegrees * M_PI / 180));
 }
 
+//! Whether boundary vertex v is a corner of the boundary: its two boundary
+//! edges meet at less than kBoundaryCornerDegrees (or it has not exactly
+//! two, or one has zero length). Removing a corner would move the boundary.
+bool boundary_corner(const EditableMesh& m, std::uint32_t v)
+{
+    std::vector<std::uint32_t> ends;
+    for (std::uint32_t u : m.neighbors(v))
+        if (m.edge_faces(v, u).size() == 1) ends.push_back(u);
+    if (ends.size() != 2) return true;
+    const Point3 p = at(m, v), x = minus3(at(m, ends[0]), p), y = minus3(at(m, ends[1]), p);
+    const double l = std::sqrt(dot3(x, x) * dot3(y, y));
+    return !(l > 0) || dot3(x, y) > std::cos(kBoundaryCornerDegrees * M_PI / 180) * l;
+}
+
+//! Which ends of (a, b) may survive the collapse on the boundary: a
+//! boundary edge keeps an end when the other is no corner; an interior edge
+//! with one boundary end keeps that end; a chord none. {true, true} inside.
+std::array<bool, 2> boundary_survivors(const EditableMesh& m, std::uint32_t a, std::uint32_t b)
+{
+    const bool on_a = m.is_boundary_vertex(a), on_b = m.is_boundary_vertex(b);
+    if (!on_a && !on_b) return {true, true};
+    if (m.edge_faces(a, b).size() != 1) return {on_a && !on_b, on_b && !on_a};
+    return {!boundary_corner(m, b), !boundary_corner(m, a)};
+}
+
 //! Where collapsing (a, b) puts the survivor: an endpoint (CGAL's rule: the
-//! survivor stays on the surface), the sharp one when only one is (a tip
-//! stays a tip), the clearly sharper one when both are (near the tip of a
-//! thin part every vertex is sharp), that keeps every neighbour within
-//! `high`, folds nothing and passes the guard; the better-shaped first (a
-//! on a tie); nothing when neither does.
+//! survivor stays on the surface) among those `allowed` (the boundary's
+//! rule), the sharp one when only one is sharp (a tip stays a tip), the
+//! clearly sharper one when both are (near the tip of a thin part every
+//! vertex is sharp), that keeps every neighbour within `high`, folds
+//! nothing and passes the guard; the better-shaped first (a on a tie);
+//! nothing when neither does.
 std::optional<Point3> collapse_position(const EditableMesh& m, std::uint32_t a, std::uint32_t b,
-                                        double high, const AngleGuard& guard)
+                                        double high, const AngleGuard& guard,
+                                        std::array<bool, 2> allowed)
 {
     std::vector<std::uint32_t> ring = m.neighbors(a);
     for (std::uint32_t u : m.neighbors(b)) ring.push_back(u);
-    std::vector<Point3> candidates = {at(m, a), at(m, b)};
-    const double        limit   = std::cos(kSharpVertexDegrees * M_PI / 180);
-    const double        cos_a = sharpness_cosine(m, a), cos_b = sharpness_cosine(m, b);
-    const bool          sharp_a = !(cos_a >= limit), sharp_b = !(cos_b >= limit);
-    if (sharp_a != sharp_b) candidates = {sharp_a ? at(m, a) : at(m, b)};
+    const double limit = std::cos(kSharpVertexDegrees * M_PI / 180);
+    const double cos_a = sharpness_cosine(m, a), cos_b = sharpness_cosine(m, b);
+    const bool   sharp_a = !(cos_a >= limit), sharp_b = !(cos_b >= limit);
+    if (sharp_a != sharp_b) allowed[sharp_a ? 1 : 0] = false;  // keep the sharp end
     else if (sharp_a && std::abs(cos_a - cos_b) > kSharperCosineMargin)
-        candidates = {cos_a < cos_b ? at(m, a) : at(m, b)};  // the tip of a thin part
+        allowed[cos_a < cos_b ? 1 : 0] = false;  // the tip of a thin part
     std::optional<Point3> best;
     double                best_after = 2;
-    for (const Point3& x : candidates) {
-        bool near = true;
+    for (int k = 0; k < 2; ++k) {
+        if (!allowed[k]) continue;
+        const Point3 x = at(m, k == 0 ? a : b);
+        bool         near = true;
         for (std::uint32_t u : ring)
             if (u != a && u != b && dist(x, at(m, u)) > high) near = false;
         if (!near) continue;
@@ -187,9 +216,11 @@ std::optional<Vec3f> short_edge_collapse(const EditableMesh& m, std::uint32_t a,
 {
     if (!m.vertex_alive(a) || !m.vertex_alive(b) || m.edge_faces(a, b).empty()) return {};
     if (!(dist(at(m, a), at(m, b)) < 0.8 * target_length)) return {};
-    if (m.is_boundary_vertex(a) || m.is_boundary_vertex(b)) return {};  // the boundary stays
+    if (!m.is_manifold_vertex(a) || !m.is_manifold_vertex(b)) return {};
+    const std::array<bool, 2> allowed = boundary_survivors(m, a, b);
+    if (!allowed[0] && !allowed[1]) return {};
     const auto p = collapse_position(m, a, b, 4.0 / 3.0 * target_length,
-                                     AngleGuard(min_angle_degrees));
+                                     AngleGuard(min_angle_degrees), allowed);
     if (!p) return {};
     return to_vec3f(*p);
 }

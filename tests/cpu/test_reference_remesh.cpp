@@ -9,6 +9,7 @@
 #include "../common/shape_meshes.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
+#include "rxmesh/reference/boundary_check.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
 #include "rxmesh/reference/mcf.h"
@@ -163,18 +164,70 @@ TEST(ReferenceRemesh, SphereGetsEvenEdgesAndKeepsItsTopology)
 TEST(ReferenceRemesh, OpenGridKeepsItsBoundary)
 {
     const TriangleSoup in  = generate::noisy(generate::grid(6, 5), 0.2f, 2);
-    const TriangleSoup out = isotropic_remesh(in, {0.6 * mean_edge_length(in.positions, in.faces), 2});
-    EditableMesh       before(in.positions, in.faces), after(out.positions, out.faces);
+    const double       L   = 0.6 * mean_edge_length(in.positions, in.faces);
+    const TriangleSoup out = isotropic_remesh(in, {L, 2});
+    EditableMesh       after(out.positions, out.faces);
     EXPECT_TRUE(after.validate());
     EXPECT_EQ(after.euler_characteristic(), 1);
-    std::set<Vec3f> kept(out.positions.begin(), out.positions.end());
-    for (std::uint32_t v = 0; v < in.positions.size(); ++v) {
-        if (before.is_boundary_vertex(v)) {
-            EXPECT_TRUE(kept.count(in.positions[v])) << v;
-        }
-    }
+    const BoundaryCheck b = check_boundary(in, out, 0.5 * L);
+    EXPECT_TRUE(b.ok()) << b.first;
+    EXPECT_EQ(b.output_loops, 1u);
     EXPECT_THROW(isotropic_remesh(in, {-1.0, 1}), InvalidInputError);
     EXPECT_THROW(isotropic_remesh(in, {NAN, 1}), InvalidInputError);
+}
+
+//! The boundary rules of a collapse on grid(8, 8) with every edge short: a
+//! boundary edge into an end that stays (never removing the square's
+//! corner), an edge with one boundary end into that end, a chord never.
+TEST(ReferenceRemesh, BoundaryCollapseRules)
+{
+    const int          n = 8;
+    const TriangleSoup g = generate::grid(n, n);
+    const EditableMesh m(g.positions, g.faces);
+    auto id = [&](int i, int j) { return std::uint32_t(j * (n + 1) + i); };
+    // along a straight side: either end may stay, where it was
+    const auto side = short_edge_collapse(m, id(3, 0), id(4, 0), 1.0, 0);
+    ASSERT_TRUE(side.has_value());
+    EXPECT_TRUE(*side == g.positions[id(3, 0)] || *side == g.positions[id(4, 0)]);
+    // at the corner: the corner stays
+    const auto corner = short_edge_collapse(m, id(0, 0), id(1, 0), 1.0, 0);
+    ASSERT_TRUE(corner.has_value());
+    EXPECT_EQ(*corner, g.positions[id(0, 0)]);
+    // one end on the boundary: that end stays
+    const auto in_to_side = short_edge_collapse(m, id(4, 0), id(4, 1), 1.0, 0);
+    ASSERT_TRUE(in_to_side.has_value());
+    EXPECT_EQ(*in_to_side, g.positions[id(4, 0)]);
+    // an interior edge between two boundary vertices (grid(2, 1)'s middle)
+    const TriangleSoup two = generate::grid(2, 1);
+    const EditableMesh t(two.positions, two.faces);
+    EXPECT_FALSE(short_edge_collapse(t, 1, 4, 10.0, 0).has_value());
+}
+
+//! A fine flat square remeshed at 2.5 times its spacing: the boundary loses
+//! vertices, yet every boundary vertex stays on the square's sides (bit for
+//! bit: survivors keep their positions, splits put midpoints on the side)
+//! and the four corners stay.
+TEST(ReferenceRemesh, CoarserSquareKeepsItsSidesAndCorners)
+{
+    const int          n   = 24;
+    const TriangleSoup in  = generate::grid(n, n);
+    const double       L   = 2.5 / n;
+    const TriangleSoup out = isotropic_remesh(in, {L, 3});
+    EditableMesh       m(out.positions, out.faces);
+    ASSERT_TRUE(m.validate());
+    EXPECT_EQ(m.euler_characteristic(), 1);
+    const BoundaryCheck b = check_boundary(in, out, 0.5 * L);
+    EXPECT_TRUE(b.ok()) << b.first;
+    EXPECT_LT(b.output_boundary_vertices, b.input_boundary_vertices / 2);
+    std::set<Vec3f> corners;
+    for (std::uint32_t v = 0; v < out.positions.size(); ++v) {
+        if (!m.vertex_alive(v) || !m.is_boundary_vertex(v)) continue;
+        const Vec3f& p = out.positions[v];
+        EXPECT_TRUE(p[0] == 0.f || p[0] == 1.f || p[1] == 0.f || p[1] == 1.f)
+            << "boundary vertex " << v << " at (" << p[0] << ", " << p[1] << ") is off the sides";
+        if ((p[0] == 0.f || p[0] == 1.f) && (p[1] == 0.f || p[1] == 1.f)) corners.insert(p);
+    }
+    EXPECT_EQ(corners.size(), 4u);
 }
 
 TEST(ReferenceSimplify, QuadricOfHandMadePlanes)

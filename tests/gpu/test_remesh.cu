@@ -21,6 +21,7 @@
 #include "rxmesh/algo/remesh.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
+#include "rxmesh/reference/boundary_check.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/editable_mesh.h"
 #include "rxmesh/reference/isotropic_remesh.h"
@@ -55,19 +56,6 @@ double longest_edge(const TriangleSoup& m)
     return longest;
 }
 
-//! Input vertices on the boundary, by the edges used once.
-std::vector<std::uint32_t> boundary_vertices(const TriangleSoup& m)
-{
-    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
-    for (const Triangle& t : m.faces)
-        for (int k = 0; k < 3; ++k)
-            ++uses[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}];
-    std::set<std::uint32_t> b;
-    for (const auto& [e, n] : uses)
-        if (n == 1) b.insert(e.first), b.insert(e.second);
-    return {b.begin(), b.end()};
-}
-
 struct Remeshed
 {
     TriangleSoup               mesh;
@@ -81,16 +69,13 @@ Remeshed download(const DynamicMesh& mesh)
     return r;
 }
 
-//! Every input boundary vertex is still there, where it was.
-void expect_boundary_kept(const TriangleSoup& in, const Remeshed& out)
+//! The boundary stays within L/2 of the input's, with as many loops
+//! (reference::check_boundary: a collapse on the boundary moves it by less
+//! than 0.4 L, its edge being below 4/5 L and its turn below 30 degrees).
+void expect_boundary_kept(const TriangleSoup& in, const Remeshed& out, double L)
 {
-    std::map<std::uint32_t, std::uint32_t> where;  // input vertex -> output vertex
-    for (std::uint32_t v = 0; v < out.input_vertex.size(); ++v)
-        if (out.input_vertex[v] != kNoElement) where[out.input_vertex[v]] = v;
-    for (std::uint32_t v : boundary_vertices(in)) {
-        ASSERT_TRUE(where.count(v)) << "boundary vertex " << v << " is gone";
-        EXPECT_EQ(out.mesh.positions[where[v]], in.positions[v]) << "boundary vertex " << v;
-    }
+    const reference::BoundaryCheck b = reference::check_boundary(in, out.mesh, 0.5 * L);
+    EXPECT_TRUE(b.ok()) << b.first << " " << b.to_json();
 }
 
 double diagonal(const TriangleSoup& m)
@@ -449,8 +434,8 @@ TEST(GpuRemesh, MatchesTheSerialRemesherOnGeneratedMeshes)
         if (c.manifold) EXPECT_TRUE(mesh.is_manifold());
         EXPECT_EQ(mesh.euler_characteristic(), euler);
         const Remeshed out = download(mesh);
-        expect_boundary_kept(c.soup, out);
         const double               L   = r.target_length;
+        expect_boundary_kept(c.soup, out, L);
         const SurfaceQuality       gpu = surface_quality(mesh, L);
         const reference::MeshQuality cpu = reference::mesh_quality(ref, L);
         EXPECT_GE(gpu.share_in_band, cpu.share_in_band - 0.1) << gpu.to_json();
@@ -517,7 +502,45 @@ TEST(GpuRemesh, HighValenceEndsQuickly)
     ASSERT_TRUE(mesh.validate().ok());
     EXPECT_TRUE(mesh.is_manifold());
     EXPECT_EQ(mesh.euler_characteristic(), 1);
-    expect_boundary_kept(fan, download(mesh));
+    expect_boundary_kept(fan, download(mesh), r.target_length);
+}
+
+//! A fine flat square remeshed at 2.5 times its spacing (the serial
+//! CoarserSquareKeepsItsSidesAndCorners on the GPU): the boundary loses
+//! vertices, every boundary vertex stays on the square's sides bit for bit,
+//! the four corners stay, and as many boundary vertices go as the serial
+//! rules remove, within a tenth.
+TEST(GpuRemesh, CoarserSquareKeepsItsSidesAndCorners)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const int          n = 24;
+    const TriangleSoup in = generate::grid(n, n);
+    const double       L  = 2.5 / n;
+    DynamicMesh        mesh(in);
+    RemeshOptions      o;
+    o.target_length      = L;
+    const RemeshReport r = isotropic_remesh(mesh, o);
+    EXPECT_FALSE(r.hit_pass_bound) << r.to_json();
+    ASSERT_TRUE(mesh.validate().ok());
+    EXPECT_EQ(mesh.euler_characteristic(), 1);
+    const Remeshed out = download(mesh);
+    expect_boundary_kept(in, out, L);
+    const reference::BoundaryCheck b = reference::check_boundary(in, out.mesh, 0.5 * L);
+    const reference::BoundaryCheck serial =
+        reference::check_boundary(in, reference::isotropic_remesh(in, {L, 3}), 0.5 * L);
+    EXPECT_LT(b.output_boundary_vertices, b.input_boundary_vertices / 2);
+    EXPECT_NEAR(double(b.output_boundary_vertices), double(serial.output_boundary_vertices),
+                0.1 * double(serial.output_boundary_vertices));
+    reference::EditableMesh m(out.mesh.positions, out.mesh.faces);
+    std::set<Vec3f>         corners;
+    for (std::uint32_t v = 0; v < out.mesh.positions.size(); ++v) {
+        if (!m.vertex_alive(v) || !m.is_boundary_vertex(v)) continue;
+        const Vec3f& p = out.mesh.positions[v];
+        EXPECT_TRUE(p[0] == 0.f || p[0] == 1.f || p[1] == 0.f || p[1] == 1.f)
+            << "boundary vertex " << v << " at (" << p[0] << ", " << p[1] << ") is off the sides";
+        if ((p[0] == 0.f || p[0] == 1.f) && (p[1] == 0.f || p[1] == 1.f)) corners.insert(p);
+    }
+    EXPECT_EQ(corners.size(), 4u);
 }
 
 TEST(GpuRemesh, SameResultForEveryBlockSize)

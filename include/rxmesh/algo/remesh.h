@@ -13,7 +13,12 @@
 //      when only one is sharp (below), the clearly sharper end when both
 //      are (kSharperCosineMargin), else the better-shaped end, among
 //      those that keep every neighbour within 4/3 L, fold no face and pass
-//      the sliver guard; interior edges only;
+//      the sliver guard. On the boundary (as CGAL's without protected
+//      constraints): a boundary edge collapses only into an end that stays
+//      where it is, the other being no corner of the boundary (its two
+//      boundary edges within kBoundaryCornerDegrees of a straight line);
+//      an interior edge with one end on the boundary only into that end;
+//      one with both ends on the boundary (a chord) never;
 //   3. flip interior edges when that brings the valences of their four
 //      vertices closer to 6 (4 on the boundary), or mends a face below the
 //      guard's angle, biggest gain first; only when the new diagonal makes
@@ -32,8 +37,10 @@
 // The sliver guard (min_angle_degrees): no collapse, flip or move makes a
 // face with an angle below the threshold unless the faces it replaces had
 // one as small (algo/triangle_shape.h); splits are never refused by it.
-// Boundary vertices never move or collapse: the boundary stays where it
-// was, its edges split at midpoints. Optional feature edges (those whose
+// Boundary vertices never move: the boundary polyline loses only vertices
+// on nearly straight stretches and has its long edges split at midpoints
+// (reference::check_boundary tests that it stays within L/2, its loops
+// kept). Optional feature edges (those whose
 // faces' normals differ by more than feature_angle_degrees) are kept the
 // same way: never flipped, their vertices never move or collapse, split at
 // midpoints (so they stay on the feature line). Non-manifold edges and vertices are
@@ -58,6 +65,9 @@ constexpr double kSharpVertexDegrees = 60;
 //! cosine to the mean is lower by more than this survives (the tip of a thin
 //! part); closer than this is a tie, settled by shape.
 constexpr double kSharperCosineMargin = 0.05;
+//! A boundary vertex whose two boundary edges meet at a smaller angle than
+//! this is a corner of the boundary: no collapse removes it.
+constexpr double kBoundaryCornerDegrees = 150;
 
 struct RemeshOptions
 {

@@ -12,7 +12,10 @@
 //      when only one is sharp (below), the clearly sharper end when both
 //      are (kSharperCosineMargin), else the better-shaped end, among those
 //      that keep every neighbour within 4/3 L, fold no face and pass the
-//      sliver guard;
+//      sliver guard. A boundary edge collapses only into an end that stays,
+//      the other being no corner (kBoundaryCornerDegrees); an interior
+//      edge with one boundary end only into that end; a chord (both ends
+//      on the boundary, the edge not) never;
 //   3. flip interior edges (sweep after sweep until none) when that brings
 //      the valences of the four
 //      vertices closer to 6 (4 on the boundary), or mends a face below the
@@ -30,8 +33,10 @@
 // part of the distance to the input).
 // The sliver guard (min_angle_degrees): no collapse, flip or move makes a
 // face with an angle below it unless the faces it replaces had one as small.
-// The boundary stays: boundary vertices never collapse or move, boundary
-// edges split at their midpoints (on the input's boundary polyline).
+// The boundary stays: boundary vertices never move, a collapse removes only
+// one on a nearly straight stretch of the boundary, boundary edges split at
+// their midpoints (check_boundary in reference/boundary_check.h tests that
+// the boundary stays within L/2 with its loops).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +54,9 @@ constexpr double kSharpVertexDegrees = 60;
 //! cosine to the mean is lower by more than this survives (the tip of a thin
 //! part); closer than this is a tie, settled by shape.
 constexpr double kSharperCosineMargin = 0.05;
+//! A boundary vertex whose two boundary edges meet at a smaller angle than
+//! this is a corner of the boundary: no collapse removes it.
+constexpr double kBoundaryCornerDegrees = 150;
 
 struct RemeshOptions
 {
@@ -66,8 +74,8 @@ struct RemeshReport
 };
 
 //! Step 2's rule for one edge: where collapsing (a, b) puts the survivor,
-//! or nothing when the rules keep it (not shorter than 4/5 L, a boundary
-//! end, no end that keeps the neighbours within 4/3 L, folds nothing and
+//! or nothing when the rules keep it (not shorter than 4/5 L, a chord, a
+//! boundary corner it would remove, no end that keeps the neighbours within 4/3 L, folds nothing and
 //! passes the guard). The mesh may still refuse it.
 std::optional<Vec3f> short_edge_collapse(const EditableMesh& m, std::uint32_t a, std::uint32_t b,
                                          double target_length, double min_angle_degrees);
