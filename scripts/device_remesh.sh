@@ -9,8 +9,9 @@
 #   - the carried CPU baselines (.bench-bin: CGAL isotropic_remeshing, the
 #     serial references; meshoptimizer, CGAL edge_collapse) on the same
 #     meshes, on the machine's other cores, single-threaded each;
-#   - rxmesh-remesh and rxmesh-simplify on a 3.3M-face OBJ (the armadillo
-#     after three Loop levels): their reports' import and wall times.
+#   - rxmesh-remesh, -simplify, -delaunay and -vertex-normal on a 3.3M-face
+#     OBJ (the armadillo after three Loop levels), each with --warmup 0 and
+#     1: their reports' import, algorithm and wall times.
 # Everything lands in $OUT/remesh.tgz; scripts/remesh_quality.py makes the
 # tables from it.
 # usage: [OLD_SRC=.old-src] [LEVELS=3] scripts/device_remesh.sh
@@ -87,13 +88,19 @@ timeout 100 build-bench/benchmarks/bench_simplify --mesh "$MESHDIR/armadillo.off
   --levels 0 --runs 3 --json "$R/gpu/real_simplify.json" > "$R/gpu/real_simplify.txt" 2>&1
 echo "bench_simplify on the real meshes: exit $?"
 
-# the apps on a 3.3M-face OBJ: import and wall from their reports
-ninja -C build-bench rxmesh-remesh rxmesh-simplify rxmesh-subdivide >> "$OUT/b_build-bench.log" 2>&1 \
+# the apps on a 3.3M-face OBJ: import and wall from their reports, each as a
+# user runs it (the algorithm once) and with --warmup 1 (one untimed run
+# first, as every app did before issue 53)
+ninja -C build-bench rxmesh-remesh rxmesh-simplify rxmesh-delaunay rxmesh-vertex-normal \
+  rxmesh-subdivide >> "$OUT/b_build-bench.log" 2>&1 \
   && build-bench/apps/subdivide/rxmesh-subdivide "$ARMADILLO" --levels 3 -o "$DATA/big.obj" > /dev/null \
-  && for app in remesh simplify remesh simplify; do
-       build-bench/apps/$app/rxmesh-$app "$DATA/big.obj" -o "$DATA/out.ply" \
-         --json "$R/gpu/app_$app.json" > "$R/gpu/app_${app}.txt" 2>&1
-       echo "rxmesh-$app on the 3.3M-face OBJ: exit $?; $(grep -E 'import' "$R/gpu/app_${app}.txt" | tr -s ' ')"
+  && for app in remesh simplify delaunay vertex_normal; do
+       for warmup in 0 1; do
+         tag="app_${app}_w$warmup"
+         build-bench/apps/$app/rxmesh-${app//_/-} "$DATA/big.obj" -o "$DATA/out.ply" --warmup $warmup \
+           --json "$R/gpu/$tag.json" > "$R/gpu/$tag.txt" 2>&1
+         echo "rxmesh-${app//_/-} --warmup $warmup on the 3.3M-face OBJ: exit $?; $(grep -E 'import' "$R/gpu/$tag.txt" | tr -s ' ')"
+       done
      done
 
 [ -n "${CPU_PID:-}" ] && wait "$CPU_PID"

@@ -357,6 +357,18 @@ class App
     virtual int run(Session& session) = 0;
 };
 
+//! --warmup N for an app that times its algorithm: N untimed runs on copies
+//! of the input before the timed one, so that its time leaves out loading
+//! the kernels; 0 (the default): the algorithm runs once, as a user waits.
+inline void add_warmup_option(CLI::App& cli, std::uint32_t& runs)
+{
+    cli.add_option("--warmup", runs,
+                   "untimed runs of the algorithm on copies of the input before the timed one "
+                   "(its time then leaves out kernel loading; 0: it runs once)")
+        ->check(integer_in(0, 100))
+        ->capture_default_str();
+}
+
 namespace detail {
 
 inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o)

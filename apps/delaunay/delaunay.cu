@@ -52,15 +52,15 @@ struct Run
 };
 
 
-//! The algorithm (after a warm-up run on a copy of the input, so that the
-//! times leave out kernel loading), then the mesh downloaded.
+//! The algorithm, once (after `warmup` untimed runs on copies of the
+//! input, --warmup), then the mesh downloaded.
 //! \throw app::CheckFailed (with --check) or Error when the engine did not
 //! keep input vertex v as vertex v.
-Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check)
+Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check, std::uint32_t warmup)
 {
-    {
-        DynamicMesh warm_up(in);
-        delaunay_flips(warm_up, options);
+    for (std::uint32_t i = 0; i < warmup; ++i) {
+        DynamicMesh copy(in);
+        delaunay_flips(copy, options);
     }
     Run         run;
     auto        start = std::chrono::steady_clock::now();
@@ -173,6 +173,7 @@ class Delaunay final : public app::App
                            "applied); not with --device cpu, which has no passes")
                 ->check(app::integer_in(1, 1000000000))
                 ->capture_default_str();
+        app::add_warmup_option(cli, m_warmup);
     }
 
     app::Input default_input() const override
@@ -187,13 +188,15 @@ class Delaunay final : public app::App
         if (o.device == "cpu" && m_max_passes->count() > 0)
             throw InvalidInputError(
                 "--max-passes: the serial flips (--device cpu) have no passes; leave it out");
+        if (o.device == "cpu" && m_warmup != 0)
+            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
     }
 
     int run(app::Session& s) override
     {
         if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup&      in  = s.input().soup;
-        const Run                run = flip(in, m_options, s.check());
+        const Run                run = flip(in, m_options, s.check(), m_warmup);
         reference::DelaunayCheck c;
         if (s.check()) c = check_result(in, run.result, m_options.tolerance);
         const std::string& output = s.options().output;
@@ -262,7 +265,9 @@ class Delaunay final : public app::App
         app::Json             mesh, params, result, times;
         mesh.num("vertices", double(s.input().soup.positions.size()))
             .num("faces", double(s.input().soup.faces.size()));
-        params.num("tolerance", m_options.tolerance).num("max_passes", m_options.max_passes);
+        params.num("tolerance", m_options.tolerance)
+            .num("max_passes", m_options.max_passes)
+            .num("warmup_runs", m_warmup);
         result.num("flips", r.flips)
             .num("passes", r.passes)
             .flag("converged", r.converged)
@@ -284,6 +289,7 @@ class Delaunay final : public app::App
 
     DelaunayOptions m_options;
     CLI::Option*    m_max_passes = nullptr;  // given or not: refused with --device cpu
+    std::uint32_t   m_warmup     = 0;
 };
 
 }  // namespace

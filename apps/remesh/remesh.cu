@@ -145,34 +145,32 @@ struct Remeshed
 //! measured on the GPU, so that no host pass over the input comes first).
 using ChooseLength = std::function<double(DynamicMesh& input)>;
 
-//! A run on a copy of the input first, so that the times leave out kernel
-//! loading; with --check the copy also tells what the input was. L is
-//! chosen on that copy, before the first step.
-app::MeshState warm_up(const TriangleSoup& in, RemeshOptions& options, const ChooseLength& choose,
-                       bool check)
+//! --warmup's untimed runs, each on its own copy of the input.
+void warm_up(const TriangleSoup& in, const RemeshOptions& options, std::uint32_t runs)
 {
-    DynamicMesh    mesh(in);
-    app::MeshState input;
-    if (check) input = app::state_of(mesh);
-    options.target_length = choose(mesh);
     RemeshOptions untimed = options;  // its progress reads as the warm-up's: done < 0
     if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
-    isotropic_remesh(mesh, untimed);
-    return input;
+    for (std::uint32_t i = 0; i < runs; ++i) {
+        DynamicMesh copy(in);
+        isotropic_remesh(copy, untimed);
+    }
 }
 
-//! The algorithm, then its quality and distance to the input, and the mesh
-//! downloaded; options.target_length set by `choose`.
+//! The algorithm, once (after `warmup` untimed runs), then its quality and
+//! distance to the input, and the mesh downloaded; options.target_length
+//! set by `choose` on the uploaded input, before the timed run.
 Remeshed remesh(const TriangleSoup& in, RemeshOptions& options, const ChooseLength& choose,
-                bool check)
+                bool check, std::uint32_t warmup)
 {
-    Remeshed run;
-    run.input_state   = warm_up(in, options, choose, check);
+    Remeshed    run;
     auto        start = std::chrono::steady_clock::now();
     DynamicMesh mesh(in);
     run.upload_ms = app::ms_since(start);
-    start         = std::chrono::steady_clock::now();
-    run.report    = isotropic_remesh(mesh, options);
+    if (check) run.input_state = app::state_of(mesh);
+    options.target_length = choose(mesh);
+    warm_up(in, options, warmup);
+    start      = std::chrono::steady_clock::now();
+    run.report = isotropic_remesh(mesh, options);
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     run.wall_ms = app::ms_since(start);
     run.memory  = mesh.memory();
@@ -422,6 +420,7 @@ class Remesh final : public app::App
                        "reference, which has none, and --device cpu refuses them)")
             ->check(CLI::Range(0.0, 180.0))
             ->capture_default_str();
+        app::add_warmup_option(cli, m_warmup);
     }
 
     app::Input default_input() const override
@@ -446,7 +445,7 @@ class Remesh final : public app::App
                                             s.input().name);
             return m_target.value;
         };
-        const Remeshed run = remesh(in, options, choose, s.check());
+        const Remeshed run = remesh(in, options, choose, s.check(), m_warmup);
         RemeshCheck    c;
         if (s.check()) c = check_result(in, run, options);
         const std::string& output = s.options().output;
@@ -470,6 +469,8 @@ class Remesh final : public app::App
             throw InvalidInputError(
                 "--feature-angle: the serial CPU reference has no feature edges: not with "
                 "--device cpu");
+        if (m_warmup != 0)
+            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
     }
 
     //! The algorithm's options but L (chosen from the input's mean edge length).
@@ -508,7 +509,8 @@ class Remesh final : public app::App
             .num("iterations", m_options.iterations)
             .flag("project", !m_no_project)
             .num("min_angle_degrees", m_options.min_angle_degrees)
-            .num("feature_angle_degrees", m_options.feature_angle_degrees);
+            .num("feature_angle_degrees", m_options.feature_angle_degrees)
+            .num("warmup_runs", m_warmup);
         return params;
     }
 
@@ -570,6 +572,7 @@ class Remesh final : public app::App
     LengthRequest        m_request;
     RemeshOptions        m_options;
     bool                 m_no_project = false;
+    std::uint32_t        m_warmup     = 0;
     TargetLength         m_target;  // set by run: L is chosen from the input uploaded
 };
 

@@ -88,17 +88,15 @@ struct Simplified
     TriangleSoup         result;              // compact, slot order
 };
 
-//! A run on a copy of the input first, so that the times leave out kernel
-//! loading; with --check the copy also tells what the input was.
-app::MeshState warm_up(const TriangleSoup& in, const SimplifyOptions& options, bool check)
+//! --warmup's untimed runs, each on its own copy of the input.
+void warm_up(const TriangleSoup& in, const SimplifyOptions& options, std::uint32_t runs)
 {
-    DynamicMesh    mesh(in);
-    app::MeshState input;
-    if (check) input = app::state_of(mesh);
     SimplifyOptions untimed = options;  // its progress reads as the warm-up's: done < 0
     if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
-    qem_simplify(mesh, untimed);
-    return input;
+    for (std::uint32_t i = 0; i < runs; ++i) {
+        DynamicMesh copy(in);
+        qem_simplify(copy, untimed);
+    }
 }
 
 //! The result's figures; the angles need an L only for the edge-length
@@ -109,16 +107,18 @@ SurfaceQuality quality_of(DynamicMesh& mesh)
     return mean > 0 ? surface_quality(mesh, mean) : SurfaceQuality{};
 }
 
-//! The algorithm, then its quality and distance to the input, and the mesh
-//! downloaded.
-Simplified simplify(const TriangleSoup& in, const SimplifyOptions& options, bool check)
+//! The algorithm, once (after `warmup` untimed runs), then its quality and
+//! distance to the input, and the mesh downloaded.
+Simplified simplify(const TriangleSoup& in, const SimplifyOptions& options, bool check,
+                    std::uint32_t warmup)
 {
-    Simplified run;
-    run.input_state   = warm_up(in, options, check);
+    Simplified  run;
     auto        start = std::chrono::steady_clock::now();
     DynamicMesh mesh(in);
     run.upload_ms = app::ms_since(start);
-    start         = std::chrono::steady_clock::now();
+    if (check) run.input_state = app::state_of(mesh);
+    warm_up(in, options, warmup);
+    start = std::chrono::steady_clock::now();
     run.report    = qem_simplify(mesh, options);
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
     run.wall_ms = app::ms_since(start);
@@ -293,6 +293,7 @@ class Simplify final : public app::App
                        "degrees unless the faces it replaces had one (0: off)")
             ->check(CLI::Range(0.0, 59.0))
             ->capture_default_str();
+        app::add_warmup_option(cli, m_warmup);
     }
 
     app::Input default_input() const override
@@ -306,6 +307,8 @@ class Simplify final : public app::App
         if (o.device == "cpu" && o.check)
             throw InvalidInputError(
                 "--check compares the GPU with the serial CPU reference: not with --device cpu");
+        if (o.device == "cpu" && m_warmup != 0)
+            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
         require_reachable_target(in, m_request);
     }
 
@@ -316,7 +319,7 @@ class Simplify final : public app::App
         SimplifyOptions     options = m_options;
         options.target_faces        = target_faces(in.faces.size(), m_request);
         options.progress            = progress_line(s, "simplifying");
-        const Simplified run        = simplify(in, options, s.check());
+        const Simplified run        = simplify(in, options, s.check(), m_warmup);
         SimplifyCheck    c;
         if (s.check()) c = check_result(in, run, options);
         const std::string& output = s.options().output;
@@ -354,7 +357,8 @@ class Simplify final : public app::App
             .str("target_from", m_request.faces > 0 ? "--faces" : "--ratio");
         if (m_request.faces == 0) params.num("ratio", m_request.ratio);
         params.num("boundary_weight", options.boundary_weight)
-            .num("min_angle_degrees", options.min_angle_degrees);
+            .num("min_angle_degrees", options.min_angle_degrees)
+            .num("warmup_runs", m_warmup);
         return params;
     }
 
@@ -411,6 +415,7 @@ class Simplify final : public app::App
 
     TargetRequest   m_request;
     SimplifyOptions m_options;
+    std::uint32_t   m_warmup = 0;
 };
 
 }  // namespace

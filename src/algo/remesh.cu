@@ -132,16 +132,18 @@ struct CollapseShort
         const std::uint32_t moved = which == 0 ? e.a : e.b, other = which == 0 ? e.b : e.a;
         const Vec3          p     = s.end[which];
         s.mean[which]             = {0.f, 0.f, 0.f};
-        vertex_context(e, moved).for_each_face([&](std::uint32_t, std::uint32_t y,
-                                                   std::uint32_t z) {
+        const VertexContext v     = vertex_context(e, moved);
+        const bool          open  = v.boundary();
+        v.for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
             const Vec3 py = e.position(y), pz = e.position(z), n = cross(py - p, pz - p);
             s.mean[which]   = s.mean[which] + normalized_or_zero(n);
             const float cos = smallest_angle_cosine(p, py, pz);
             for (int k = 0; k < 2; ++k) {
                 s.shape[k].before = fmaxf(s.shape[k].before, cos);
-                // y and z: an open fan's last neighbour is no face's y
+                // a closed fan has each neighbour as some face's y; an open
+                // one's first face's z is no face's y
                 if (y != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(py - s.end[k]));
-                if (z != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(pz - s.end[k]));
+                if (open && z != other) s.far2[k] = fmaxf(s.far2[k], squared_norm(pz - s.end[k]));
                 if (y != other && z != other)
                     fan_detail::add_moved_face(s.shape[k], p, s.end[k], py, pz);
             }
