@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Remeshing quality against CGAL from one scripts/device_remesh.sh run.
+"""Remeshing quality against CGAL from one `scripts/device.sh remesh` run.
 
 Reads the unpacked remesh.tgz (its folder remesh/): the GPU remesher's
 rows of bench_remesh on every mesh (gpu/real_remesh.txt, level 0) and, per
@@ -121,7 +121,7 @@ def print_table(meshes, s):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("directory", help="the unpacked remesh/ folder of a device_remesh.sh run")
+    p.add_argument("directory", help="the unpacked remesh/ folder of a `scripts/device.sh remesh` run")
     p.add_argument("--json", help="write the figures as JSON here")
     a = p.parse_args(argv)
     meshes = compare(a.directory)

@@ -8,7 +8,7 @@
 #                                vertex's distance from its input position
 #                                (so the vertices are in input order)
 #   COMPARE=none                 the app changes the mesh (subdivide, remesh, simplify)
-# usage: [COMPARE=...] scripts/device_apps.sh BUILD_DIR MESH.off APP [ARGS...]
+# usage: [COMPARE=...] scripts/device.sh apps BUILD_DIR MESH.off APP [ARGS...]
 #   APP is the folder under apps/ (delaunay, mcf, ...); logs in $OUT/apps.txt
 set -uo pipefail
 BUILD="${1:?build dir}"; MESH="${2:?mesh}"; NAME="${3:?app}"; shift 3

@@ -7,9 +7,9 @@
 # NORMALS_FACES faces, default 13M), RUNS runs (default 7);
 # tables in $OUT/<bench>_<tree>_<round>.md.
 # usage: [OLD=dir] [BENCHES="bilateral geodesic"] [LEVELS=4] [RUNS=7] [ROUNDS=1] \
-#        scripts/device_ab_bench.sh        (carry .deps and the old tree)
+#        scripts/device.sh ab        (carry .deps and the old tree)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null
+source scripts/device/env.sh > /dev/null
 BENCHES=${BENCHES:-bilateral geodesic}
 cfg() {
   cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

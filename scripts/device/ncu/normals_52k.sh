@@ -6,9 +6,9 @@
 # warm-ups, 1 timed; the 11 rows before them take launches 0-54), and the
 # last launch of PDE's gather. Reports in $OUT/ncu_normals_52k.txt and
 # $OUT/ncu_pde_52k.txt.
-# usage: scripts/device_ncu_normals_small.sh        (carry .deps)
+# usage: scripts/device.sh ncu normals_52k        (carry .deps)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null
+source scripts/device/env.sh > /dev/null
 build_bench build-ncu bench_vertex_normals || exit 1
 MESH=$(armadillo_mesh)
 SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats"

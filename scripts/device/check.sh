@@ -3,10 +3,10 @@
 # baselines), build with ninja, run every test with GPU tests required, run
 # the benchmarks, and leave logs in $OUT (or ./device-out).
 #
-# usage: [CTEST_SELECT="-L gpu"] scripts/device_check.sh [--no-bench] [--bench-only]
+# usage: [CTEST_SELECT="-L gpu"] scripts/device.sh check [--no-bench] [--bench-only]
 #   --no-bench builds with -DRXMESH_DEVICE_CHECKS=ON (device invariants kept)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null  # OUT, DEPS, the carried packages unpacked
+source scripts/device/env.sh > /dev/null  # OUT, DEPS, the carried packages unpacked
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/bench.md"
 
 GTEST_HINT=""

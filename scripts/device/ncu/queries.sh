@@ -17,9 +17,9 @@
 # (default 0), BLOCKS (default 256, comma separated) and OPS (default all
 # eight) pick what ncu profiles; each CSV is named OP_LEVEL.csv.
 # usage: [TIMING=0] [LEVELS="1 2"] [BLOCKS=128,256] [OPS="EV EF"] \
-#          scripts/device_ncu_queries.sh        (carry .deps)
+#          scripts/device.sh ncu queries        (carry .deps)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null
+source scripts/device/env.sh > /dev/null
 build_bench build-ncu bench_query_compare || exit 1
 MESH=$(armadillo_mesh)
 B=build-ncu/benchmarks/bench_query_compare

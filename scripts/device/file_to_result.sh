@@ -6,8 +6,8 @@
 # of main to written output) and the process's (exec to exit), the report's
 # times, the same from the binary PLY it wrote, the OBJ parser's throughput
 # (bench_obj_parse) and rxmesh-subdivide's import of the same file. Builds what it runs in BUILD_DIR (configured by
-# the caller, e.g. scripts/device_env.sh). Logs in $OUT/file_to_result.txt.
-# usage: scripts/device_file_to_result.sh BUILD_DIR MESH.off
+# the caller, e.g. scripts/device/env.sh). Logs in $OUT/file_to_result.txt.
+# usage: scripts/device.sh file-to-result BUILD_DIR MESH.off
 set -uo pipefail
 BUILD="${1:?build dir}"; MESH="${2:?mesh}"
 OUT="${OUT:-$PWD/device-out}"; mkdir -p "$OUT"

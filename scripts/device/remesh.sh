@@ -14,14 +14,14 @@
 #     1: their reports' import, algorithm and wall times.
 # Everything lands in $OUT/remesh.tgz; scripts/remesh_quality.py makes the
 # tables from it.
-# usage: [OLD_SRC=.old-src] [LEVELS=3] scripts/device_remesh.sh
+# usage: [OLD_SRC=.old-src] [LEVELS=3] scripts/device.sh remesh
 #        (carry .deps, .bench-bin and OLD_SRC)
-#   scripts/device_remesh.sh passes: only where the time goes, bench_remesh
+#   scripts/device.sh remesh passes: only where the time goes, bench_remesh
 #        --passes on the armadillo's two largest refinements (every pass's
 #        phase times in $OUT/passes.json; carry .deps)
 set -uo pipefail
 LEVELS="${LEVELS:-3}"
-source scripts/device_env.sh
+source scripts/device/env.sh
 R="$OUT/remesh"
 mkdir -p "$R/cpu" "$R/gpu"
 DATA=$(mktemp -d)

@@ -8,9 +8,9 @@
 #   launches 5 times, the 10 variants without kept lists first (launches
 #   1-50), then the 5 with them (51-75).
 # Reports in $OUT/ncu_bilateral.txt and $OUT/ncu_normals.txt.
-# usage: scripts/device_ncu_accumulate.sh        (carry .deps)
+# usage: scripts/device.sh ncu accumulate        (carry .deps)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null
+source scripts/device/env.sh > /dev/null
 build_bench build-ncu bench_bilateral bench_vertex_normals || exit 1
 MESH=$(armadillo_mesh)
 SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats"

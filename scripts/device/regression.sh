@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # No-regression check (issue 28) on the GPU machine, in one run: the old
 # tree's benchmarks (.bench-old-src, built here into build-old) against this
-# tree's (BUILD_DIR, built by scripts/device_check.sh), interleaved old, new
+# tree's (BUILD_DIR, built by scripts/device.sh check), interleaved old, new
 # per round, on armadillo.off refined 1-to-4 four times (13.3M faces; RXMesh
 # always runs in its own patch order, the "sorted" order). Run from the repo
-# root after scripts/device_check.sh. Everything lands in $OUT/regression/,
+# root after scripts/device.sh check. Everything lands in $OUT/regression/,
 # packed at the end into $OUT/regression.tgz; the summary table is printed
 # and kept as $OUT/regression_summary.md (two files come back).
 #
-# usage: [BUILD_DIR=build-device] [RUNS=7] [BUDGET_S=510] scripts/device_regression.sh
+# usage: [BUILD_DIR=build-device] [RUNS=7] [BUDGET_S=510] scripts/device.sh regression
 # environment (defaults):
 #   BUILD_DIR (build-device)    the new tree's build; its missing targets are built
 #   OLD_SRC (.bench-old-src), OLD_BUILD_DIR (build-old), OLD_LABEL (3c0c121)
@@ -72,7 +72,7 @@ declare -A CAP=([queries]=150 [normals]=90 [mcf]=150 [geodesic]=150 [bilateral]=
 [ "$MCF_LEVEL" -ge 4 ] && EST[mcf]=50 && CAP[mcf]=240
 [ "$GEO_LEVEL" -ge 4 ] && EST[geodesic]=90 && CAP[geodesic]=300
 
-# ---- dependencies (as scripts/device_check.sh: meshes, GTest, Eigen, OpenSubdiv) ----
+# ---- dependencies (as scripts/device.sh check: meshes, GTest, Eigen, OpenSubdiv) ----
 mkdir -p "$DEPS"
 if [ ! -f "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" ]; then
   for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
@@ -85,7 +85,7 @@ if ! ls /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/local/lib/cmake/GTest >
   GTEST_HINT="-DGTest_DIR=$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest"
 fi
 
-# configure SRC BUILD ON|OFF: device_check.sh's configure line
+# configure SRC BUILD ON|OFF: check.sh's configure line
 configure() {
   timeout -k 10 300 cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DRXMESH_BUILD_BENCHMARKS=ON -DRXMESH_DEVICE_CHECKS="$3" \

@@ -7,9 +7,9 @@
 # hardwired kernel also matches it) and PDE's gather. CSV reports in $OUT;
 # summarise them with  python3 scripts/ncu_summary.py FILE.csv
 # (Under ncu the benchmark's own timings mean nothing.)
-# usage: scripts/device_ncu_small.sh        (carry .deps)
+# usage: scripts/device.sh ncu normals_208k        (carry .deps)
 set -uo pipefail
-source scripts/device_env.sh > /dev/null
+source scripts/device/env.sh > /dev/null
 build_bench build-ncu bench_vertex_normals || exit 1
 MESH=$(armadillo_mesh)
 SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats"

@@ -5,10 +5,10 @@
 # speed of light, occupancy, launch statistics, warp stall reasons and the
 # DRAM bytes moved. Sizes: the armadillo refined to LEVEL (4: 13.3M faces;
 # 0: 52K). Reports land in $OUT/ncu/*.txt, packed into $OUT/ncu.tgz.
-# usage: scripts/device_ncu.sh [GROUP...]   GROUP: bilateral mcf mcf_cached geodesic normals
+# usage: scripts/device.sh ncu groups [GROUP...]   GROUP: bilateral mcf mcf_cached geodesic normals
 #        (default: all three; carry .deps)
 set -uo pipefail
-source scripts/device_env.sh
+source scripts/device/env.sh
 GROUPS_RUN="${*:-bilateral mcf geodesic}"
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRXMESH_DEVICE_CHECKS=OFF -DRXMESH_BUILD_BENCHMARKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \

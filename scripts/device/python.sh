@@ -6,9 +6,9 @@
 # BENCH=1, python/benchmarks/bench_python.py after them; with GTEST_FILTER,
 # those C++ GPU tests first; with PIP=1, `pip wheel` of the repository
 # (setup.py), installed into a scratch folder and run on the GPU. Logs in $OUT.
-# usage: [BENCH=1] scripts/device_python.sh (carry .deps)
+# usage: [BENCH=1] scripts/device.sh python (carry .deps)
 set -uo pipefail
-source scripts/device_env.sh
+source scripts/device/env.sh
 PY=$(command -v python3)
 cmake -S . -B build-py -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRXMESH_DEVICE_CHECKS=$([ "${BENCH:-0}" = 1 ] && echo OFF || echo ON) -DPython3_EXECUTABLE="$PY" \

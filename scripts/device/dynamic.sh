@@ -8,14 +8,14 @@
 # armadillo, so that the GPU and CPU rows come from one machine and one run.
 # Logs in $OUT (all of them also in $OUT/logs.tgz).
 #
-# usage: scripts/device_dynamic.sh [LEVELS]     (carry .deps and .bench-bin)
+# usage: scripts/device.sh dynamic [LEVELS]     (carry .deps and .bench-bin)
 #   LEVELS: the armadillo's 1-to-4 refinements measured (default 3: up to
 #   3.3M faces); BENCH_TIMEOUT (seconds, default 240) bounds bench_remesh and
 #   bench_simplify each, so that a slow size cannot take the run's time.
 set -uo pipefail
 LEVELS="${1:-3}"
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-240}"
-source scripts/device_env.sh
+source scripts/device/env.sh
 configure_build_device || exit 1
 build_device rxmesh_gpu_tests bench_delaunay bench_dynamic bench_remesh bench_simplify \
   rxmesh-delaunay rxmesh-remesh rxmesh-simplify || exit 1

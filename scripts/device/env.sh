@@ -1,15 +1,15 @@
-# Sourced by the scripts/device_*.sh batches: unpacks the carried Debian
+# Sourced by the scripts/device.sh commands: unpacks the carried Debian
 # packages (.deps: GoogleTest, CGAL's data, assimp's models) and configures
 # build-device the same way for all of them (Release, sm_90, device checks
 # on), so that one batch's build is reused by the next on a warm machine.
-#   source scripts/device_env.sh; configure_build_device || exit 1
+#   source scripts/device/env.sh; configure_build_device || exit 1
 # .deps is filled here, on the machine without a GPU:
 #   mkdir -p .deps && cd .deps && apt-get download libgtest-dev libgmock-dev \
 #     libcli11-dev libeigen3-dev libcgal-demo assimp-testmodels libdlpack-dev \
 #     libtinyobjloader-dev libtinyobjloader2rc10 libmeshoptimizer-dev \
 #     libmeshoptimizer2d libosd-dev libosdcpu3.5.0
 # Not pybind11-dev: its headers, unpacked beside dlpack's, would shadow the
-# machine's pip pybind11 (found by device_check.sh), and Debian's 2.10 does
+# machine's pip pybind11 (found by check.sh), and Debian's 2.10 does
 # not know NumPy 2's array layout (the Python GPU tests then fail).
 OUT="${OUT:-$PWD/device-out}"
 mkdir -p "$OUT"
@@ -60,30 +60,4 @@ armadillo_mesh()
   t=$(mktemp -d)
   tar xzf "$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" -C "$t"
   find "$t" -name armadillo.off | head -1
-}
-
-#! A targeted check of one change: builds rxmesh_gpu_tests (build-device,
-#! device checks on) and the benchmarks BENCH... (build-bench) side by side,
-#! runs the GPU tests matching TESTS (GPU required; $OUT/tests.log), then
-#! compute-sanitizer memcheck of those matching MEMCHECK ($OUT/memcheck.log).
-#! usage: targeted_gpu_check TESTS MEMCHECK BENCH...
-targeted_gpu_check()
-{
-  local tests=$1 memcheck=$2
-  shift 2
-  configure_build_device || return 1
-  ( build_device rxmesh_gpu_tests > /dev/null ) &
-  ( build_bench build-bench "$@" > /dev/null ) &
-  wait
-  [ -x build-device/tests/rxmesh_gpu_tests ] || { grep -A10 error "$OUT/build.log" | head -30; return 1; }
-  for b in "$@"; do
-    [ -x "build-bench/benchmarks/$b" ] || { grep -A10 error "$OUT/b_build-bench.log" | head -30; return 1; }
-  done
-  echo "build ok"
-  ( cd build-device/tests && RXMESH_REQUIRE_GPU=1 ./rxmesh_gpu_tests \
-      --gtest_filter="$tests" > "$OUT/tests.log" 2>&1 )
-  echo "tests exit $?"; grep -E "PASSED|FAILED|SKIPPED|tests ran" "$OUT/tests.log" | tail -5
-  ( cd build-device/tests && RXMESH_REQUIRE_GPU=1 timeout 150 compute-sanitizer --tool memcheck \
-      --error-exitcode 1 ./rxmesh_gpu_tests --gtest_filter="$memcheck" > "$OUT/memcheck.log" 2>&1 )
-  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3
 }
