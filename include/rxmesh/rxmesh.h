@@ -339,8 +339,8 @@ class RXMesh
     //! BlockThreads, MinBlocks: the patch kernel's launch (MinBlocks, the
     //! least resident blocks per SM, caps its registers; 0: no bound). 256
     //! threads by default: the fastest in benchmarks/kring.cu's sweeps
-    //! (k = 2, 3 and a ball, 52K to 13.3M faces;
-    //! results/nvidia-h100/mcf_launch_by_size.md), where 64 was the
+    //! (k = 2, 3 and a ball, 52K to 13.3M faces; the H100 note
+    //! mcf_launch_by_size.md, in git history: results/nvidia-h100/README.md), where 64 was the
     //! slowest at every size.
     template <int BlockThreads = 256, int MinBlocks = 0, typename F, typename Active = AllActive>
     void for_each_kring(int k, F f, Active active = {}, const KRingOptions& options = {},

@@ -32,7 +32,7 @@
 # numberings, and the recomputed-weights CG, each also solved to tolerance,
 # with the double CPU reference checking each, and every lower level timed
 # too; bench_geodesic: PDE at four block sizes in two numberings, each solve
-# about three times RXMesh's, see benchmarks/results/nvidia-h100/geodesic.md).
+# about three times RXMesh's, see benchmarks/results/nvidia-h200/geodesic.md).
 # MCF_LEVEL=4 / GEO_LEVEL=4 ask for x4^4 where the time allows.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1

@@ -175,7 +175,8 @@ void bilateral_ball(const RXMesh& mesh, const BilateralFrame& f, const KRingOpti
 //! memory and on its lists, and the sixth block hides more of that than the
 //! extra registers save; with fewer, every block is resident anyway and the
 //! 48-register code is the faster. From the sweeps of
-//! benchmarks/bilateral.cu (results/nvidia-h100/bilateral_ball_cap.md).
+//! benchmarks/bilateral.cu (results/nvidia-h200/bilateral.md; the H100's:
+//! results/nvidia-h100/README.md).
 inline constexpr std::uint32_t kBilateralBallCapPatchesPerSM = 8;
 inline constexpr int           kBilateralBallCappedMinBlocks = 6;
 
@@ -184,7 +185,7 @@ inline constexpr int           kBilateralBallCappedMinBlocks = 6;
 //! 128 threads per patch: with about one patch per SM the blocks are one
 //! wave, each a chain of staging and barriers that the flat form does not
 //! have; at four per SM the two tied. From benchmarks/bilateral.cu
-//! (results/nvidia-h100/accumulate_flat.md).
+//! (the H100 note accumulate_flat.md, in git history: results/nvidia-h100/README.md).
 inline constexpr std::uint32_t kBilateralFlatTermsPatchesPerSM = 2;
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from

@@ -185,7 +185,7 @@ void apply_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const
 //! fit, else the launches. Above about a million vertices the two-pass loop
 //! at full occupancy (cg_solve_cached's default launch there) was the
 //! faster, and it keeps two fewer vectors; below, the single pass was
-//! (benchmarks/results/nvidia-h100/mcf_launch_by_size.md).
+//! (benchmarks/results/nvidia-h200/mcf.md; the H100's runs: nvidia-h100/README.md).
 enum class CgLoop
 {
     Auto,
@@ -355,8 +355,8 @@ CgReport cg_solve_cached_launch(const RXMesh& mesh, const PatchLaplacian& op,
 //!   kCgWidePatchesPerSM patches per SM, 128 above. With few patches per SM
 //!   each block's pass is one dependent chain, which a wide block ends in
 //!   fewer trips; with many, the narrower blocks balance better.
-//! From the sweeps of benchmarks/mcf.cu (results/nvidia-h100/mcf_occupancy.md,
-//! mcf_launch_by_size.md).
+//! From the sweeps of benchmarks/mcf.cu (results/nvidia-h200/mcf.md; the H100's:
+//! results/nvidia-h100/README.md).
 template <int N, int BlockThreads = 0, int MinBlocks = 0>
 CgReport cg_solve_cached(const RXMesh& mesh, const PatchLaplacian& op, VertexView<const float> diag,
                          float diag_scale, VertexView<float, N> x, VertexView<float, N> r,

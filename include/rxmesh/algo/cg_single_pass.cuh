@@ -231,8 +231,8 @@ constexpr int kSinglePassThreadsPerSm = 1536;
 //! and zeroes slot (k + 1) % 3, which no block reads or writes until after
 //! the next barrier. Ends with the state's iterations, delta (the last
 //! pass's r.r) and done.
-//! (A tighter cap, as the two-pass loops take, lost in every run:
-//! results/nvidia-h100/mcf_launch_by_size.md.)
+//! (A tighter cap, as the two-pass loops take, lost in every run: the H100
+//! note mcf_launch_by_size.md, in git history, see results/nvidia-h100/README.md.)
 template <int N, int BlockThreads>
 __global__ void __launch_bounds__(BlockThreads, kSinglePassThreadsPerSm / BlockThreads)
     pl_cg_single_pass(DeviceMesh m, PatchLaplacianView op, VertexView<const float> diag,

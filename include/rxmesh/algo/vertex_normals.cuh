@@ -71,7 +71,7 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
 //! 512-thread blocks stay in one wave only while an SM has at most 4 of
 //! them. On larger meshes the 128-thread blocks win (full occupancy at 32
 //! registers). All from the sweeps of benchmarks/vertex_normals.cu
-//! (results/nvidia-h200/vertex_normals_launch_by_size.md).
+//! (results/nvidia-h200/vertex_normals.md).
 inline constexpr std::uint32_t kVertexNormalsWidestPatchesPerSM = 2;
 inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
 

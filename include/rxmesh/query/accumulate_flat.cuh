@@ -21,7 +21,8 @@
 // blocks, but 512-thread blocks (vertex_normals' choice there) did as well,
 // and with many patches per SM the patch form wins. So the flat form runs
 // only where asked for (AccumulateForm::Flat): bilateral_denoise asks for it
-// on small meshes (benchmarks/results/nvidia-h100/accumulate_flat.md).
+// on small meshes (the H100 note accumulate_flat.md, in git history:
+// benchmarks/results/nvidia-h100/README.md).
 //
 // The flat form needs the mesh's kept lists (RXMesh::vertex_sources) and
 // every patch (no schedule). It calls contribute for the same (vertex,

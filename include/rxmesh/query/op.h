@@ -52,8 +52,9 @@ constexpr int staged_register_cap(int measured)
 //!   others at 128, where 64-thread blocks would be limited by shared memory
 //!   or by their per-face loops.
 //! - max_registers: register cap of the query's kernel (0: the compiler's
-//!   choice), chosen by measurement (benchmarks/results, ANALYSIS.md): EV,
-//!   FE, FV hold four rows in flight and EF, FF four short rows: they are
+//!   choice), chosen by measurement (H100, in git history:
+//!   benchmarks/results/nvidia-h100/README.md): EV, FE, FV hold four rows in
+//!   flight and EF, FF four short rows: they are
 //!   fastest at full occupancy; VV, VE, VF lose when capped. A lambda that
 //!   needs many registers spills under a cap: launch your own kernel with
 //!   RXMesh::query<Op>() then. RXMESH_QUERY_MAX_REGISTERS overrides the

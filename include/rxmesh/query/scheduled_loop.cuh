@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(BlockThreads)
 //! launch, and on an H100 the chunks were the faster form: geodesic
 //! distance at 37K patches (13.3M faces) and 1056 blocks took 5% longer in
 //! one launch, while at 9.3K patches (3.3M faces) and below one launch was
-//! faster (benchmarks/results/nvidia-h100/geodesic.md).
+//! faster (the H100 note geodesic.md, in git history: benchmarks/results/nvidia-h100/README.md).
 inline constexpr std::uint64_t kOneLaunchMaxEntriesPerBlock = 16;
 
 //! Launches `kernel` (args: its arguments) as one cooperative resident grid
