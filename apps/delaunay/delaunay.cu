@@ -23,8 +23,11 @@ namespace {
 
 using namespace rxmesh;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
-const app::Info kInfo{"rxmesh-delaunay",
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
+//! writes OBJ too and has --device cpu.
+app::Info make_info()
+{
+    app::Info i{"rxmesh-delaunay",
                 "Delaunay edge flips on the GPU: flip every interior edge whose opposite angles "
                 "sum to more than pi until none is left (or every one left is refused)",
                 "an embedded noisy torus (128 x 64 quads, noise 0.3 x the mean edge length)",
@@ -33,8 +36,14 @@ const app::Info kInfo{"rxmesh-delaunay",
                 "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
                 "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
                 "flip refused by the serial reference (exit 2 otherwise); with --device cpu the "
-                "same check of the serial result",
-    nullptr, true, true};
+                "same check of the serial result"};
+    i.weld_help  = nullptr;
+    i.writes_obj = true;
+    i.cpu_path   = true;
+    return i;
+}
+
+const app::Info kInfo = make_info();
 
 //! --device cpu: Lawson's flips have no passes; this bound on flips (as
 //! bench_delaunay's) stands in for --max-passes, never met in practice.

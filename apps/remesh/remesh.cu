@@ -47,8 +47,11 @@ constexpr double kMaxExpectedFaces = 2147483648.0;
 constexpr double kShareInBandTolerance = 0.10;
 constexpr double kDistanceFactor       = 1.5;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
-const app::Info kInfo{
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
+//! writes OBJ too and has --device cpu.
+app::Info make_info()
+{
+    app::Info i{
         "rxmesh-remesh",
         "isotropic remeshing on the GPU (Botsch and Kobbelt 2004): split long edges, collapse "
         "short ones, flip towards valence 6, smooth tangentially and project onto the input, "
@@ -65,8 +68,14 @@ const app::Info kInfo{
         "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
-        "reference",
-    nullptr, true, true};
+        "reference"};
+    i.weld_help  = nullptr;
+    i.writes_obj = true;
+    i.cpu_path   = true;
+    return i;
+}
+
+const app::Info kInfo = make_info();
 
 //! What the options ask of L: a length, a ratio to the input's mean edge
 //! length, or neither (0: the mean itself).

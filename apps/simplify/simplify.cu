@@ -39,8 +39,11 @@ constexpr std::size_t kMaxReferenceFaces = 60000;
 //! one at a time, cheapest first).
 constexpr double kDistanceFactor = 2.0;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh.
-const app::Info kInfo{
+//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
+//! writes OBJ too and has --device cpu.
+app::Info make_info()
+{
+    app::Info i{
         "rxmesh-simplify",
         "quadric-error simplification on the GPU (Garland and Heckbert 1997): collapse the "
         "cheapest edges, in parallel batches, down to a target face count or until no valid "
@@ -52,8 +55,14 @@ const app::Info kInfo{
         "reason why not; up to 60000 input faces also the serial reference to the same target: "
         "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
-        "reference",
-    nullptr, true, true};
+        "reference"};
+    i.weld_help  = nullptr;
+    i.writes_obj = true;
+    i.cpu_path   = true;
+    return i;
+}
+
+const app::Info kInfo = make_info();
 
 //! What the options ask for: a face count, else a share of the input's.
 struct TargetRequest
