@@ -70,6 +70,17 @@ struct Info
     bool moves_vertices = false;
 };
 
+//! `info` for an app that makes a new mesh itself (subdivide, delaunay,
+//! remesh, simplify): no RXMesh built from the input (no --weld or
+//! --capacity), OBJ output too, and --device cpu.
+inline Info new_mesh_app(Info info)
+{
+    info.weld_help  = nullptr;
+    info.writes_obj = true;
+    info.cpu_path   = true;
+    return info;
+}
+
 //! What is wrong with -o `path` for `info`'s app ("" when nothing): the
 //! format comes from the extension and is refused before any work.
 inline std::string output_format_error(const Info& info, const std::string& path)

@@ -23,8 +23,6 @@ namespace {
 
 using namespace rxmesh;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
-//! writes OBJ too and has --device cpu.
 app::Info make_info()
 {
     app::Info i{"rxmesh-delaunay",
@@ -37,10 +35,7 @@ app::Info make_info()
                 "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
                 "flip refused by the serial reference (exit 2 otherwise); with --device cpu the "
                 "same check of the serial result"};
-    i.weld_help  = nullptr;
-    i.writes_obj = true;
-    i.cpu_path   = true;
-    return i;
+    return app::new_mesh_app(i);
 }
 
 const app::Info kInfo = make_info();

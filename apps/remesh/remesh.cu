@@ -47,8 +47,6 @@ constexpr double kMaxExpectedFaces = 2147483648.0;
 constexpr double kShareInBandTolerance = 0.10;
 constexpr double kDistanceFactor       = 1.5;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
-//! writes OBJ too and has --device cpu.
 app::Info make_info()
 {
     app::Info i{
@@ -69,10 +67,7 @@ app::Info make_info()
         "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
         "reference"};
-    i.weld_help  = nullptr;
-    i.writes_obj = true;
-    i.cpu_path   = true;
-    return i;
+    return app::new_mesh_app(i);
 }
 
 const app::Info kInfo = make_info();

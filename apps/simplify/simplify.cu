@@ -39,8 +39,6 @@ constexpr std::size_t kMaxReferenceFaces = 60000;
 //! one at a time, cheapest first).
 constexpr double kDistanceFactor = 2.0;
 
-//! No --weld or --capacity (weld_help nullptr): the app builds no RXMesh; it
-//! writes OBJ too and has --device cpu.
 app::Info make_info()
 {
     app::Info i{
@@ -56,10 +54,7 @@ app::Info make_info()
         "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
         "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
         "reference"};
-    i.weld_help  = nullptr;
-    i.writes_obj = true;
-    i.cpu_path   = true;
-    return i;
+    return app::new_mesh_app(i);
 }
 
 const app::Info kInfo = make_info();

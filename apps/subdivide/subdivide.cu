@@ -41,10 +41,7 @@ app::Info info_without_mesh()
                 "float once (the GPU's are float at each level)",
                 "compare with the serial double CPU reference (exit 2 when a face differs or a "
                 "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)"};
-    i.weld_help  = nullptr;
-    i.writes_obj = true;
-    i.cpu_path   = true;
-    return i;
+    return app::new_mesh_app(i);
 }
 
 const app::Info kInfo = info_without_mesh();
