@@ -182,7 +182,11 @@ class CodeIndex:
                 self.add_cmake(fh.read())
 
     def add_cmake(self, text):
-        """CMake options and cache variables: what `-DRXMESH_...=` sets."""
+        """CMake options and cache variables (what `-DRXMESH_...=` sets), and
+        the scope::name of alias targets (`add_library(rxmesh::mesh ALIAS ...)`)."""
+        for m in re.finditer(r"^\s*add_library\s*\(\s*(%s)::(%s)\s+ALIAS\b" % (IDENT, IDENT),
+                             text, re.M | re.I):
+            self.qualified.add((m.group(1), m.group(2)))
         for m in re.finditer(r"^\s*option\s*\(\s*(%s)" % IDENT, text, re.M | re.I):
             self.macros.add(m.group(1))
         for m in re.finditer(r"^\s*set\s*\(\s*(%s)\b[^)]*\bCACHE\b" % IDENT, text, re.M | re.I):

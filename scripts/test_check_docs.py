@@ -300,6 +300,17 @@ class NameTest(TreeTestCase):
             "README.md:%d: unknown name `RXMESH_BUILD_STUFF`: no macro `RXMESH_BUILD_STUFF` is "
             "defined in include/, src/ or apps/" % n])
 
+    def test_cmake_alias_targets_are_names(self):
+        self.write("CMakeLists.txt", "add_library(rxmesh_extra STATIC x.cu)\n"
+                                     "add_library(rxmesh::extra ALIAS rxmesh_extra)\n")
+        self.append("README.md", "\n`rxmesh::extra`\n")
+        self.assert_clean()
+        self.append("README.md", "\n`rxmesh::extras`\n")
+        n = self.readme_line("rxmesh::extras")
+        self.assertEqual(self.problems(), [
+            "README.md:%d: unknown name `rxmesh::extras`: `extras` is not declared in `rxmesh`"
+            % n])
+
     def test_made_up_unqualified_names_fail(self):
         # under a heading of its own: kernel<Op> is allowed only under "From the paper"
         self.append("README.md", "\n## Queries\n\n`PatchQuerry`, `launch_everything(q)`,"
