@@ -2,7 +2,7 @@
 // on an OpenMesh 9 TriMesh, serial and with OpenMP threads, in the float
 // arithmetic of the GPU's algo/bilateral.cuh, so that its --dump is what the
 // GPU result is compared with. The per-vertex formulas are the GPU's own
-// functions (rxmesh/algo/bilateral_terms.h: normal_term, normalize,
+// functions (rxmesh/algo/detail/bilateral_terms.h: normal_term, normalize,
 // squared_distance, in_ball, ball_offset), host-compiled here; the double
 // oracle is rxmesh/reference/bilateral.h. One Jacobi iteration, per vertex i
 // with p = positions before the iteration:
@@ -71,7 +71,7 @@
 #endif
 
 #include "common/bench_cli.h"
-#include "rxmesh/algo/bilateral_terms.h"
+#include "rxmesh/algo/detail/bilateral_terms.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/bilateral.h"

@@ -5,7 +5,7 @@
 //
 // Lawson's algorithm as an OpenMesh user writes it: every interior edge on a
 // stack; pop one; when cot(alpha) + cot(beta) < -tolerance (float, with
-// algo/geometry.h's cotangent(), the GPU's expression) and the flip is
+// geometry/operators.h's cotangent(), the GPU's expression) and the flip is
 // allowed, TriMesh::flip it and push the four outer edges not on the stack.
 // Allowed: the engine's refusals (reference::EditableMesh::flip): the edge
 // (c, d) must not exist (find_halfedge), and the new faces (c, a, d),
@@ -34,7 +34,7 @@
 
 #include "common/bench_cli.h"
 #include "common/bench_util.h"
-#include "rxmesh/algo/geometry.h"
+#include "rxmesh/geometry/operators.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/delaunay_check.h"

@@ -35,7 +35,16 @@
 // sequence on two more copies with DynamicOptions::block_threads 128 and
 // 512 giving the same slot_faces() and slot_positions() (bitwise) as each
 // other and as the timed run (default block_threads).
+//
+// Back to a static mesh, on the last timed run's mesh, --runs times each,
+// interleaved, host-synchronised wall time (each is a build with host
+// steps), medians: DynamicMesh::to_rxmesh(); RXMesh built from the same
+// compact mesh's device arrays (compacted once beforehand, so it is the
+// build alone); and the host path (to_host(), then RXMesh from the soup).
+// Verified: the three meshes have the same vertex, edge, face and patch
+// counts, and to_rxmesh()'s faces equal the device-array build's.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -48,6 +57,7 @@
 #include "rxmesh/dynamic/dynamic_pass.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
+#include "rxmesh/rxmesh.h"
 
 namespace {
 
@@ -110,6 +120,13 @@ struct Sequence
     }
 };
 
+//! DynamicMesh -> RXMesh: medians of the three ways (see the top).
+struct ToStatic
+{
+    double to_rxmesh_ms = 0, device_arrays_ms = 0, via_host_ms = 0;
+    bool   same = false;
+};
+
 struct Row
 {
     std::string   name;
@@ -126,6 +143,7 @@ struct Row
     std::int64_t  euler_in = 0, euler_out = 0;
     bool          valid = false, counts_repeat = true, deterministic = false;
     std::string   first_violation;
+    ToStatic      to_static;
     bool          verified = false;
 };
 
@@ -206,6 +224,8 @@ bool same_slots(const TriangleSoup& soup, const Limits& l, int rounds,
            (p.empty() || std::memcmp(p.data(), positions.data(), p.size() * sizeof(float)) == 0);
 }
 
+ToStatic time_to_static(const DynamicMesh& mesh, int runs);
+
 //! Warm-up, the timed runs, then the checks of the last run's mesh.
 void run_timed(const TriangleSoup& soup, const Args& a, Row& r)
 {
@@ -239,12 +259,44 @@ void run_timed(const TriangleSoup& soup, const Args& a, Row& r)
             r.euler_out               = mesh.euler_characteristic();
             faces                     = mesh.slot_faces();
             positions                 = mesh.slot_positions();
+            r.to_static               = time_to_static(mesh, a.runs);
         }
     }
     r.ms = median(ms), r.wall_ms = median(wall);
     r.split_ms = median(split_ms), r.collapse_ms = median(collapse_ms);
     r.deterministic = same_slots(soup, r.limits, a.rounds, 128, faces, positions) &&
                       same_slots(soup, r.limits, a.rounds, 512, faces, positions);
+}
+
+//! The three builds of an RXMesh from `mesh`, interleaved, `runs` times.
+ToStatic time_to_static(const DynamicMesh& mesh, int runs)
+{
+    ToStatic            t;
+    const CompactMesh   c = mesh.compact();
+    const auto          from_arrays = [&] {
+        return RXMesh(VertexView<const float, 3>(c.positions.data(), c.num_vertices),
+                      FaceView<const std::uint32_t, 3>(c.faces.data(), c.num_faces));
+    };
+    const auto timed = [](auto build, std::vector<double>& ms) {
+        RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+        const auto   t0 = std::chrono::steady_clock::now();
+        const RXMesh m  = build();
+        RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+        ms.push_back(ms_since(t0));
+        return std::array<std::uint32_t, 4>{m.num_vertices(), m.num_edges(), m.num_faces(),
+                                            m.num_patches()};
+    };
+    std::vector<double> a, b, h;
+    t.same = true;
+    for (int i = 0; i < runs; ++i) {
+        const auto ca = timed([&] { return mesh.to_rxmesh(); }, a);
+        const auto cb = timed(from_arrays, b);
+        const auto ch = timed([&] { return RXMesh(mesh.to_host()); }, h);
+        t.same        = t.same && ca == cb && cb == ch;
+    }
+    t.same = t.same && mesh.to_rxmesh().faces().to_host() == from_arrays().faces().to_host();
+    t.to_rxmesh_ms = median(a), t.device_arrays_ms = median(b), t.via_host_ms = median(h);
+    return t;
 }
 
 std::string mib(double bytes)
@@ -279,6 +331,10 @@ void print_row(const Row& r)
         mib(double(m.total())).c_str(), mib(double(m.mesh)).c_str(),
         mib(double(m.connectivity)).c_str(), mib(double(m.workspace)).c_str(),
         mib(double(m.attributes)).c_str(), r.verified ? "yes" : "**NO**");
+    std::printf("  to a static mesh: to_rxmesh() %.2f ms, RXMesh from device arrays %.2f ms, "
+                "through the host %.2f ms (same mesh: %s)\n",
+                r.to_static.to_rxmesh_ms, r.to_static.device_arrays_ms, r.to_static.via_host_ms,
+                r.to_static.same ? "yes" : "NO");
     if (!r.verified)
         std::printf(
             "  failed: valid %s%s%s, manifold %d -> %d, Euler %lld -> %lld, same counts every "
@@ -306,7 +362,8 @@ Row measure(const std::string& name, int level, const TriangleSoup& soup, const 
     // characteristic: both are required where the input is manifold
     const bool manifold_kept = !r.manifold_in || r.manifold_out;
     const bool euler_kept    = !r.manifold_in || r.euler_out == r.euler_in;
-    r.verified = r.valid && manifold_kept && euler_kept && r.counts_repeat && r.deterministic;
+    r.verified = r.valid && manifold_kept && euler_kept && r.counts_repeat && r.deterministic &&
+                 r.to_static.same;
     print_row(r);
     return r;
 }
@@ -347,7 +404,12 @@ std::string row_json(const Row& r)
            ",\"euler_in\":" + std::to_string(r.euler_in) +
            ",\"euler_out\":" + std::to_string(r.euler_out) +
            ",\"same_counts_every_run\":" + b(r.counts_repeat) +
-           ",\"deterministic\":" + b(r.deterministic) + "},\"last_run_passes\":[" + passes +
+           ",\"deterministic\":" + b(r.deterministic) +
+           ",\"to_static_same_mesh\":" + b(r.to_static.same) +
+           "},\"to_static_ms\":{\"to_rxmesh\":" + json_number(r.to_static.to_rxmesh_ms) +
+           ",\"rxmesh_from_device_arrays\":" + json_number(r.to_static.device_arrays_ms) +
+           ",\"through_host\":" + json_number(r.to_static.via_host_ms) +
+           "},\"last_run_passes\":[" + passes +
            "],\"verified\":" + b(r.verified) + "}";
 }
 
@@ -408,7 +470,8 @@ int main(int argc, char** argv)
         if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
         std::printf(
             "\nverified: %s (valid, manifold and Euler characteristic kept, same counts every "
-            "run, same slots for block_threads 128 / 256 / 512)\n",
+            "run, same slots for block_threads 128 / 256 / 512, the same static mesh three "
+            "ways)\n",
             all ? "every size" : "FAILED");
         return all ? 0 : 1;
     } catch (const std::exception& e) {

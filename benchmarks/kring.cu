@@ -22,7 +22,7 @@
 #include "bench_util.h"
 #include "csr.cuh"
 #include "csr_kring.cuh"
-#include "rxmesh/algo/bilateral_terms.h"
+#include "rxmesh/algo/detail/bilateral_terms.h"
 #include "rxmesh/build/topology.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"

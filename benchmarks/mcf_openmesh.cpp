@@ -2,8 +2,8 @@
 // is the GPU side): (2 diag(a) + dt L) X = 2 diag(a) X0 solved by
 // un-preconditioned matrix-free CG on an OpenMesh 9 TriMesh, serial and
 // with OpenMP threads. The mathematics is the GPU's, in float as there
-// (rxmesh/algo/mcf_terms.cuh, top comment); CG is Shewchuk's B2 as in
-// rxmesh/algo/cg.cuh: x0 = X0, r0 = -dt L X0 formed as sum w (x_i - x_j),
+// (rxmesh/algo/detail/mcf_terms.cuh, top comment); CG is Shewchuk's B2 as in
+// rxmesh/solver/cg.cuh: x0 = X0, r0 = -dt L X0 formed as sum w (x_i - x_j),
 // vectors in float, dot products in double.
 //
 // Per refinement level (the input refined 1-to-4, levels 0..L) and per mode

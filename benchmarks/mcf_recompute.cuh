@@ -5,14 +5,14 @@
 // (v, u_i-1, u_i) and (v, u_i, u_i+1) around edge v u_i, which holds only
 // on closed, vertex-manifold meshes: the bench runs it on such meshes only
 // and checks its result against the reference like every other method.
-// Same CG and fusions as algo/cg.cuh (direction update read on the fly,
+// Same CG and fusions as solver/cg.cuh (direction update read on the fly,
 // d.q reduced in the product kernel).
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
 
-#include "rxmesh/algo/cg.cuh"
-#include "rxmesh/algo/mcf_terms.cuh"
+#include "rxmesh/solver/cg.cuh"
+#include "rxmesh/algo/detail/mcf_terms.cuh"
 #include "rxmesh/rxmesh.cuh"
 
 namespace rxmesh::bench {

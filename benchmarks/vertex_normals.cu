@@ -99,7 +99,7 @@ __global__ void pde_vertex_normals(const float* __restrict__ pos,
 template <int MinBlocks>
 void normals_unstaged(const RXMesh& mesh, const float* positions, float* normals)
 {
-    mesh.accumulate<Op::FV, float, 3, Plus, 128, MinBlocks>(
+    mesh.accumulate<Op::FV, float, 3, Plus, AccumulatePolicy<128, MinBlocks>>(
         [=] __device__(FaceId, const RowView<VertexId>& fv, const VertexSums<float, 3>& sums) {
             float p[3][3];
             for (int k = 0; k < 3; ++k)

@@ -6,7 +6,7 @@ benchmarks/results/*/README.md name must exist, so that the documents cannot
 drift from the code unnoticed:
 
 - paths: in backticks (`include/rxmesh/query/launch.cuh`; `rxmesh/...` and
-  `algo/cg.cuh` relative to include/ and include/rxmesh/; `apps/<name>` with a
+  `solver/cg.cuh` relative to include/ and include/rxmesh/; `apps/<name>` with a
   placeholder matches any one entry; `src/facade/kring_halo*.cu` is a glob; a
   bare file name like `cg.cuh` must exist somewhere in the tree), in fenced
   code blocks (the same, beginning with a top-level folder, and the
@@ -80,7 +80,7 @@ TOP_DIRS = (".ci", "apps", "benchmarks", "cmake", "docs", "examples", "include",
             "tests")
 TOP_FILES = ("README.md", "ARCHITECTURE.md", "CMakeLists.txt", "LICENSE", ".clang-format",
              ".gitignore")
-# include/rxmesh/<dir>/: `algo/cg.cuh` means include/rxmesh/algo/cg.cuh
+# include/rxmesh/<dir>/: `solver/cg.cuh` means include/rxmesh/solver/cg.cuh
 LIB_DIRS = ("core", "io", "build", "patch", "query", "attribute", "algo", "reference")
 CODE_DIRS = ("include", "src", "apps")
 SOURCE_EXTS = (".h", ".hh", ".hpp", ".cuh", ".cu", ".c", ".cc", ".cpp", ".inl")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Layering check for RXMesh (run by CI before the build; standard library only).
 
-Layers, lowest first: core, io, build, spatial, patch, query, attribute, facade, dynamic,
-algo, apps.
+Layers, lowest first: core, io, build, spatial, patch, query, attribute, facade, geometry,
+solver, dynamic, algo, apps.
 A file may include only files of its own layer or of lower layers; the library
 (include/ and src/) may not include the test oracle reference/; library files
 stay under 600 lines and their functions under 80 lines.
@@ -30,11 +30,14 @@ RANKS = {
     "query": 5,
     "attribute": 6,
     "facade": 7,
-    "dynamic": 8,
-    "algo": 9,
-    "apps": 10,
+    "geometry": 8,
+    "solver": 9,
+    "dynamic": 10,
+    "algo": 11,
+    "apps": 12,
 }
-LIB_DIR_LAYERS = ("core", "io", "build", "spatial", "patch", "query", "attribute", "dynamic", "algo")
+LIB_DIR_LAYERS = ("core", "io", "build", "spatial", "patch", "query", "attribute", "geometry",
+                  "solver", "dynamic", "algo")
 REFERENCE = "reference"
 
 MAX_FILE_LINES = 600
@@ -79,8 +82,6 @@ def layer_of(rel):
                 return sub
             if sub == "facade":
                 return "facade"
-            if sub == "detail":
-                return "core"
             if sub == REFERENCE:
                 return REFERENCE
         return "?"

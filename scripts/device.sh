@@ -23,6 +23,8 @@
 #   new-user BUILD MESH APP BAD...   an app tried as a new user would
 #   file-to-result BUILD MESH        rxmesh-mcf from a 3.3M-face OBJ to PLY
 #   regression             the old tree's benchmarks against this one's
+#   same-output            every app's PLY and report, old build against new
+#                          (OLD_BUILD, NEW_BUILD): identical, byte for byte
 #   ncu PRESET [ARGS...]   ncu profiles; PRESET: groups (GROUP... of
 #                          bilateral mcf mcf_cached geodesic normals),
 #                          queries, accumulate, normals_52k, normals_208k
@@ -33,7 +35,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 here=scripts/device
 
-commands="check tests bench ab remesh dynamic python apps new-user file-to-result regression ncu"
+commands="check tests bench ab remesh dynamic python apps new-user file-to-result regression same-output ncu"
 
 usage()
 {

@@ -77,7 +77,7 @@ CODE = {
         }
         }  // namespace rxmesh
         """,
-    "include/rxmesh/algo/cg.cuh": """\
+    "include/rxmesh/solver/cg.cuh": """\
         #pragma once
         // "rxmesh::not_declared_in_a_comment" and not_a_function() in a comment
         namespace rxmesh {
@@ -112,7 +112,7 @@ CODE = {
         """,
     "apps/common/app_support.h": "#pragma once\n",
     "scripts/check_layers.py": "",
-    "tests/gpu/test_queries.cu": "",
+    "tests/query/test_queries.cu": "",
     "benchmarks/results/gpu-a/README.md": "Made by `scripts/check_layers.py`: [x](data.md).\n",
     "benchmarks/results/gpu-a/data.md": "",
 }
@@ -120,8 +120,8 @@ CODE = {
 README = """\
     # Fake
 
-    `include/rxmesh/rxmesh.h`, `rxmesh/algo/cg.cuh`, `algo/mcf.cuh`, `query/`,
-    `cg.cuh`, `apps/<name>/`, `src/patch/*.cu`, `include/rxmesh/*.h`, `tests/gpu/test_queries.cu`;
+    `include/rxmesh/rxmesh.h`, `rxmesh/solver/cg.cuh`, `algo/mcf.cuh`, `query/`,
+    `cg.cuh`, `apps/<name>/`, `src/patch/*.cu`, `include/rxmesh/*.h`, `tests/query/test_queries.cu`;
     `scripts/check_layers.py --root DIR`; [the architecture](ARCHITECTURE.md#layers).
 
     `RXMesh::for_each<Op::VV>`, `rxmesh::RXMesh::memory()`, `Op::FV`, `app::Json`,
@@ -134,7 +134,7 @@ README = """\
 
     ```cpp
     #include "rxmesh/rxmesh.h"
-    rxmesh::RXMesh mesh(soup);         // see algo/cg.cuh
+    rxmesh::RXMesh mesh(soup);         // see solver/cg.cuh
     mesh.for_each<rxmesh::Op::VV>(f);  // my_kernel<T>() and helper_fn() are the example's own
     ```
 

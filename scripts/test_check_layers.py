@@ -72,14 +72,14 @@ CLEAN_TREE = {
         #include "rxmesh/query/b.h"
         """,
     "include/rxmesh/reference/topology.h": '#include "rxmesh/io/io.h"\n',
-    "src/detail/union_find.cuh": '#include "rxmesh/core/error.h"\n',
+    "src/core/union_find.cuh": '#include "rxmesh/core/error.h"\n',
     "src/io/parse_util.h": '#include "rxmesh/io/io.h"\n',
     "src/io/obj.cpp": """\
         #include "parse_util.h"
         #include "rxmesh/io/io.h"
         """,
     "src/build/topology.cu": """\
-        #include "detail/union_find.cuh"
+        #include "core/union_find.cuh"
         #include "io/parse_util.h"
         #include "rxmesh/build/topology.h"
         """,
@@ -180,19 +180,31 @@ class LayeringTest(TreeTestCase):
         self.assertIn("include/rxmesh/core/ids.h:1: upward include: core file includes facade "
                       'header "rxmesh/rxmesh.h"', lines[0])
 
-    def test_detail_is_core(self):
-        self.write("src/detail/union_find.cuh", '#include "rxmesh/io/io.h"\n')
+    def test_src_core_is_core(self):
+        self.write("src/core/union_find.cuh", '#include "rxmesh/io/io.h"\n')
         lines = self.violations()
         self.assertEqual(len(lines), 1, lines)
-        self.assertIn("src/detail/union_find.cuh:1: upward include: core file includes io", lines[0])
+        self.assertIn("src/core/union_find.cuh:1: upward include: core file includes io", lines[0])
 
     def test_include_relative_to_src(self):
         # "io/parse_util.h" resolves to src/io/parse_util.h: io, above core
-        self.write("src/detail/csr.cuh", '#include "io/parse_util.h"\n')
+        self.write("src/core/csr.cuh", '#include "io/parse_util.h"\n')
         lines = self.violations()
         self.assertEqual(len(lines), 1, lines)
-        self.assertIn('src/detail/csr.cuh:1: upward include: core file includes io header '
+        self.assertIn('src/core/csr.cuh:1: upward include: core file includes io header '
                       '"io/parse_util.h"', lines[0])
+
+    def test_geometry_sits_below_solver_and_algo(self):
+        self.write("include/rxmesh/geometry/operators.h", '#include "rxmesh/solver/cg.cuh"\n')
+        self.write("include/rxmesh/solver/cg.cuh",
+                   '#include "rxmesh/geometry/operators.h"\n#include "rxmesh/algo/mcf.cuh"\n')
+        self.write("include/rxmesh/algo/mcf.cuh", '#include "rxmesh/solver/cg.cuh"\n')
+        lines = self.violations()
+        self.assertEqual(len(lines), 2, lines)
+        self.assertIn("include/rxmesh/geometry/operators.h:1: upward include: geometry file "
+                      "includes solver", lines[0])
+        self.assertIn("include/rxmesh/solver/cg.cuh:2: upward include: solver file includes "
+                      "algo", lines[1])
 
     def test_library_may_not_include_reference(self):
         self.write("src/patch/x.cpp",

@@ -26,7 +26,7 @@ using namespace rxmesh;
 
 //! --check passes when every coordinate is within this much of the
 //! reference, relative to the bounding-box diagonal of the filter's input
-//! (the GPU tests' bound, tests/gpu/test_bilateral.cu).
+//! (the GPU tests' bound, tests/algo/test_bilateral.cu).
 constexpr double kCheckTolerance = 1e-4;
 
 app::Info info_with_weld_note()

@@ -68,7 +68,7 @@ std::vector<std::uint32_t> to_global(const RXMesh& mesh, const std::vector<std::
 
 //! --check: the serial double reference of the same algorithm; the same
 //! unreachable set, elsewhere within 1e-4 relative (float storage and a level
-//! that float sees converge one iteration early; tests/gpu/test_geodesic.cu).
+//! that float sees converge one iteration early; tests/algo/test_geodesic.cu).
 double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                                const std::vector<float>& d, const GeodesicOptions& o)
 {

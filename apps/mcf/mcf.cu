@@ -82,7 +82,7 @@ McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, 
 
 //! --device cpu's solver: conjugate gradient in double on the host for
 //! (2 a + dt L) x = b, from x and its residual r = b - A x (the caller forms
-//! it without cancellation, as the GPU's), with algo/cg.cuh's stopping rule
+//! it without cancellation, as the GPU's), with solver/cg.cuh's stopping rule
 //! (|r| <= tolerance |r0|, or max_iterations) and its report.
 CgReport host_cg(const reference::McfSystem& s, double dt, std::vector<double>& x,
                  std::vector<double> r, const CgOptions& o)

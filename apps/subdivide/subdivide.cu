@@ -26,7 +26,7 @@ using namespace rxmesh;
 
 //! --check passes when the faces equal the reference's and every coordinate
 //! is within this much of it, relative to the input's bounding-box diagonal
-//! (the GPU tests' bound, tests/gpu/test_loop_subdivision.cu).
+//! (the GPU tests' bound, tests/algo/test_loop_subdivision.cu).
 constexpr double kCheckTolerance = 1e-5;
 
 app::Info info_without_mesh()

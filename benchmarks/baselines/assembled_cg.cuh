@@ -2,7 +2,7 @@
 // A = 2 diag(a) + dt L as a float CSR matrix on the GPU (COO from the edge
 // weights, CUB radix sort and reduce-by-key, cuSPARSE coo2csr), then run CG
 // with cuSPARSE SpMM (the three coordinates as an n x 3 row-major block) and
-// the same fused vector kernels as RXMesh's solver (algo/cg.cuh): one pass
+// the same fused vector kernels as RXMesh's solver (solver/cg.cuh): one pass
 // for d.q, one for x, r and r.r, one for the direction update.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rxmesh/algo/cg.cuh"
+#include "rxmesh/solver/cg.cuh"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/rxmesh.h"

@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "rxmesh/algo/ptp_update.h"
+#include "rxmesh/algo/detail/ptp_update.h"
 
 namespace rxmesh::baselines {
 

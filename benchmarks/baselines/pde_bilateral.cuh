@@ -1,5 +1,5 @@
 // Bilateral denoising over PDE (baselines/pde.cuh), the GPU halfedge
-// baseline: the arithmetic of rxmesh/algo/bilateral_terms.h, one thread per
+// baseline: the arithmetic of rxmesh/algo/detail/bilateral_terms.h, one thread per
 // vertex, every relation by circulating the vertex's outgoing halfedges
 // (h -> next[twin(h)]). Three kernels per iteration, as RXMesh's:
 // normals (faces around the vertex), sigma_c^2 (one-ring), and the ball
@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "pde.cuh"
-#include "rxmesh/algo/bilateral_terms.h"
+#include "rxmesh/algo/detail/bilateral_terms.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/query/kring_grow.cuh"
 

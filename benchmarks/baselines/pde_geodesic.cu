@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "rxmesh/core/device_loop.cuh"
-#include "rxmesh/algo/ptp_update.h"
+#include "rxmesh/algo/detail/ptp_update.h"
 #include "rxmesh/core/cuda_check.h"
 
 namespace rxmesh::baselines {

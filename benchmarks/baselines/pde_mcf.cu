@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rxmesh/algo/cg_single_pass.cuh"
-#include "rxmesh/algo/mcf_terms.cuh"
+#include "rxmesh/solver/cg_single_pass.cuh"
+#include "rxmesh/algo/detail/mcf_terms.cuh"
 #include "rxmesh/core/launch.cuh"
 
 namespace rxmesh::baselines {
@@ -121,7 +121,7 @@ __global__ void __launch_bounds__(BlockThreads)
         atomicAdd(&state->dq, total);
 }
 
-//! The single-pass CG's iteration k (rxmesh/algo/cg_single_pass.cuh) over
+//! The single-pass CG's iteration k (rxmesh/solver/cg_single_pass.cuh) over
 //! PDE: each vertex forms r_k, d_k from the previous pass's vectors at
 //! itself and, circulating, at its neighbours; writes x, r_k, d_k and
 //! q_k = (2a + dt L) d_k; reduces d.q, r.q, q.q and r_k.r_k.

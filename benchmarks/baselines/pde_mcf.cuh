@@ -1,4 +1,4 @@
-// The same matrix-free MCF CG as RXMesh's (algo/cg.cuh, algo/mcf.cuh) over
+// The same matrix-free MCF CG as RXMesh's (solver/cg.cuh, algo/mcf.cuh) over
 // the PDE halfedge baseline (pde.cuh): weights per PDE edge and mixed areas
 // per vertex computed once by circulation, and a product kernel of one
 // thread per vertex that circulates its halfedges, with the same fusions as
@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "pde.cuh"
-#include "rxmesh/algo/cg.cuh"
+#include "rxmesh/solver/cg.cuh"
 #include "rxmesh/core/device_buffer.h"
 
 namespace rxmesh::baselines {
@@ -32,7 +32,7 @@ void pde_mcf_initial_residual(const PdeMesh& pde, const PdeMcfSystem& s, float d
 CgReport pde_mcf_cg(const PdeMesh& pde, const PdeMcfSystem& s, float dt, float* x, float* r,
                     const CgOptions& options, int block_threads, cudaStream_t stream = 0);
 
-//! The single-pass CG of rxmesh/algo/cg_single_pass.cuh with the PDE
+//! The single-pass CG of rxmesh/solver/cg_single_pass.cuh with the PDE
 //! product (its pass at each vertex forms r and d at the vertex and at its
 //! neighbours from the previous pass's r, d and q): two launches per
 //! iteration, the pass and a one-thread end; block size 64, 128 or 256.

@@ -24,7 +24,7 @@
 #include "rxmesh/patch/patcher.h"
 #include "rxmesh/patch/validate.h"
 #include "rxmesh/query/accumulate_args.h"
-#include "rxmesh/query/accumulate_form.h"
+#include "rxmesh/query/accumulate_policy.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/device_mesh.h"
 #include "rxmesh/query/kring_halo.h"
@@ -233,7 +233,7 @@ class RXMesh
     //! the schedule names, with no staging and no shared memory; a block's
     //! threads share the patch's work among themselves (threadIdx.x,
     //! blockDim.x == BlockThreads). For per-patch passes cheaper than a
-    //! query, e.g. a sweep over a patch's edges (algo/toplesets.cuh).
+    //! query, e.g. a sweep over a patch's edges (algo/detail/toplesets.cuh).
     template <int BlockThreads = 256, typename F, typename Step>
     DeviceLoopReport for_each_patch_scheduled_loop(const PatchSchedule& schedule, F f, Step step,
                                                    long                     max_iterations,
@@ -243,72 +243,49 @@ class RXMesh
     //! Sums contributions of faces (FV) or edges (EV) into their vertices, per
     //! patch, then calls `finalize(v, sum)` once per vertex: see
     //! query/accumulate.cuh for the rules and an example. Every accumulate
-    //! member takes, in this order: op; T, N (N values of type T per vertex);
-    //! Combine (query/combine.h: Plus sums, Min keeps the least; contribute
-    //! receives a VertexReduction<T, N, Combine>); BlockThreads; MinBlocks
-    //! (the kernel's __launch_bounds__ minimum of resident blocks per SM; 1:
-    //! the compiler's choice of registers); Form (accumulate and
-    //! accumulate_sum: a block per patch, or with AccumulateForm::Flat a
-    //! thread per vertex where the mesh keeps the op's lists;
-    //! query/accumulate_form.h). T and N may be left out, as in
-    //! accumulate<Op::FV>(...) or accumulate_scheduled<Op::FV, Min>(...), when
-    //! finalize is a functor with one `operator()(VertexId, const T (&)[N])`
-    //! (not a lambda: query/accumulate_args.h).
-    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Contribute,
-              typename Finalize>
-    detail::IfValueType<T> accumulate(Contribute contribute, Finalize finalize,
-                                      cudaStream_t stream = 0) const;
-    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Patches, typename Contribute, typename Finalize>
-    detail::IfCombine<Combine> accumulate(Contribute contribute, Finalize finalize,
-                                          cudaStream_t stream = 0) const;
+    //! member takes the same template arguments, each with a default after
+    //! op: T, N (N values of type T per vertex; left out, or FromFinalize,
+    //! when finalize is a functor with one `operator()(VertexId, const T
+    //! (&)[N])`, not a lambda: query/accumulate_args.h); Combine
+    //! (query/combine.h: Plus sums, Min keeps the least; contribute receives
+    //! a VertexReduction<T, N, Combine>; accumulate<op, Min>(...) reads T and
+    //! N too); Policy, the launch (AccumulatePolicy<BlockThreads, MinBlocks,
+    //! Form>, query/accumulate_policy.h: 128 threads, no register cap, a
+    //! block per patch). The common call names only the op and the values:
+    //! accumulate<Op::FV, float, 3>(contribute, finalize).
+    template <Op op, typename T = FromFinalize, int N = 0, typename Combine = Plus,
+              typename Policy = AccumulatePolicy<>, typename Contribute, typename Finalize>
+    void accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream = 0) const;
     //! The same, with a vertex input staged in shared memory per patch and
     //! handed to contribute as a StagedRow: VertexInput<U, M> (a view, e.g.
     //! of positions) or computed_vertex_input<U, M>(f).
-    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Input,
-              typename Contribute, typename Finalize>
-    detail::IfValueType<T> accumulate(Input input, Contribute contribute, Finalize finalize,
-                                      cudaStream_t stream = 0) const;
-    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Patches, typename Input, typename Contribute,
+    template <Op op, typename T = FromFinalize, int N = 0, typename Combine = Plus,
+              typename Policy = AccumulatePolicy<>, typename Input, typename Contribute,
               typename Finalize>
-    detail::IfCombine<Combine> accumulate(Input input, Contribute contribute, Finalize finalize,
-                                          cudaStream_t stream = 0) const;
+    void accumulate(Input input, Contribute contribute, Finalize finalize,
+                    cudaStream_t stream = 0) const;
     //! The same, where finalize(v, sum) returns a number: their sum over all
     //! vertices is added to *total (device memory; one atomic per block), so
     //! that a dot product rides along with the accumulation.
-    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, AccumulateForm Form = AccumulateForm::Patches, typename Input,
-              typename Contribute, typename Finalize>
-    detail::IfValueType<T> accumulate_sum(Input input, Contribute contribute, Finalize finalize,
-                                          double* total, cudaStream_t stream = 0) const;
-    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              AccumulateForm Form = AccumulateForm::Patches, typename Input, typename Contribute,
+    template <Op op, typename T = FromFinalize, int N = 0, typename Combine = Plus,
+              typename Policy = AccumulatePolicy<>, typename Input, typename Contribute,
               typename Finalize>
-    detail::IfCombine<Combine> accumulate_sum(Input input, Contribute contribute,
-                                              Finalize finalize, double* total,
-                                              cudaStream_t stream = 0) const;
+    void accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
+                        cudaStream_t stream = 0) const;
 
     //! accumulate over a subset: only the patches that `schedule` names
     //! (PatchSchedule{}: every patch), only the owned vertices that `active`
     //! accepts (the others get neither contributions nor finalize;
     //! `active.patch(p)`, when it exists, skips whole patches). With Min,
-    //! a vertex without a contribution gets +inf. For loops whose active set
-    //! moves on the device (algo/geodesic.cuh).
-    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize,
-              typename Active = AllActive>
-    detail::IfValueType<T> accumulate_scheduled(const PatchSchedule& schedule, Input input,
-                                                Contribute contribute, Finalize finalize,
-                                                Active active = {}, cudaStream_t stream = 0) const;
-    template <Op op, typename Combine = Plus, int BlockThreads = 128, int MinBlocks = 1,
-              typename Input, typename Contribute, typename Finalize, typename Active = AllActive>
-    detail::IfCombine<Combine> accumulate_scheduled(const PatchSchedule& schedule, Input input,
-                                                    Contribute contribute, Finalize finalize,
-                                                    Active active = {},
-                                                    cudaStream_t stream = 0) const;
+    //! a vertex without a contribution gets +inf. A block per patch (the
+    //! policy's form must be Patches). For loops whose active set moves on
+    //! the device (algo/geodesic.cuh).
+    template <Op op, typename T = FromFinalize, int N = 0, typename Combine = Plus,
+              typename Policy = AccumulatePolicy<>, typename Input, typename Contribute,
+              typename Finalize, typename Active = AllActive>
+    void accumulate_scheduled(const PatchSchedule& schedule, Input input, Contribute contribute,
+                              Finalize finalize, Active active = {},
+                              cudaStream_t stream = 0) const;
 
     //! Iterations of accumulate_scheduled(schedule, input, contribute,
     //! finalize, active), each followed by step(): a __device__ functor,
@@ -319,14 +296,14 @@ class RXMesh
     //! plain loads), else chunks enqueued by the host
     //! (query/scheduled_loop.cuh).
     //! Synchronises `stream` once, at the end.
-    template <Op op, typename T, int N, typename Combine = Plus, int BlockThreads = 128,
-              int MinBlocks = 1, typename Input, typename Contribute, typename Finalize,
-              typename Active, typename Step>
+    template <Op op, typename T = FromFinalize, int N = 0, typename Combine = Plus,
+              typename Policy = AccumulatePolicy<>, typename Input, typename Contribute,
+              typename Finalize, typename Active, typename Step>
     DeviceLoopReport accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
-                                         Contribute contribute, Finalize finalize, Active active,
-                                         Step step, long max_iterations,
-                                         const DeviceLoopOptions& options = {},
-                                         cudaStream_t stream = 0) const;
+                                               Contribute contribute, Finalize finalize,
+                                               Active active, Step step, long max_iterations,
+                                               const DeviceLoopOptions& options = {},
+                                               cudaStream_t stream = 0) const;
 
     // ---- higher-order queries (query/kring.cuh) ----
 
@@ -435,97 +412,58 @@ void RXMesh::for_each_scheduled(const PatchSchedule& schedule, F f, Active activ
     detail::launch_for_each<op, BlockThreads>(mesh, f, active, oriented, stream);
 }
 
-template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          AccumulateForm Form, typename Contribute, typename Finalize>
-detail::IfValueType<T> RXMesh::accumulate(Contribute contribute, Finalize finalize,
-                                          cudaStream_t stream) const
+template <Op op, typename T, int N, typename Combine, typename Policy, typename Contribute,
+          typename Finalize>
+void RXMesh::accumulate(Contribute contribute, Finalize finalize, cudaStream_t stream) const
 {
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
-        device(), num_vertices(), NoVertexInput{},
-        detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{}, contribute, finalize, stream);
+    accumulate<op, T, N, Combine, Policy>(NoVertexInput{}, contribute, finalize, stream);
 }
 
-template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          AccumulateForm Form, typename Input, typename Contribute, typename Finalize>
-detail::IfValueType<T> RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
-                                          cudaStream_t stream) const
-{
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
-        device(), num_vertices(), input, detail::AccumulateSpec<Combine, AllActive, detail::NoSum>{},
-        contribute, finalize, stream);
-}
-
-template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          AccumulateForm Form, typename Input, typename Contribute, typename Finalize>
-detail::IfValueType<T> RXMesh::accumulate_sum(Input input, Contribute contribute,
-                                              Finalize finalize, double* total,
-                                              cudaStream_t stream) const
-{
-    detail::launch_accumulate_form<op, T, N, BlockThreads, MinBlocks, Form>(
-        device(), num_vertices(), input,
-        detail::AccumulateSpec<Combine, AllActive, detail::SumInto>{{}, {total}}, contribute,
-        finalize, stream);
-}
-
-template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          typename Input, typename Contribute, typename Finalize, typename Active>
-detail::IfValueType<T> RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
-                                                    Contribute contribute, Finalize finalize,
-                                                    Active active, cudaStream_t stream) const
-{
-    DeviceMesh mesh = device();
-    mesh.schedule   = schedule;
-    detail::launch_accumulate<op, T, N, BlockThreads, MinBlocks>(
-        mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
-        contribute, finalize, stream);
-}
-
-// T and N read from finalize (query/accumulate_args.h): the members above.
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
+template <Op op, typename T, int N, typename Combine, typename Policy, typename Input,
           typename Contribute, typename Finalize>
-detail::IfCombine<Combine> RXMesh::accumulate(Contribute contribute, Finalize finalize,
-                                              cudaStream_t stream) const
+void RXMesh::accumulate(Input input, Contribute contribute, Finalize finalize,
+                        cudaStream_t stream) const
 {
-    using A = detail::FinalizeArgs<Finalize>;
-    if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
+    using V = detail::AccumulateValues<T, N, Combine, Policy, Finalize>;
+    if constexpr (V::ok)
+        detail::launch_accumulate_form<op, typename V::type, V::size, Policy::block_threads,
+                                       Policy::min_blocks, Policy::form>(
+            device(), num_vertices(), input,
+            detail::AccumulateSpec<typename V::combine, AllActive, detail::NoSum>{}, contribute,
+            finalize, stream);
+}
+
+template <Op op, typename T, int N, typename Combine, typename Policy, typename Input,
+          typename Contribute, typename Finalize>
+void RXMesh::accumulate_sum(Input input, Contribute contribute, Finalize finalize, double* total,
+                            cudaStream_t stream) const
+{
+    using V = detail::AccumulateValues<T, N, Combine, Policy, Finalize>;
+    if constexpr (V::ok)
+        detail::launch_accumulate_form<op, typename V::type, V::size, Policy::block_threads,
+                                       Policy::min_blocks, Policy::form>(
+            device(), num_vertices(), input,
+            detail::AccumulateSpec<typename V::combine, AllActive, detail::SumInto>{{}, {total}},
             contribute, finalize, stream);
 }
 
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
-          typename Input, typename Contribute, typename Finalize>
-detail::IfCombine<Combine> RXMesh::accumulate(Input input, Contribute contribute,
-                                              Finalize finalize, cudaStream_t stream) const
-{
-    using A = detail::FinalizeArgs<Finalize>;
-    if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
-            input, contribute, finalize, stream);
-}
-
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, AccumulateForm Form,
-          typename Input, typename Contribute, typename Finalize>
-detail::IfCombine<Combine> RXMesh::accumulate_sum(Input input, Contribute contribute,
-                                                  Finalize finalize, double* total,
-                                                  cudaStream_t stream) const
-{
-    using A = detail::FinalizeArgs<Finalize>;
-    if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate_sum<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks, Form>(
-            input, contribute, finalize, total, stream);
-}
-
-template <Op op, typename Combine, int BlockThreads, int MinBlocks, typename Input,
+template <Op op, typename T, int N, typename Combine, typename Policy, typename Input,
           typename Contribute, typename Finalize, typename Active>
-detail::IfCombine<Combine> RXMesh::accumulate_scheduled(const PatchSchedule& schedule,
-                                                        Input input, Contribute contribute,
-                                                        Finalize finalize, Active active,
-                                                        cudaStream_t stream) const
+void RXMesh::accumulate_scheduled(const PatchSchedule& schedule, Input input,
+                                  Contribute contribute, Finalize finalize, Active active,
+                                  cudaStream_t stream) const
 {
-    using A = detail::FinalizeArgs<Finalize>;
-    if constexpr (detail::require_finalize_args<Finalize>())
-        accumulate_scheduled<op, typename A::type, A::size, Combine, BlockThreads, MinBlocks>(
-            schedule, input, contribute, finalize, active, stream);
+    using V = detail::AccumulateValues<T, N, Combine, Policy, Finalize>;
+    static_assert(Policy::form == AccumulateForm::Patches,
+                  "accumulate_scheduled runs a block per patch: its policy's form is Patches");
+    if constexpr (V::ok) {
+        DeviceMesh mesh = device();
+        mesh.schedule   = schedule;
+        detail::launch_accumulate<op, typename V::type, V::size, Policy::block_threads,
+                                  Policy::min_blocks>(
+            mesh, input, detail::AccumulateSpec<typename V::combine, Active, detail::NoSum>{active, {}},
+            contribute, finalize, stream);
+    }
 }
 
 template <int BlockThreads, int MinBlocks, typename F, typename Active>

@@ -10,33 +10,42 @@
 
 namespace rxmesh {
 
-template <Op op, typename T, int N, typename Combine, int BlockThreads, int MinBlocks,
-          typename Input, typename Contribute, typename Finalize, typename Active, typename Step>
+template <Op op, typename T, int N, typename Combine, typename Policy, typename Input,
+          typename Contribute, typename Finalize, typename Active, typename Step>
 DeviceLoopReport RXMesh::accumulate_scheduled_loop(const PatchSchedule& schedule, Input input,
                                                    Contribute contribute, Finalize finalize,
                                                    Active active, Step step, long max_iterations,
                                                    const DeviceLoopOptions& options,
-                                                   cudaStream_t stream) const
+                                                   cudaStream_t             stream) const
 {
-    DeviceMesh mesh = device();
-    mesh.schedule   = schedule;
-    return detail::run_scheduled_loop(
-        "RXMesh::accumulate_scheduled_loop", step, max_iterations, options, stream,
-        [&](detail::LoopState* state, bool forced) {
-            return detail::launch_accumulate_loop<op, T, N, BlockThreads, MinBlocks>(
-                mesh, input, detail::AccumulateSpec<Combine, Active, detail::NoSum>{active, {}},
-                contribute, finalize, step, state, max_iterations, forced, stream);
-        },
-        [&](const detail::LoopState* state, cudaStream_t s) {
-            accumulate_scheduled<op, T, N, Combine, BlockThreads, MinBlocks>(
-                schedule, input, contribute, finalize,
-                detail::ActiveUntilDone<Active>{active, state}, s);
-        });
+    using V = detail::AccumulateValues<T, N, Combine, Policy, Finalize>;
+    static_assert(Policy::form == AccumulateForm::Patches,
+                  "accumulate_scheduled_loop runs a block per patch: its policy's form is Patches");
+    if constexpr (!V::ok) {
+        return {};
+    } else {
+        DeviceMesh mesh = device();
+        mesh.schedule   = schedule;
+        return detail::run_scheduled_loop(
+            "RXMesh::accumulate_scheduled_loop", step, max_iterations, options, stream,
+            [&](detail::LoopState* state, bool forced) {
+                return detail::launch_accumulate_loop<op, typename V::type, V::size,
+                                                      Policy::block_threads, Policy::min_blocks>(
+                    mesh, input,
+                    detail::AccumulateSpec<typename V::combine, Active, detail::NoSum>{active, {}},
+                    contribute, finalize, step, state, max_iterations, forced, stream);
+            },
+            [&](const detail::LoopState* state, cudaStream_t s) {
+                accumulate_scheduled<op, typename V::type, V::size, typename V::combine, Policy>(
+                    schedule, input, contribute, finalize,
+                    detail::ActiveUntilDone<Active>{active, state}, s);
+            });
+    }
 }
 
 template <Op op, int BlockThreads, typename F, typename Active, typename Step>
-DeviceLoopReport RXMesh::for_each_scheduled_loop(const PatchSchedule& schedule, F f,
-                                                 Active active, Step step, long max_iterations,
+DeviceLoopReport RXMesh::for_each_scheduled_loop(const PatchSchedule& schedule, F f, Active active,
+                                                 Step step, long max_iterations,
                                                  const DeviceLoopOptions& options, bool oriented,
                                                  cudaStream_t stream) const
 {
@@ -49,9 +58,8 @@ DeviceLoopReport RXMesh::for_each_scheduled_loop(const PatchSchedule& schedule, 
                 mesh, f, active, oriented, step, state, max_iterations, forced, stream);
         },
         [&](const detail::LoopState* state, cudaStream_t s) {
-            for_each_scheduled<op, BlockThreads>(schedule, f,
-                                                 detail::ActiveUntilDone<Active>{active, state},
-                                                 oriented, s);
+            for_each_scheduled<op, BlockThreads>(
+                schedule, f, detail::ActiveUntilDone<Active>{active, state}, oriented, s);
         });
 }
 

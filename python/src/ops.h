@@ -89,7 +89,7 @@ struct Rows
     std::uint32_t         num_rows = 0;
     Shared<std::uint32_t> offsets, indices;
 };
-//! A query's rows in mesh numbering (algo/query_rows.cuh). Synchronises.
+//! A query's rows in mesh numbering (query_rows.cuh). Synchronises.
 Rows query_rows(const MeshHandle& h, Op op, bool oriented, cudaStream_t stream);
 //! Every vertex's k-ring, mesh numbering (itself first). Synchronises.
 Rows kring_rows(const MeshHandle& h, int k, cudaStream_t stream);

@@ -1,6 +1,6 @@
-// The eight queries and the k-rings as CSR arrays (algo/query_rows.cuh).
+// The eight queries and the k-rings as CSR arrays (query_rows.cuh).
 #include "ops.h"
-#include "rxmesh/algo/query_rows.cuh"
+#include "rxmesh/query_rows.cuh"
 #include "rxmesh/rxmesh.cuh"
 
 namespace rxmesh::python {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "rxmesh/algo/fan_shape.cuh"
+#include "rxmesh/algo/detail/fan_shape.cuh"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
@@ -38,7 +38,7 @@ struct Features
         const Vec3 p = v.position(v.vertex);
         Vec3       first{}, previous{};
         bool       any = false, found = false;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
             const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
             if (any) found = found || sharp(previous, n);
             else first = n;
@@ -90,13 +90,13 @@ struct CollapseShort
     //! kBoundaryCornerDegrees, or one has zero length.
     __device__ bool boundary_corner(const VertexContext& v) const
     {
-        const Vec3    p = v.position(v.vertex);
-        std::uint32_t first_y = kNoElement, last_x = kNoElement;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
-            if (first_y == kNoElement) first_y = y;
+        const Vec3 p = v.position(v.vertex);
+        VertexId   first_y, last_x;
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
+            if (!first_y.is_valid()) first_y = y;
             last_x = x;
         });
-        if (first_y == kNoElement) return true;
+        if (!first_y.is_valid()) return true;
         const Vec3  x = v.position(first_y) - p, y = v.position(last_x) - p;
         const float l = norm(x) * norm(y);
         return !(l > 0.f) || dot(x, y) > corner_cos * l;
@@ -129,12 +129,12 @@ struct CollapseShort
     };
     __device__ void scan_end(const EdgeContext& e, int which, Scan& s) const
     {
-        const std::uint32_t moved = which == 0 ? e.a : e.b, other = which == 0 ? e.b : e.a;
+        const VertexId      moved = which == 0 ? e.a : e.b, other = which == 0 ? e.b : e.a;
         const Vec3          p     = s.end[which];
         s.mean[which]             = {0.f, 0.f, 0.f};
         const VertexContext v     = vertex_context(e, moved);
         const bool          open  = v.boundary();
-        v.for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
+        v.for_each_face([&](FaceId, VertexId y, VertexId z) {
             const Vec3 py = e.position(y), pz = e.position(z), n = cross(py - p, pz - p);
             s.mean[which]   = s.mean[which] + normalized_or_zero(n);
             const float cos = smallest_angle_cosine(p, py, pz);
@@ -153,11 +153,11 @@ struct CollapseShort
     //! their mean (reference::sharpness_cosine): below sharp_cos, it is sharp.
     __device__ float sharpness_cosine(const EdgeContext& e, int which, const Scan& s) const
     {
-        const std::uint32_t v = which == 0 ? e.a : e.b;
+        const VertexId      v = which == 0 ? e.a : e.b;
         const Vec3          p = s.end[which], mean = s.mean[which];
         const float         l = norm(mean);
         float               lowest = 1.f;
-        vertex_context(e, v).for_each_face([&](std::uint32_t, std::uint32_t y, std::uint32_t z) {
+        vertex_context(e, v).for_each_face([&](FaceId, VertexId y, VertexId z) {
             const Vec3 n = cross(e.position(y) - p, e.position(z) - p);
             if (squared_norm(n) > 0.f)
                 lowest = fminf(lowest, l > 0.f ? dot(normalized_or_zero(n), mean) / l : -1.f);
@@ -253,7 +253,7 @@ struct SmoothAndProject
     __device__ Fan scan(const VertexContext& v, const Vec3& p) const
     {
         Fan f;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
             const Vec3 px = v.position(x), py = v.position(y), n = cross(px - p, py - p);
             f.centroid = f.centroid + px;  // an interior fan is closed: each neighbour once as x
             ++f.neighbors;
@@ -267,7 +267,7 @@ struct SmoothAndProject
     {
         const float l     = norm(f.mean);
         bool        found = false;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
             const Vec3 n = cross(v.position(x) - p, v.position(y) - p);
             if (squared_norm(n) > 0.f && !(dot(normalized_or_zero(n), f.mean) >= sharp_cos * l))
                 found = true;
@@ -279,7 +279,7 @@ struct SmoothAndProject
     __device__ bool allowed(const VertexContext& v, const Vec3& p, const Vec3& q, const Fan& f) const
     {
         FanShape s;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
             const Vec3 px = v.position(x), py = v.position(y);
             const Vec3 n0 = cross(px - p, py - p), n1 = cross(px - q, py - q);
             s.folds = s.folds || !(squared_norm(n1) > 0.f) ||

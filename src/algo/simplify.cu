@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "rxmesh/algo/fan_shape.cuh"
+#include "rxmesh/algo/detail/fan_shape.cuh"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
@@ -89,7 +89,7 @@ struct InitialQuadric
         const D3 p = to_d3(v.position(v.vertex));
         D3       first_y{}, first_n{}, last_x{}, last_n{};
         bool     first = true;
-        v.for_each_face([&](std::uint32_t, std::uint32_t x, std::uint32_t y) {
+        v.for_each_face([&](FaceId, VertexId x, VertexId y) {
             const D3 px = to_d3(v.position(x)), py = to_d3(v.position(y));
             const D3 n = cross(sub(px, p), sub(py, p)), un = unit(n);
             const double area = sqrt(dot(n, n)) / 2;
@@ -101,7 +101,7 @@ struct InitialQuadric
             add_boundary_plane(sum, first_y, p, first_n, boundary_weight);
             add_boundary_plane(sum, p, last_x, last_n, boundary_weight);
         }
-        for (int k = 0; k < kQ; ++k) q(VertexId(v.vertex), k) = sum[k];
+        for (int k = 0; k < kQ; ++k) q(v.vertex, k) = sum[k];
     }
 };
 
@@ -118,7 +118,7 @@ struct CollapseCheapest
     {
         if (!e.manifold || e.num_faces == 0) return {};
         double s[kQ];
-        for (int k = 0; k < kQ; ++k) s[k] = q(VertexId(e.a), k) + q(VertexId(e.b), k);
+        for (int k = 0; k < kQ; ++k) s[k] = q(e.a, k) + q(e.b, k);
         D3     best;
         double cost;
         if (optimum(s, &best)) {

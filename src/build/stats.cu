@@ -6,8 +6,8 @@
 #include "rxmesh/build/topology.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/launch.cuh"
-#include "detail/sequences.cuh"
-#include "detail/union_find.cuh"
+#include "core/sequences.cuh"
+#include "core/union_find.cuh"
 
 namespace rxmesh {
 namespace {

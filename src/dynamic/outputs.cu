@@ -268,7 +268,12 @@ TriangleSoup DynamicMesh::to_host(std::vector<std::uint32_t>* input_vertex) cons
 
 RXMesh DynamicMesh::to_rxmesh(const BuildOptions& options) const
 {
-    return RXMesh(to_host(), options, m_stream);
+    // the compact arrays feed RXMesh's device-array build in place: the mesh
+    // never visits the host
+    const CompactMesh c = compact();
+    return RXMesh(VertexView<const float, 3>(c.positions.data(), c.num_vertices),
+                  FaceView<const std::uint32_t, 3>(c.faces.data(), c.num_faces), options,
+                  m_stream);
 }
 
 RXMesh DynamicMesh::to_rxmesh() const { return to_rxmesh(BuildOptions{}); }

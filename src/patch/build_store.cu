@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <string>
 
-#include "detail/csr_rows.cuh"
-#include "detail/sequences.cuh"
+#include "core/csr_rows.cuh"
+#include "core/sequences.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/launch.cuh"

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "curve_relax.cuh"
-#include "detail/union_find.cuh"
+#include "core/union_find.cuh"
 #include "rxmesh/core/launch.cuh"
 #include "rxmesh/patch/curve_key.h"
 

@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "curve_kernels.cuh"
-#include "detail/sequences.cuh"
+#include "core/sequences.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/patch/patcher.h"

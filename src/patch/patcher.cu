@@ -13,9 +13,9 @@
 #include <deque>
 #include <vector>
 
-#include "detail/csr_rows.cuh"
-#include "detail/sequences.cuh"
-#include "detail/union_find.cuh"
+#include "core/csr_rows.cuh"
+#include "core/sequences.cuh"
+#include "core/union_find.cuh"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"

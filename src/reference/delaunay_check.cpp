@@ -14,7 +14,7 @@ namespace rxmesh::reference {
 namespace {
 
 //! cot of the angle at k of triangle (k, i, j) in double: dot(e0, e1) /
-//! |cross(e0, e1)| with e0 = i - k, e1 = j - k (algo/geometry.h's
+//! |cross(e0, e1)| with e0 = i - k, e1 = j - k (geometry/operators.h's
 //! cotangent); 0 for a degenerate triangle.
 double cotangent(const Vec3f& k, const Vec3f& i, const Vec3f& j)
 {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "rxmesh/algo/geometry.h"
+#include "rxmesh/geometry/operators.h"
 #include "rxmesh/core/error.h"
 
 namespace rxmesh::reference {

@@ -14,7 +14,7 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
-#include "rxmesh/algo/query_rows.cuh"
+#include "rxmesh/query_rows.cuh"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"

@@ -1,5 +1,5 @@
 // Bilateral mesh denoising (Fleishman, Drori, Cohen-Or 2003; the formulas in
-// algo/bilateral_terms.h), Jacobi iterations: every vertex reads the previous
+// algo/detail/bilateral_terms.h), Jacobi iterations: every vertex reads the previous
 // positions. Written with the public API, one iteration is two queries:
 //   1. RXMesh::accumulate<Op::FV> with PerComponent<Plus, 3, Min>: in one
 //      pass over each vertex's faces (positions staged in shared memory; on
@@ -24,10 +24,10 @@
 #include <utility>
 #include <vector>
 
-#include "rxmesh/algo/bilateral_terms.h"
-#include "rxmesh/algo/face_corners.cuh"
-#include "rxmesh/algo/launch_by_size.cuh"
-#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/algo/detail/bilateral_terms.h"
+#include "rxmesh/geometry/face_corners.cuh"
+#include "rxmesh/core/launch.cuh"
+#include "rxmesh/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
@@ -152,7 +152,7 @@ struct MoveAlongNormal
 template <int MinBlocks, AccumulateForm Form>
 void bilateral_terms(const RXMesh& mesh, const BilateralFrame& f, cudaStream_t stream)
 {
-    mesh.accumulate<Op::FV, float, 4, BilateralCombine, 128, MinBlocks, Form>(
+    mesh.accumulate<Op::FV, float, 4, BilateralCombine, AccumulatePolicy<128, MinBlocks, Form>>(
         VertexInput<float, 3>{f.x}, BilateralCornerTerms{}, StoreBilateralTerms{f.terms}, stream);
 }
 
@@ -215,8 +215,8 @@ BilateralReport bilateral_denoise(const RXMesh& mesh, VertexView<const float, 3>
     BilateralReport     report;
     mesh.kring_halo(stream);  // built once per mesh, outside the timings
     mesh.vertex_sources(Op::FV, stream);  // the terms pass's lists (query/vertex_sources.h), too
-    const bool capped_ball = more_patches_per_sm_than(mesh, kBilateralBallCapPatchesPerSM);
-    const bool flat_terms  = !more_patches_per_sm_than(mesh, kBilateralFlatTermsPatchesPerSM);
+    const bool capped_ball = detail::more_patches_per_sm_than(mesh.num_patches(), kBilateralBallCapPatchesPerSM);
+    const bool flat_terms  = !detail::more_patches_per_sm_than(mesh.num_patches(), kBilateralFlatTermsPatchesPerSM);
     // stages 0 (terms) and 1 (ball), timed without a host wait between them
     StageClock clock(stream, 2);
     clock.mark();

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rxmesh/algo/geometry.h"
+#include "rxmesh/geometry/operators.h"
 #include "rxmesh/dynamic/dynamic_pass.cuh"
 
 namespace rxmesh {

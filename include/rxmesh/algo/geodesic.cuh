@@ -4,12 +4,12 @@
 // distances on triangular meshes", Computers & Graphics 84, 2019; the RXMesh
 // paper's section 8.2).
 //
-// 1. Toplesets (algo/toplesets.cuh): every vertex's hop distance ("level")
+// 1. Toplesets (algo/detail/toplesets.cuh): every vertex's hop distance ("level")
 //    from the nearest source; L levels.
 // 2. Distances start at +inf, 0 at the sources, in two arrays (Jacobi). A
 //    window of levels [start, end) starts at [0, 1). Each iteration updates
 //    every vertex of the window from each incident triangle (v, a, b) by the
-//    planar update of algo/ptp_update.h, keeping the smaller of that and its
+//    planar update of algo/detail/ptp_update.h, keeping the smaller of that and its
 //    current distance, and copies the vertices of the levels that left the
 //    window at the previous iteration (so that both arrays agree on them from
 //    then on). Then `start` moves past every leading level of the window whose
@@ -63,9 +63,9 @@
 #include <vector>
 
 #include "rxmesh/core/device_loop.cuh"
-#include "rxmesh/algo/ptp_update.h"
-#include "rxmesh/algo/toplesets.cuh"
-#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/algo/detail/ptp_update.h"
+#include "rxmesh/algo/detail/toplesets.cuh"
+#include "rxmesh/view_checks.h"
 #include "rxmesh/attribute/attribute.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/cuda_check.h"
@@ -395,7 +395,8 @@ GeodesicReport propagate_distance(const RXMesh& mesh, VertexView<const float, 3>
     mesh.vertex_sources(Op::FV, stream);
     GpuTimer timer(stream);
     timer.start();
-    const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, BlockThreads, MinBlocks>(
+    using Policy = AccumulatePolicy<BlockThreads, MinBlocks>;
+    const DeviceLoopReport loop_report = mesh.accumulate_scheduled_loop<Op::FV, float, 1, Min, Policy>(
         p.schedule, computed_vertex_input<float, 4>(detail::PtpStagedInput{a, positions}),
         detail::PtpFaceUpdate{}, detail::PtpFinalize{a, tolerance}, detail::InWindow{a},
         detail::PtpStep{a}, p.max_iterations, loop, stream);

@@ -18,7 +18,7 @@
 // the inputs a face needs are staged per patch. Degenerate corners (zero
 // edge or zero area) contribute zero, as in the float normals. The float
 // normals are algo/vertex_normals.cuh's; the terms below restate
-// algo/geometry.h's for any T (that vocabulary is float only) with the
+// geometry/operators.h's for any T (that vocabulary is float only) with the
 // same degenerate cases.
 #pragma once
 
@@ -30,7 +30,7 @@
 #include <type_traits>
 
 #include "rxmesh/algo/vertex_normals.cuh"
-#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/view_checks.h"
 #include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/rxmesh.h"
@@ -105,7 +105,7 @@ __device__ T cot_and_gradient(const V3<T>& c, const V3<T>& a, const V3<T>& b, V3
 {
     const V3<T> u = a - c, v = b - c, n = cross(u, v);
     const T     s = norm(n);
-    if (!(s > std::numeric_limits<T>::min())) {  // as cotangent (algo/geometry.h)
+    if (!(s > std::numeric_limits<T>::min())) {  // as cotangent (geometry/operators.h)
         d_a = d_b = {0, 0, 0};
         return T(0);
     }
@@ -116,7 +116,7 @@ __device__ T cot_and_gradient(const V3<T>& c, const V3<T>& a, const V3<T>& b, V3
     return cot;
 }
 
-//! cot of the angle at c, as cotangent (algo/geometry.h) computes it: 0
+//! cot of the angle at c, as cotangent (geometry/operators.h) computes it: 0
 //! when |cross| is not above the type's smallest normal number (FLT_MIN
 //! for float, so the float Laplacian's weights are MCF's).
 template <typename T>

@@ -6,9 +6,9 @@
 // with OpenSubdiv on manifold and non-manifold meshes and sharp edges).
 //
 // Level 0's topology comes from build_topology (one sort); levels 1 .. L - 2
-// derive theirs from the coarse one (algo/loop_level.cuh); level L - 1 gets
+// derive theirs from the coarse one (algo/detail/loop_level.cuh); level L - 1 gets
 // only positions, and the last level its positions and faces, both from
-// level L - 2's topology (algo/loop_last.cuh), so that the largest topology
+// level L - 2's topology (algo/detail/loop_last.cuh), so that the largest topology
 // ever written is a sixteenth of the result's size.
 //
 //   rxmesh::LoopMesh r = rxmesh::loop_subdivide(
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "rxmesh/algo/loop_last.cuh"
-#include "rxmesh/algo/loop_level.cuh"
-#include "rxmesh/algo/loop_setup.cuh"
+#include "rxmesh/algo/detail/loop_last.cuh"
+#include "rxmesh/algo/detail/loop_level.cuh"
+#include "rxmesh/algo/detail/loop_setup.cuh"
 #include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/triangle_soup.h"

@@ -3,8 +3,8 @@
 //
 //   (2 diag(a) + dt L) X = 2 diag(a) X0
 //
-// for the three coordinates with the matrix-free CG of algo/cg.cuh, the
-// cotangent weights and mixed areas (algo/mcf_terms.cuh) computed from the
+// for the three coordinates with the matrix-free CG of solver/cg.cuh, the
+// cotangent weights and mixed areas (algo/detail/mcf_terms.cuh) computed from the
 // step's starting positions X0. The initial guess is X0, whose residual
 // -dt L X0 is formed as sum_j w_ij (x_i - x_j) and never as the difference
 // of two large terms, so float CG converges to small tolerances.
@@ -24,10 +24,10 @@
 #include <cstdint>
 #include <string>
 
-#include "rxmesh/algo/cg.cuh"
-#include "rxmesh/algo/mcf_terms.cuh"
-#include "rxmesh/algo/cg_cached.cuh"
-#include "rxmesh/algo/view_checks.h"
+#include "rxmesh/solver/cg.cuh"
+#include "rxmesh/algo/detail/mcf_terms.cuh"
+#include "rxmesh/solver/cg_cached.cuh"
+#include "rxmesh/view_checks.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
@@ -143,7 +143,7 @@ inline double mean_edge_length(const RXMesh& mesh, VertexView<const float, 3> po
 
 //! One MCF step from the positions in x, which it overwrites with the
 //! smoothed ones. The CG's products run on dt L cached per patch
-//! (algo/patch_laplacian.cuh); a mesh whose patches are too large for that
+//! (solver/patch_laplacian.cuh); a mesh whose patches are too large for that
 //! runs them through accumulate.
 inline CgReport mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, VertexView<float, 3> x,
                          const CgOptions& cg, cudaStream_t stream = 0)

@@ -36,7 +36,7 @@
 // of the distance to the input.
 // The sliver guard (min_angle_degrees): no collapse, flip or move makes a
 // face with an angle below the threshold unless the faces it replaces had
-// one as small (algo/triangle_shape.h); splits are never refused by it.
+// one as small (geometry/triangle_shape.h); splits are never refused by it.
 // Boundary vertices never move: the boundary polyline loses only vertices
 // on nearly straight stretches and has its long edges split at midpoints
 // (reference::check_boundary tests that it stays within L/2, its loops

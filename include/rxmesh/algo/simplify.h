@@ -19,7 +19,7 @@
 //   smallest angle (costs are area x squared distance: length^4).
 // - The sliver guard (min_angle_degrees): no collapse makes a face with an
 //   angle below it unless the faces it replaces had one as small (no
-//   needles; algo/triangle_shape.h).
+//   needles; geometry/triangle_shape.h).
 // - Passes of collapses: the cheapest candidates (at most a share of the
 //   faces per pass, and never more than the target needs) compete; those
 //   whose neighbourhoods do not overlap go, cheapest first. The engine

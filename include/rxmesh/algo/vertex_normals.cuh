@@ -15,12 +15,11 @@
 
 #include <cstdint>
 
-#include "rxmesh/algo/face_corners.cuh"
-#include "rxmesh/algo/geometry.h"
-#include "rxmesh/algo/launch_by_size.cuh"
-#include "rxmesh/algo/view_checks.h"
-#include "rxmesh/core/attribute_view.h"
+#include "rxmesh/geometry/face_corners.cuh"
+#include "rxmesh/geometry/operators.h"
 #include "rxmesh/core/launch.cuh"
+#include "rxmesh/view_checks.h"
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -56,7 +55,7 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                     VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
     require_vertex_count("vertex_normals", mesh, positions, normals);
-    mesh.accumulate<Op::FV, float, 3, Plus, BlockThreads, MinBlocks, Form>(
+    mesh.accumulate<Op::FV, float, 3, Plus, AccumulatePolicy<BlockThreads, MinBlocks, Form>>(
         VertexInput<float, 3>{positions}, MaxFaceContribution{}, StoreUnitNormal{normals}, stream);
 }
 
@@ -79,9 +78,9 @@ inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
 inline void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
                            VertexView<float, 3> normals, cudaStream_t stream = 0)
 {
-    if (!more_patches_per_sm_than(mesh, kVertexNormalsWidestPatchesPerSM))
+    if (!detail::more_patches_per_sm_than(mesh.num_patches(), kVertexNormalsWidestPatchesPerSM))
         vertex_normals<512, 4>(mesh, positions, normals, stream);
-    else if (!more_patches_per_sm_than(mesh, kVertexNormalsWidePatchesPerSM))
+    else if (!detail::more_patches_per_sm_than(mesh.num_patches(), kVertexNormalsWidePatchesPerSM))
         vertex_normals<256, 8>(mesh, positions, normals, stream);
     else
         vertex_normals<128, 16>(mesh, positions, normals, stream);

@@ -225,6 +225,16 @@ Launcher launcher(void (*kernel)(Params...))
     return Launcher(k, device_limits(dev), kernel_limits(k, dev));
 }
 
+//! Whether `num_patches` patches are more than `per_sm` per SM of the current
+//! device: the size test of the launches chosen by the mesh's size (vertex
+//! normals, bilateral's ball, the cached CG's single pass). With a few per
+//! SM every block is resident at once and each is one dependent chain, so
+//! wide blocks win; with many, occupancy decides.
+inline bool more_patches_per_sm_than(std::uint64_t num_patches, std::uint32_t per_sm)
+{
+    return num_patches > std::uint64_t(per_sm) * std::uint64_t(device_limits().sms);
+}
+
 }  // namespace rxmesh::detail
 
 //! Grid-stride loop over [0, n) with a 64-bit index.

@@ -1,6 +1,6 @@
 // The 3-vector of positions and normals, on host and device, in float: the
 // one geometry vocabulary of every layer (the algorithms' per-triangle terms
-// build on it in algo/geometry.h; the changing-topology engine's user
+// build on it in geometry/operators.h; the changing-topology engine's user
 // callbacks receive and return it).
 #pragma once
 

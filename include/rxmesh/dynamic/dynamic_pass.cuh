@@ -6,7 +6,7 @@
 //   });
 //   mesh.move_vertices([=] __device__ (const VertexContext& v) {
 //       Vec3 sum{}; int n = 0;
-//       v.for_each_neighbor([&](std::uint32_t u) { sum = sum + v.position(u); ++n; });
+//       v.for_each_neighbor([&](VertexId u) { sum = sum + v.position(u); ++n; });
 //       return n ? sum * (1.f / n) : v.position(v.vertex);
 //   });
 #pragma once
@@ -18,41 +18,44 @@
 
 namespace rxmesh {
 
-//! One vertex as move_vertices' callback sees it.
+//! One vertex as move_vertices' callback sees it (slot ids, typed).
 struct VertexContext
 {
-    std::uint32_t    vertex = kNoElement;
+    VertexId         vertex;
     ConnectivityView mesh;
 
-    __device__ Vec3 position(std::uint32_t v) const { return mesh.position(v); }
-    __device__ bool boundary() const { return mesh.vertex_boundary(vertex); }
-    __device__ bool manifold() const { return mesh.vertex_manifold(vertex); }
-    __device__ std::uint32_t degree() const { return mesh.vertex_degree[vertex]; }
+    __device__ Vec3 position(VertexId v) const { return mesh.position(v.id()); }
+    __device__ bool boundary() const { return mesh.vertex_boundary(vertex.id()); }
+    __device__ bool manifold() const { return mesh.vertex_manifold(vertex.id()); }
+    __device__ std::uint32_t degree() const { return mesh.vertex_degree[vertex.id()]; }
     //! Neighbours of a manifold vertex: its faces, one more on the boundary.
     __device__ std::uint32_t valence() const { return degree() + (boundary() ? 1u : 0u); }
-    //! visit(u) for each neighbour u, once each; manifold vertices only (a
-    //! non-manifold vertex visits nothing).
+    //! visit(VertexId u) for each neighbour u, once each; manifold vertices
+    //! only (a non-manifold vertex visits nothing).
     template <typename Visit>
     __device__ void for_each_neighbor(Visit&& visit) const
     {
-        if (manifold()) dynamic_detail::for_each_neighbor(mesh, vertex, visit);
+        if (manifold())
+            dynamic_detail::for_each_neighbor(mesh, vertex.id(),
+                                              [&](std::uint32_t u) { visit(VertexId(u)); });
     }
-    //! visit(f, x, y) for each face (vertex, x, y) of a manifold vertex's
-    //! fan, in order (the next face holds the edge (vertex, x)).
+    //! visit(FaceId f, VertexId x, VertexId y) for each face (vertex, x, y)
+    //! of a manifold vertex's fan, in order (the next face holds the edge
+    //! (vertex, x)).
     template <typename Visit>
     __device__ void for_each_face(Visit&& visit) const
     {
         if (manifold())
-            dynamic_detail::for_each_fan_face(mesh, vertex, [&](std::uint32_t f, std::uint32_t x,
-                                                                std::uint32_t y) {
-                visit(f, x, y);
+            dynamic_detail::for_each_fan_face(mesh, vertex.id(), [&](std::uint32_t f, std::uint32_t x,
+                                                                     std::uint32_t y) {
+                visit(FaceId(f), VertexId(x), VertexId(y));
                 return true;
             });
     }
 };
 
 //! Vertex v as seen from an edge callback (its one-ring, valence, boundary).
-__device__ inline VertexContext vertex_context(const EdgeContext& e, std::uint32_t v)
+__device__ inline VertexContext vertex_context(const EdgeContext& e, VertexId v)
 {
     return VertexContext{v, e.mesh};
 }
@@ -71,11 +74,11 @@ __global__ void decide_kernel(ConnectivityView c, Decide decide, std::uint8_t* a
     }
     const EdgeQuad    q = edge_quad(c, e);
     EdgeContext       ctx;
-    ctx.edge      = e;
-    ctx.a         = q.a;
-    ctx.b         = q.b;
-    ctx.c         = q.c;
-    ctx.d         = q.d;
+    ctx.edge      = EdgeId(e);
+    ctx.a         = VertexId(q.a);
+    ctx.b         = VertexId(q.b);
+    ctx.c         = VertexId(q.c);
+    ctx.d         = VertexId(q.d);
     ctx.num_faces = q.num_faces;
     ctx.manifold  = c.edge_manifold(e);
     ctx.positions = c.positions;
@@ -91,7 +94,7 @@ __global__ void vertex_kernel(ConnectivityView c, Visit visit)
 {
     const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= c.num_vertex_slots || !c.vertex_alive[v]) return;
-    visit(VertexContext{v, c});
+    visit(VertexContext{VertexId(v), c});
 }
 
 template <typename NewPosition>
@@ -99,7 +102,7 @@ __global__ void move_kernel(ConnectivityView c, NewPosition new_position, float*
 {
     const std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= c.num_vertex_slots || !c.vertex_alive[v]) return;
-    const VertexContext ctx{v, c};
+    const VertexContext ctx{VertexId(v), c};
     store3(out, v, new_position(ctx));
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "rxmesh/core/ids.h"
 #include "rxmesh/core/vec3.h"
 #include "rxmesh/dynamic/connectivity.h"
 
@@ -29,13 +30,15 @@ enum class EdgeOpStatus : std::uint8_t {
     Applied    = 3,
 };
 
-//! One edge as the callback sees it at the start of a pass. a < b; c is the
-//! third vertex of the face walking a -> b (of the edge's first face when
-//! none does), d that of the other face (kNoElement on the boundary).
+//! One edge as the callback sees it at the start of a pass, in the typed
+//! ids of the rest of the library (slot ids: a DynamicAttribute's view takes
+//! them as they are, color(e.a)). a < b; c is the third vertex of the face
+//! walking a -> b (of the edge's first face when none does), d that of the
+//! other face (not valid, !d.is_valid(), on the boundary).
 struct EdgeContext
 {
-    std::uint32_t edge = kNoElement;
-    std::uint32_t a = kNoElement, b = kNoElement, c = kNoElement, d = kNoElement;
+    EdgeId        edge;
+    VertexId      a, b, c, d;
     std::uint32_t num_faces = 0;
     bool          manifold  = false;  // the edge; its vertices may still not be
     const float*  positions = nullptr;
@@ -44,7 +47,7 @@ struct EdgeContext
     ConnectivityView mesh;
 
     RXMESH_HD bool boundary() const { return num_faces == 1; }
-    RXMESH_HD Vec3 position(std::uint32_t v) const { return load3(positions, v); }
+    RXMESH_HD Vec3 position(VertexId v) const { return load3(positions, v.id()); }
 };
 
 //! The callback's answer. position: where a split puts the new vertex, where

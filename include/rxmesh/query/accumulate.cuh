@@ -49,7 +49,7 @@
 // the vertex only: ribbon vertices are computed by every patch holding
 // them). RXMesh::accumulate_sum: finalize returns a number, and the sum over
 // all vertices is added to a device double (a block reduction, one atomic
-// per block). Conjugate gradient's product does both (algo/cg.cuh):
+// per block). Conjugate gradient's product does both (solver/cg.cuh):
 //
 //   mesh.accumulate_sum<Op::EV, float, 3>(
 //       computed_vertex_input<float, 3>(DirectionUpdate{r, d_old, state}),

@@ -1,22 +1,21 @@
-// The template arguments of RXMesh's accumulate members
-// (<op, T, N, Combine, BlockThreads, MinBlocks>, or <op, Combine,
-// BlockThreads, MinBlocks> with T and N read from finalize):
-// - FinalizeArgs<F>: the T and N of a finalize functor, read from its one,
-//   non-template `operator()(VertexId, const T (&)[N])`. Where they cannot be
-//   read (a generic or overloaded operator(), or any extended lambda: nvcc
-//   hands the host compiler a placeholder type for those, so host and device
-//   passes would disagree), `deduced` is false and the caller gives T and N
-//   (accumulate<op, T, N>(...)).
-// - IsCombine<C>: whether the argument after op is a Combine
-//   (query/combine.h: identity<T>() and apply, or PerComponent's
-//   identity_at and apply_at), which tells the two forms
-//   apart: accumulate<Op::FV, Min>(...) reads T and N, accumulate<Op::FV,
-//   float, 3>(...) gives them.
+// The template arguments of RXMesh's accumulate members, <op, T, N,
+// Combine, Policy>, resolved into what the launch needs (AccumulateValues):
+// - T and N given (accumulate<op, float, 3>): those;
+// - T left out or FromFinalize (accumulate<op>, accumulate<op, FromFinalize,
+//   0, Min, P>), or a Combine in T's place (accumulate<op, Min>): read from
+//   finalize's one, non-template `operator()(VertexId, const T (&)[N])`
+//   (FinalizeArgs). Where they cannot be read (a generic or overloaded
+//   operator(), or any extended lambda: nvcc hands the host compiler a
+//   placeholder type for those, so host and device passes would disagree),
+//   compilation stops with the way out: give T and N.
+// IsCombine<C> tells a Combine (query/combine.h: identity<T>() and apply, or
+// PerComponent's identity_at and apply_at) in T's place from a value type.
 #pragma once
 
 #include <type_traits>
 
 #include "rxmesh/core/ids.h"
+#include "rxmesh/query/accumulate_policy.h"
 #include "rxmesh/query/combine.h"
 
 namespace rxmesh::detail {
@@ -32,7 +31,7 @@ struct FinalizeSignature
 // every way to declare that operator() (noexcept is part of the type)
 #define RXMESH_FINALIZE_SIGNATURE(ID, QUALIFIERS)                    \
     template <typename C, typename R, typename T, int N>             \
-    struct FinalizeSignature<R (C::*)(ID, const T (&)[N]) QUALIFIERS> \
+    struct FinalizeSignature<R (C::*)(ID, const T(&)[N]) QUALIFIERS> \
     {                                                                \
         static constexpr bool deduced = true;                        \
         using type                    = T;                           \
@@ -76,16 +75,6 @@ struct FinalizeArgs : std::conditional_t<is_extended_lambda<Finalize>(), Finaliz
 {
 };
 
-//! Fails to compile, with the way out, when T and N cannot be read.
-template <typename Finalize>
-constexpr bool require_finalize_args()
-{
-    static_assert(FinalizeArgs<Finalize>::deduced,
-                  "accumulate<op>: T and N cannot be read from finalize (a lambda, or a "
-                  "generic or overloaded operator()): give them, accumulate<op, T, N>(...)");
-    return FinalizeArgs<Finalize>::deduced;
-}
-
 template <typename C, typename = void>
 struct CombinesUniformly : std::false_type
 {
@@ -98,15 +87,40 @@ struct CombinesUniformly<
 };
 //! Plus, Min or a PerComponent of them (query/combine.h).
 template <typename C>
-struct IsCombine
-    : std::bool_constant<CombinesUniformly<C>::value || CombinesPerComponent<C>::value>
+struct IsCombine : std::bool_constant<CombinesUniformly<C>::value || CombinesPerComponent<C>::value>
 {
 };
 
-//! The return types (void) that enable one form of accumulate or the other.
-template <typename T>
-using IfValueType = std::enable_if_t<!IsCombine<T>::value>;
-template <typename Combine>
-using IfCombine = std::enable_if_t<IsCombine<Combine>::value>;
+//! What accumulate<op, T, N, Combine, Policy> sums: `type` and `size` (T and
+//! N, given or read from finalize) and `combine`; `ok` is false (after a
+//! static_assert that says why) when they cannot be resolved, so that the
+//! caller launches nothing.
+template <typename T, int N, typename Combine, typename Policy, typename Finalize>
+struct AccumulateValues
+{
+    static constexpr bool combine_in_t  = IsCombine<T>::value;
+    static constexpr bool from_finalize = combine_in_t || std::is_same_v<T, FromFinalize>;
+    using Read                          = FinalizeArgs<Finalize>;
+
+    using type                = std::conditional_t<from_finalize, typename Read::type, T>;
+    using combine             = std::conditional_t<combine_in_t, T, Combine>;
+    static constexpr int size = from_finalize ? Read::size : N;
+
+    static_assert(IsAccumulatePolicy<Policy>::value,
+                  "accumulate: the fifth template argument is the launch, an "
+                  "AccumulatePolicy<BlockThreads, MinBlocks, Form>");
+    static_assert(!combine_in_t || (N == 0 && std::is_same_v<Combine, Plus>),
+                  "accumulate<op, Combine>: with more arguments write "
+                  "accumulate<op, FromFinalize, 0, Combine, Policy>");
+    static_assert(!from_finalize || Read::deduced,
+                  "accumulate<op>: T and N cannot be read from finalize (a lambda, or a "
+                  "generic or overloaded operator()): give them, accumulate<op, T, N>(...)");
+    static_assert(from_finalize || N > 0, "accumulate<op, T, N>: N must be at least 1");
+    static_assert(IsCombine<combine>::value,
+                  "accumulate: the fourth template argument must be a Combine "
+                  "(query/combine.h: Plus, Min, PerComponent)");
+    static constexpr bool ok = IsAccumulatePolicy<Policy>::value &&
+                               (!from_finalize || Read::deduced) && (from_finalize || N > 0);
+};
 
 }  // namespace rxmesh::detail

@@ -37,7 +37,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/search.cuh"
 #include "rxmesh/query/accumulate.cuh"
-#include "rxmesh/query/accumulate_form.h"
+#include "rxmesh/query/accumulate_policy.h"
 
 namespace rxmesh {
 

@@ -6,7 +6,7 @@
 // decides exactly what the GPU engine decides:
 //
 // - an interior edge (a, b) with third vertices c and d is flipped when
-//   cot(alpha) + cot(beta) < -tolerance, in float, with algo/geometry.h's
+//   cot(alpha) + cot(beta) < -tolerance, in float, with geometry/operators.h's
 //   cotangent() (the GPU's expression);
 // - a flip is refused (reference::EditableMesh::flip's rules) when c == d,
 //   when the edge (c, d) exists (found by walking c's one-ring), when a, b,

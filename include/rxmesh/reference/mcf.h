@@ -1,6 +1,6 @@
 // Reference terms of implicit mean curvature flow, serial, in double: the
 // oracle of algo/mcf.cuh. The mathematics is written out at the top of
-// rxmesh/algo/mcf_terms.cuh; this file implements it independently, by
+// rxmesh/algo/detail/mcf_terms.cuh; this file implements it independently, by
 // looping over the faces.
 #pragma once
 

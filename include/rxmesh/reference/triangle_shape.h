@@ -1,5 +1,5 @@
 // The serial oracle's judgement of triangle shape (the GPU's is
-// algo/triangle_shape.h and algo/fan_shape.cuh), in double: the cosine of a
+// geometry/triangle_shape.h and algo/detail/fan_shape.cuh), in double: the cosine of a
 // triangle's smallest angle, the sliver guard, and what a collapse or a
 // vertex move of an EditableMesh does to the faces around it.
 #pragma once
