@@ -35,7 +35,7 @@
 # about three times RXMesh's, see benchmarks/results/nvidia-h200/geodesic.md).
 # MCF_LEVEL=4 / GEO_LEVEL=4 ask for x4^4 where the time allows.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 T0=$SECONDS
 OUT="${OUT:-$PWD/device-out}"
 R="$OUT/regression"
