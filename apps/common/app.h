@@ -380,6 +380,14 @@ inline void add_warmup_option(CLI::App& cli, std::uint32_t& runs)
         ->capture_default_str();
 }
 
+//! --warmup refused with --device cpu, before any work: it repeats the GPU
+//! run. \throw InvalidInputError.
+inline void refuse_warmup_on_cpu(const CommonOptions& o, std::uint32_t runs)
+{
+    if (o.device == "cpu" && runs != 0)
+        throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
+}
+
 namespace detail {
 
 inline void add_common_options(CLI::App& cli, const Info& info, CommonOptions& o)

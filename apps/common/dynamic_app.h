@@ -3,7 +3,8 @@
 // compact result, the input on the device with its BVH, the sampled
 // Hausdorff distance of the result to the input, and the --check steps every
 // such app takes (valid and manifold as the input was, the distance against
-// the serial oracle's).
+// the serial oracle's). Their run is new_mesh_run.h's, what they print and
+// report new_mesh_summary.h's.
 #pragma once
 
 #include <chrono>
@@ -51,6 +52,13 @@ inline void write_mesh_as(const std::string& tmp, const std::string& path, const
         io::write_obj(tmp, mesh);
     else
         io::write_ply(tmp, mesh);
+}
+
+//! Stages -o, when given: `mesh` in the format of -o's extension.
+inline void stage_new_mesh(Session& s, const TriangleSoup& mesh)
+{
+    const std::string& output = s.options().output;
+    s.stage(output, [&](const std::string& tmp) { write_mesh_as(tmp, output, mesh); });
 }
 
 //! The input surface on the device (its own copy: the DynamicMesh changes)
@@ -151,6 +159,16 @@ inline void require_state_kept(const MeshState& input, const MeshState& result)
         throw CheckFailed("the input is manifold, the result is not");
 }
 
+//! --device cpu runs the serial reference that --check compares the GPU
+//! with: refused there before any work, it would compare the reference with
+//! itself. \throw InvalidInputError.
+inline void refuse_oracle_check_on_cpu(const CommonOptions& o)
+{
+    if (o.device == "cpu" && o.check)
+        throw InvalidInputError(
+            "--check compares the GPU with the serial CPU reference: not with --device cpu");
+}
+
 //! The GPU result's symmetric distance to the input at most `factor` x the
 //! serial oracle's + 1e-6 x the diagonal (float against double). Returns
 //! the bound. \throw CheckFailed.
@@ -166,6 +184,46 @@ inline double require_distance_near_oracle(const DistanceToInput& gpu, double or
         throw CheckFailed(why);
     }
     return bound;
+}
+
+//! The serial oracle's distance part of --check: the symmetric distance of
+//! its result to the input and the bound on the GPU result's.
+struct OracleDistance
+{
+    bool   ran      = false;  // up to the app's maximum of input faces
+    double distance = 0, bound = 0;
+
+    //! The oracle's `result` of input `in` against the GPU's `gpu` (within
+    //! `factor`: require_distance_near_oracle). \throw CheckFailed.
+    void compare(const TriangleSoup& result, const TriangleSoup& in, const DistanceToInput& gpu,
+                 double factor)
+    {
+        ran      = true;
+        distance = reference::hausdorff_fast(result, in).symmetric();
+        bound    = require_distance_near_oracle(gpu, distance, factor);
+    }
+
+    //! The end of the report's "check": whether the oracle ran (up to
+    //! `max_faces` input faces), `own` (the app's figures of the oracle's
+    //! result, when it ran), the distance and the bound, then "passed".
+    Json& end_check_json(Json& check, std::size_t max_faces, const Json& own) const
+    {
+        check.flag("reference_ran", ran).num("reference_max_faces", double(max_faces));
+        if (ran)
+            check.append(own)
+                .num("reference_hausdorff_symmetric", distance)
+                .num("hausdorff_bound", bound);
+        return check.flag("passed", true);  // a failed check exits 2 and writes nothing
+    }
+};
+
+//! The line of a --check whose oracle did not run on `input_faces`.
+inline void print_oracle_skipped(std::size_t input_faces, std::size_t max_faces)
+{
+    std::printf(
+        "  serial reference skipped: %zu input faces, more than %zu (the serial "
+        "oracle is too slow)\n",
+        input_faces, max_faces);
 }
 
 inline void print_memory(const DynamicMemory& m)
@@ -184,37 +242,6 @@ inline Json memory_json(const DynamicMemory& m)
         .num("connectivity", double(m.connectivity))
         .num("workspace", double(m.workspace))
         .num("peak", double(m.peak));
-    return j;
-}
-
-//! The report of an app that makes a new mesh (remesh, simplify): the
-//! common keys, the sizes of the input and of the result (`vertices`,
-//! `faces`), the app's `params`, the algorithm's report under `name`, the
-//! result's quality and distance to the input, the times (import, upload,
-//! NAME, NAME_wall) and the device memory. `Run` holds report (with ms and
-//! to_json), quality, distance, upload_ms, wall_ms and memory.
-template <typename Run>
-Json new_mesh_report(const Session& s, const Run& run, const std::string& name,
-                     const Json& params, double vertices, double faces)
-{
-    Json mesh, times;
-    mesh.num("input_vertices", double(s.input().soup.positions.size()))
-        .num("input_faces", double(s.input().soup.faces.size()))
-        .num("vertices", vertices)
-        .num("faces", faces);
-    times.num("import", s.import_ms())
-        .num("upload", run.upload_ms)
-        .num(name, run.report.ms)
-        .num(name + "_wall", run.wall_ms);
-    Json j = s.report();
-    j.obj("mesh", mesh)
-        .obj("parameters", params)
-        .embed(name, run.report.to_json())
-        .embed("quality", run.quality.to_json())
-        .obj("hausdorff", run.distance.to_json())
-        .obj("times_ms", times)
-        .obj("device_memory_bytes", memory_json(run.memory))
-        .flag("checked", s.check());
     return j;
 }
 
@@ -243,6 +270,5 @@ inline DistanceToInput distance_on_cpu(const TriangleSoup& result, const Triangl
     d.h.from_b = h.from_b;
     return d;
 }
-
 
 }  // namespace rxmesh::app

@@ -23,6 +23,12 @@ class Json
     Json&       flag(const std::string& key, bool v) { return raw(key, v ? "true" : "false"); }
     Json&       obj(const std::string& key, const Json& v) { return raw(key, v.text()); }
     std::string text() const { return "{" + m_body + "}"; }
+    //! Appends `other`'s keys, in their order.
+    Json& append(const Json& other)
+    {
+        if (!other.m_body.empty()) m_body += (m_body.empty() ? "" : ", ") + other.m_body;
+        return *this;
+    }
 
     //! A value that is JSON text already: a library report's to_json().
     Json& embed(const std::string& key, const std::string& json_text)

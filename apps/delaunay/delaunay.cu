@@ -55,7 +55,6 @@ struct Run
     TriangleSoup   result;  // the input's vertices in input order, the flipped faces
 };
 
-
 //! The algorithm, once (after `warmup` untimed runs on copies of the
 //! input, --warmup), then the mesh downloaded.
 //! \throw app::CheckFailed (with --check) or Error when the engine did not
@@ -192,8 +191,7 @@ class Delaunay final : public app::App
         if (o.device == "cpu" && m_max_passes->count() > 0)
             throw InvalidInputError(
                 "--max-passes: the serial flips (--device cpu) have no passes; leave it out");
-        if (o.device == "cpu" && m_warmup != 0)
-            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
+        app::refuse_warmup_on_cpu(o, m_warmup);
     }
 
     int run(app::Session& s) override
@@ -203,9 +201,7 @@ class Delaunay final : public app::App
         const Run                run = flip(in, m_options, s.check(), m_warmup);
         reference::DelaunayCheck c;
         if (s.check()) c = check_result(in, run.result, m_options.tolerance);
-        const std::string& output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        app::stage_new_mesh(s, run.result);
         print_summary(s, run);
         if (s.check()) print_check(c);
         s.write_report(report(s, run, c));
@@ -222,9 +218,7 @@ class Delaunay final : public app::App
         const CpuRun             run = flip_on_cpu(in, m_options.tolerance);
         reference::DelaunayCheck c;
         if (s.check()) c = check_result(in, run.result, m_options.tolerance);
-        const std::string& output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        app::stage_new_mesh(s, run.result);
         print_cpu_summary(s, run);
         if (s.check()) print_check(c);
         s.write_report(cpu_report(s, run, c));

@@ -9,23 +9,19 @@
 // compact (vertices in slot order: the input's surviving vertices first, in
 // input order, then the new ones), not one vertex per input vertex. No
 // RXMesh is built: no --weld, no --capacity.
-#include <algorithm>
-#include <array>
-#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/new_mesh_run.h"
+#include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/algo/remesh.h"
-#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/boundary_check.h"
-#include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
 #include "rxmesh/reference/mcf.h"
 
@@ -52,21 +48,19 @@ app::Info make_info()
     app::Info i{
         "rxmesh-remesh",
         "isotropic remeshing on the GPU (Botsch and Kobbelt 2004): split long edges, collapse "
-        "short ones, flip towards valence 6, smooth tangentially and project onto the input, "
-        "for --iterations rounds; boundary vertices never move, collapses remove only those on "
-        "nearly straight stretches (exit 3 when a step stopped at "
-        "its pass bound)",
+        "short ones, flip towards valence 6, smooth tangentially and project onto the input, for "
+        "--iterations rounds; boundary vertices never move, collapses remove only those on nearly "
+        "straight stretches (exit 3 when a step stopped at its pass bound)",
         "an embedded noisy torus (48 x 24 quads, noise 0.3 x the mean edge length)",
         "write the remeshed mesh (.ply binary, or .obj), compact: vertices in slot order (the "
-        "input's surviving vertices first, in input order, then the new ones), not one vertex "
-        "per input vertex",
-        "check on the CPU: a valid mesh, manifold if the input was, the boundary within L/2 of "
-        "the input's with as many loops; up to 50000 input faces and without --feature-angle also the "
-        "serial reference with the "
-        "same L and iterations: the share of edges within [4/5 L, 4/3 L] within 0.10 of its own "
-        "and the symmetric Hausdorff distance to the input at most 1.5 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
-        "reference"};
+        "input's surviving vertices first, in input order, then the new ones), not one vertex per "
+        "input vertex",
+        "check on the CPU: a valid mesh, manifold if the input was, the boundary within L/2 of the "
+        "input's with as many loops; up to 50000 input faces and without --feature-angle also the "
+        "serial reference with the same L and iterations: the share of edges within [4/5 L, 4/3 L] "
+        "within 0.10 of its own and the symmetric Hausdorff distance to the input at most 1.5 x "
+        "its own + 1e-6 x the bounding-box diagonal (exit 2 otherwise); not with --device cpu, "
+        "which runs that reference"};
     return app::new_mesh_app(i);
 }
 
@@ -133,59 +127,8 @@ TargetLength choose_target_length(double input_mean_edge, std::size_t input_face
     return t;
 }
 
-struct Remeshed
-{
-    RemeshReport               report;
-    double                     upload_ms = 0, wall_ms = 0;
-    DynamicMemory              memory;
-    SurfaceQuality             quality;
-    app::DistanceToInput       distance;
-    app::MeshState             input_state, state;  // with --check only
-    TriangleSoup               result;              // compact, slot order
-    std::vector<std::uint32_t> input_vertex;        // of each result vertex; kNoElement: new
-};
-
-//! How the GPU path chooses L from the input uploaded (its mean edge length
-//! measured on the GPU, so that no host pass over the input comes first).
-using ChooseLength = std::function<double(DynamicMesh& input)>;
-
-//! --warmup's untimed runs, each on its own copy of the input.
-void warm_up(const TriangleSoup& in, const RemeshOptions& options, std::uint32_t runs)
-{
-    RemeshOptions untimed = options;  // its progress reads as the warm-up's: done < 0
-    if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
-    for (std::uint32_t i = 0; i < runs; ++i) {
-        DynamicMesh copy(in);
-        isotropic_remesh(copy, untimed);
-    }
-}
-
-//! The algorithm, once (after `warmup` untimed runs), then its quality and
-//! distance to the input, and the mesh downloaded; options.target_length
-//! set by `choose` on the uploaded input, before the timed run.
-Remeshed remesh(const TriangleSoup& in, RemeshOptions& options, const ChooseLength& choose,
-                bool check, std::uint32_t warmup)
-{
-    Remeshed    run;
-    auto        start = std::chrono::steady_clock::now();
-    DynamicMesh mesh(in);
-    run.upload_ms = app::ms_since(start);
-    if (check) run.input_state = app::state_of(mesh);
-    options.target_length = choose(mesh);
-    warm_up(in, options, warmup);
-    start      = std::chrono::steady_clock::now();
-    run.report = isotropic_remesh(mesh, options);
-    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    run.wall_ms = app::ms_since(start);
-    run.memory  = mesh.memory();
-    run.quality = surface_quality(mesh, run.report.target_length);
-    if (check) run.state = app::state_of(mesh);
-    const CompactMesh out = mesh.compact();
-    run.distance =
-        app::distance_to_input(out, app::InputSurface(in), bounding_box_diagonal(in.positions));
-    run.result = out.to_host(&run.input_vertex);
-    return run;
-}
+using Remeshed    = app::NewMeshRun<RemeshReport>;
+using CpuRemeshed = app::CpuNewMeshRun<reference::RemeshReport>;
 
 // ---- --check ----
 
@@ -197,38 +140,24 @@ constexpr double kBoundaryTolerance = 0.5;
 struct RemeshCheck
 {
     reference::BoundaryCheck boundary;
-    double                   target_length = 0;
-    bool        reference_ran           = false;
-    double      reference_share_in_band = 0, reference_distance = 0, distance_bound = 0;
+    double                   target_length           = 0;
+    double                   reference_share_in_band = 0;
+    app::OracleDistance      oracle;
 };
 
-//! The serial oracle with the same L and iterations (--check's comparison,
-//! and the whole of --device cpu); without projection its steps one by one
-//! (reference::isotropic_remesh always projects). The result is compact in
-//! id order: the input's surviving vertices first, in input order, then the
+//! The serial oracle with the same L, iterations and projection (--check's
+//! comparison, and the whole of --device cpu). The result is compact in id
+//! order: the input's surviving vertices first, in input order, then the
 //! new ones, as the GPU path's.
 TriangleSoup reference_remesh(const TriangleSoup& in, const RemeshOptions& options,
                               reference::RemeshReport* report = nullptr)
 {
-    if (options.project) {
-        reference::RemeshOptions r;
-        r.target_length     = options.target_length;
-        r.iterations        = int(options.iterations);
-        r.min_angle_degrees = options.min_angle_degrees;
-        return reference::isotropic_remesh(in, r, report);
-    }
-    reference::EditableMesh m(in.positions, in.faces);
-    reference::RemeshReport r;
-    r.target_length      = options.target_length;
-    const double angle   = options.min_angle_degrees;
-    for (std::uint32_t i = 0; i < options.iterations; ++i) {
-        r.splits += reference::split_long_edges(m, options.target_length);
-        r.collapses += reference::collapse_short_edges(m, options.target_length, angle);
-        r.flips += reference::equalize_valences(m, angle);
-        reference::tangential_smoothing(m, nullptr, angle);
-    }
-    if (report) *report = r;
-    return m.compact();
+    reference::RemeshOptions r;
+    r.target_length     = options.target_length;
+    r.iterations        = int(options.iterations);
+    r.min_angle_degrees = options.min_angle_degrees;
+    r.project           = options.project;
+    return reference::isotropic_remesh(in, r, report);
 }
 
 //! The oracle's part of --check. \throw app::CheckFailed.
@@ -236,7 +165,6 @@ void compare_with_reference(const TriangleSoup& in, const Remeshed& run,
                             const RemeshOptions& options, RemeshCheck* c)
 {
     const TriangleSoup ref     = reference_remesh(in, options);
-    c->reference_ran           = true;
     c->reference_share_in_band = reference::mesh_quality(ref, options.target_length).share_in_band;
     if (!(std::abs(run.quality.share_in_band - c->reference_share_in_band) <=
           kShareInBandTolerance)) {
@@ -247,9 +175,7 @@ void compare_with_reference(const TriangleSoup& in, const Remeshed& run,
                       run.quality.share_in_band, c->reference_share_in_band, kShareInBandTolerance);
         throw app::CheckFailed(why);
     }
-    c->reference_distance = reference::hausdorff_fast(ref, in).symmetric();
-    c->distance_bound =
-        app::require_distance_near_oracle(run.distance, c->reference_distance, kDistanceFactor);
+    c->oracle.compare(ref, in, run.distance, kDistanceFactor);
 }
 
 //! --check. \throw app::CheckFailed.
@@ -258,8 +184,8 @@ RemeshCheck check_result(const TriangleSoup& in, const Remeshed& run, const Reme
     RemeshCheck c;
     app::require_state_kept(run.input_state, run.state);
     c.target_length = options.target_length;
-    c.boundary      = reference::check_boundary(in, run.result,
-                                           kBoundaryTolerance * options.target_length);
+    c.boundary =
+        reference::check_boundary(in, run.result, kBoundaryTolerance * options.target_length);
     if (!c.boundary.ok()) throw app::CheckFailed(c.boundary.first);
     // the serial oracle has no feature edges: with them, validity and the boundary only
     if (in.faces.size() <= kMaxReferenceFaces && options.feature_angle_degrees == 0)
@@ -267,96 +193,31 @@ RemeshCheck check_result(const TriangleSoup& in, const Remeshed& run, const Reme
     return c;
 }
 
-// ---- --device cpu ----
-
-struct CpuRemeshed
-{
-    reference::RemeshReport report;
-    double                  ms = 0;
-    reference::MeshQuality  quality;
-    app::DistanceToInput    distance;
-    TriangleSoup            result;  // compact, id order (reference_remesh)
-};
-
-CpuRemeshed remesh_on_cpu(const TriangleSoup& in, const RemeshOptions& options)
-{
-    CpuRemeshed run;
-    const auto  start = std::chrono::steady_clock::now();
-    run.result        = reference_remesh(in, options, &run.report);
-    run.ms            = app::ms_since(start);
-    run.quality       = reference::mesh_quality(run.result, options.target_length);
-    run.distance      = app::distance_on_cpu(run.result, in);
-    return run;
-}
-
-//! A JSON array of counts, as SurfaceQuality::to_json writes its lists.
-std::string json_list(const std::vector<std::uint32_t>& v)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-    return s + "]";
-}
-
 // ---- what it prints ----
 
-//! "4:12 5:300 6:900 7+:10" (the last entry counts every larger valence too).
-std::string valence_list(const std::vector<std::uint32_t>& valences)
+//! The summary both paths print but its last lines; `passes`: the GPU's.
+template <typename Run>
+void print_summary(const app::Session& s, const Run& run, double length, const TargetLength& target,
+                   std::uint32_t iterations, const std::string& passes = "")
 {
-    std::string s;
-    for (std::size_t v = 0; v < valences.size(); ++v) {
-        if (valences[v] == 0) continue;
-        s += (s.empty() ? "" : " ") + std::to_string(v) + (v + 1 == valences.size() ? "+:" : ":") +
-             std::to_string(valences[v]);
-    }
-    return s.empty() ? "none" : s;
+    const auto& r = run.report;
+    app::print_sizes(s, run.result.positions.size(), run.result.faces.size());
+    std::printf("  target edge length %.6g (%s), %u iteration%s\n", length, target.source.c_str(),
+                iterations, iterations == 1 ? "" : "s");
+    std::printf("  splits %llu, collapses %llu, flips %llu%s\n", (unsigned long long)r.splits,
+                (unsigned long long)r.collapses, (unsigned long long)r.flips, passes.c_str());
+    app::print_band_quality(run.quality);
 }
 
 void print_summary(const app::Session& s, const Remeshed& run, const TargetLength& target)
 {
-    const RemeshReport&   r = run.report;
-    const SurfaceQuality& q = run.quality;
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces -> %zu vertices, %zu faces\n",
-                s.input().soup.positions.size(), s.input().soup.faces.size(),
-                run.result.positions.size(), run.result.faces.size());
-    std::printf("  target edge length %.6g (%s), %u iteration%s\n", r.target_length,
-                target.source.c_str(), r.iterations, r.iterations == 1 ? "" : "s");
-    std::printf(
-        "  splits %llu, collapses %llu, flips %llu (passes: %u split, %u collapse, %u "
-        "flip)%s\n",
-        (unsigned long long)r.splits, (unsigned long long)r.collapses, (unsigned long long)r.flips,
-        r.split_passes, r.collapse_passes, r.flip_passes,
-        r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
-    std::printf(
-        "  edges within [4/5 L, 4/3 L]: %.1f%%, min angle %.2f degrees, interior "
-        "valences %s\n",
-        100 * q.share_in_band, q.min_angle_degrees, valence_list(q.interior_valences).c_str());
-    run.distance.print();
-    std::printf("  import %.1f ms, upload %.1f ms, remesh %.3f ms (device), %.3f ms (wall)\n",
-                s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
-    app::print_memory(run.memory);
-}
-
-//! The GPU path's summary where it applies: no passes, no device memory.
-void print_cpu_summary(const app::Session& s, const CpuRemeshed& run, const TargetLength& target,
-                       std::uint32_t iterations)
-{
-    const reference::RemeshReport& r = run.report;
-    const reference::MeshQuality&  q = run.quality;
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces -> %zu vertices, %zu faces\n",
-                s.input().soup.positions.size(), s.input().soup.faces.size(),
-                run.result.positions.size(), run.result.faces.size());
-    std::printf("  target edge length %.6g (%s), %u iteration%s\n", target.value,
-                target.source.c_str(), iterations, iterations == 1 ? "" : "s");
-    std::printf("  splits %llu, collapses %llu, flips %llu\n", (unsigned long long)r.splits,
-                (unsigned long long)r.collapses, (unsigned long long)r.flips);
-    std::printf(
-        "  edges within [4/5 L, 4/3 L]: %.1f%%, min angle %.2f degrees, interior "
-        "valences %s\n",
-        100 * q.share_in_band, q.min_angle_degrees, valence_list(q.interior_valences).c_str());
-    run.distance.print();
-    std::printf("  import %.1f ms, remesh %.3f ms\n", s.import_ms(), run.ms);
+    const RemeshReport& r = run.report;
+    char                passes[160];
+    std::snprintf(passes, sizeof passes, " (passes: %u split, %u collapse, %u flip)%s",
+                  r.split_passes, r.collapse_passes, r.flip_passes,
+                  r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
+    print_summary(s, run, r.target_length, target, r.iterations, passes);
+    app::print_gpu_end(s, run, "remesh");
 }
 
 void print_check(const RemeshCheck& c, const Remeshed& run, std::size_t input_faces)
@@ -368,21 +229,16 @@ void print_check(const RemeshCheck& c, const Remeshed& run, std::size_t input_fa
                 (unsigned long long)c.boundary.output_loops, kBoundaryTolerance,
                 (unsigned long long)c.boundary.output_boundary_vertices,
                 (unsigned long long)c.boundary.input_boundary_vertices);
-    if (!c.reference_ran) {
-        if (input_faces > kMaxReferenceFaces)
-            std::printf(
-                "  serial reference skipped: %zu input faces, more than %zu (the serial "
-                "oracle is too slow)\n",
-                input_faces, kMaxReferenceFaces);
-        else
-            std::printf("  serial reference skipped: it has no feature edges\n");
-        return;
-    }
-    std::printf(
-        "  serial reference: %.1f%% of its edges within [4/5 L, 4/3 L], symmetric "
-        "Hausdorff %.4g (the GPU's %.4g <= %.4g)\n",
-        100 * c.reference_share_in_band, c.reference_distance, run.distance.h.symmetric(),
-        c.distance_bound);
+    if (c.oracle.ran)
+        std::printf(
+            "  serial reference: %.1f%% of its edges within [4/5 L, 4/3 L], symmetric "
+            "Hausdorff %.4g (the GPU's %.4g <= %.4g)\n",
+            100 * c.reference_share_in_band, c.oracle.distance, run.distance.h.symmetric(),
+            c.oracle.bound);
+    else if (input_faces > kMaxReferenceFaces)
+        app::print_oracle_skipped(input_faces, kMaxReferenceFaces);
+    else
+        std::printf("  serial reference skipped: it has no feature edges\n");
 }
 
 class Remesh final : public app::App
@@ -433,9 +289,16 @@ class Remesh final : public app::App
                 "embedded noisy torus (48 x 24 quads, noise 0.3 x mean edge)"};
     }
 
+    //! What the serial reference cannot do, refused before any work: --check
+    //! would compare it with itself, and it has no feature edges.
     void prepare(app::Input&, const app::CommonOptions& o) const override
     {
-        if (o.device == "cpu") refuse_on_cpu(o);
+        app::refuse_oracle_check_on_cpu(o);
+        if (o.device == "cpu" && m_options.feature_angle_degrees != 0)
+            throw InvalidInputError(
+                "--feature-angle: the serial CPU reference has no feature edges: not with "
+                "--device cpu");
+        app::refuse_warmup_on_cpu(o, m_warmup);
     }
 
     int run(app::Session& s) override
@@ -443,18 +306,23 @@ class Remesh final : public app::App
         if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup& in      = s.input().soup;
         RemeshOptions       options = algorithm_options();
-        options.progress            = progress_line(s, "remeshing");
-        const ChooseLength choose   = [&](DynamicMesh& input) {
-            m_target = choose_target_length(mean_edge_length(input), in.faces.size(), m_request,
-                                            s.input().name);
-            return m_target.value;
-        };
-        const Remeshed run = remesh(in, options, choose, s.check(), m_warmup);
+        options.progress            = app::progress_line(s, "remeshing");
+        const app::NewMeshAlgorithm<RemeshOptions, RemeshReport> remesher{
+            [](DynamicMesh& mesh, const RemeshOptions& o) { return isotropic_remesh(mesh, o); },
+            [](DynamicMesh& mesh, const RemeshReport& r) {
+                return surface_quality(mesh, r.target_length);
+            },
+            // L from the input's mean edge length measured on the GPU, so
+            // that no host pass over the input comes first
+            [&](DynamicMesh& input, RemeshOptions& o) {
+                m_target = choose_target_length(mean_edge_length(input), in.faces.size(), m_request,
+                                                s.input().name);
+                o.target_length = m_target.value;
+            }};
+        const Remeshed run = app::run_new_mesh(in, options, remesher, s.check(), m_warmup);
         RemeshCheck    c;
         if (s.check()) c = check_result(in, run, options);
-        const std::string& output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
+        app::stage_new_mesh(s, run.result);
         print_summary(s, run, m_target);
         if (s.check()) print_check(c, run, in.faces.size());
         s.write_report(report(s, run, c));
@@ -462,21 +330,6 @@ class Remesh final : public app::App
     }
 
    private:
-    //! What the serial reference cannot do, refused before any work: it has
-    //! no feature edges, and --check would compare it with itself.
-    void refuse_on_cpu(const app::CommonOptions& o) const
-    {
-        if (o.check)
-            throw InvalidInputError(
-                "--check compares the GPU with the serial CPU reference: not with --device cpu");
-        if (m_options.feature_angle_degrees != 0)
-            throw InvalidInputError(
-                "--feature-angle: the serial CPU reference has no feature edges: not with "
-                "--device cpu");
-        if (m_warmup != 0)
-            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
-    }
-
     //! The algorithm's options but L (chosen from the input's mean edge length).
     RemeshOptions algorithm_options() const
     {
@@ -495,11 +348,14 @@ class Remesh final : public app::App
         RemeshOptions options = algorithm_options();
         options.target_length = m_target.value;
         s.progress().show("remeshing (CPU)");
-        const CpuRemeshed  run    = remesh_on_cpu(in, options);
-        const std::string& output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
-        print_cpu_summary(s, run, m_target, m_options.iterations);
+        const CpuRemeshed run = app::run_new_mesh_on_cpu<reference::RemeshReport>(
+            in, [&](reference::RemeshReport* r) { return reference_remesh(in, options, r); },
+            [&](const TriangleSoup& out) {
+                return reference::mesh_quality(out, options.target_length);
+            });
+        app::stage_new_mesh(s, run.result);
+        print_summary(s, run, m_target.value, m_target, m_options.iterations);
+        app::print_cpu_end(s, run, "remesh");
         s.write_report(cpu_report(s, run));
         return 0;
     }
@@ -521,33 +377,20 @@ class Remesh final : public app::App
     app::Json cpu_report(const app::Session& s, const CpuRemeshed& run) const
     {
         const reference::RemeshReport& r = run.report;
-        app::Json                      remesh, quality, times;
+        app::Json                      remesh;
         remesh.num("target_length", r.target_length)
             .num("iterations", m_options.iterations)
             .num("splits", double(r.splits))
             .num("collapses", double(r.collapses))
             .num("flips", double(r.flips));
-        quality.num("faces", run.quality.faces)
-            .num("target_length", r.target_length)
-            .num("mean_edge", run.quality.mean_edge)
-            .num("share_in_band", run.quality.share_in_band)
-            .num("min_angle_degrees", run.quality.min_angle_degrees)
-            .embed("interior_valences", json_list(run.quality.interior_valences));
-        times.num("import", s.import_ms()).num("remesh", run.ms);
-        app::Json j = s.report(run.result.positions.size(), run.result.faces.size());
-        j.obj("parameters", parameters(r.target_length))
-            .obj("remesh", remesh)
-            .obj("quality", quality)
-            .obj("hausdorff", run.distance.to_json())
-            .obj("times_ms", times)
-            .flag("checked", false);
-        return j;
+        return app::cpu_new_mesh_report(s, run, "remesh", parameters(r.target_length), remesh,
+                                        app::cpu_quality_json(run.quality, r.target_length),
+                                        run.result.positions.size(), run.result.faces.size());
     }
 
     app::Json report(const app::Session& s, const Remeshed& run, const RemeshCheck& c) const
     {
-        const app::Json params = parameters(run.report.target_length);
-        app::Json j = app::new_mesh_report(s, run, "remesh", params,
+        app::Json j = app::new_mesh_report(s, run, "remesh", parameters(run.report.target_length),
                                            double(run.result.positions.size()),
                                            double(run.result.faces.size()));
         if (s.check()) j.obj("check", check_report(run, c));
@@ -556,28 +399,22 @@ class Remesh final : public app::App
 
     static app::Json check_report(const Remeshed& run, const RemeshCheck& c)
     {
-        app::Json check = app::state_check_json(run.input_state, run.state);
+        app::Json check = app::state_check_json(run.input_state, run.state), oracle;
         check.num("input_boundary_vertices", double(c.boundary.input_boundary_vertices))
             .num("output_boundary_vertices", double(c.boundary.output_boundary_vertices))
             .num("boundary_loops", double(c.boundary.output_loops))
             .num("boundary_max_distance", c.boundary.max_distance)
-            .num("boundary_tolerance", kBoundaryTolerance * c.target_length)
-            .flag("reference_ran", c.reference_ran)
-            .num("reference_max_faces", double(kMaxReferenceFaces));
-        if (c.reference_ran)
-            check.num("reference_share_in_band", c.reference_share_in_band)
-                .num("share_in_band_tolerance", kShareInBandTolerance)
-                .num("reference_hausdorff_symmetric", c.reference_distance)
-                .num("hausdorff_bound", c.distance_bound);
-        check.flag("passed", true);  // a failed check exits 2 and writes nothing
-        return check;
+            .num("boundary_tolerance", kBoundaryTolerance * c.target_length);
+        oracle.num("reference_share_in_band", c.reference_share_in_band)
+            .num("share_in_band_tolerance", kShareInBandTolerance);
+        return c.oracle.end_check_json(check, kMaxReferenceFaces, oracle);
     }
 
-    LengthRequest        m_request;
-    RemeshOptions        m_options;
-    bool                 m_no_project = false;
-    std::uint32_t        m_warmup     = 0;
-    TargetLength         m_target;  // set by run: L is chosen from the input uploaded
+    LengthRequest m_request;
+    RemeshOptions m_options;
+    bool          m_no_project = false;
+    std::uint32_t m_warmup     = 0;
+    TargetLength  m_target;  // set by run: L is chosen from the input uploaded
 };
 
 }  // namespace

@@ -9,7 +9,6 @@
 // (vertices in slot order), not one vertex per input vertex. No RXMesh is
 // built: no --weld, no --capacity.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -18,11 +17,11 @@
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/new_mesh_run.h"
+#include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/algo/simplify.h"
-#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
-#include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
 #include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/qem_simplify.h"
@@ -81,27 +80,8 @@ void require_reachable_target(const app::Input& in, const TargetRequest& request
                                 std::to_string(in.soup.faces.size()) + " faces");
 }
 
-struct Simplified
-{
-    SimplifyReport       report;
-    double               upload_ms = 0, wall_ms = 0;
-    DynamicMemory        memory;
-    SurfaceQuality       quality;  // L: the result's mean edge length (min angle, edge lengths)
-    app::DistanceToInput distance;
-    app::MeshState       input_state, state;  // with --check only
-    TriangleSoup         result;              // compact, slot order
-};
-
-//! --warmup's untimed runs, each on its own copy of the input.
-void warm_up(const TriangleSoup& in, const SimplifyOptions& options, std::uint32_t runs)
-{
-    SimplifyOptions untimed = options;  // its progress reads as the warm-up's: done < 0
-    if (options.progress) untimed.progress = [&options](double) { options.progress(-1); };
-    for (std::uint32_t i = 0; i < runs; ++i) {
-        DynamicMesh copy(in);
-        qem_simplify(copy, untimed);
-    }
-}
+using Simplified    = app::NewMeshRun<SimplifyReport>;
+using CpuSimplified = app::CpuNewMeshRun<reference::SimplifyReport>;
 
 //! The result's figures; the angles need an L only for the edge-length
 //! bins, so the result's own mean edge length serves.
@@ -111,38 +91,23 @@ SurfaceQuality quality_of(DynamicMesh& mesh)
     return mean > 0 ? surface_quality(mesh, mean) : SurfaceQuality{};
 }
 
-//! The algorithm, once (after `warmup` untimed runs), then its quality and
-//! distance to the input, and the mesh downloaded.
-Simplified simplify(const TriangleSoup& in, const SimplifyOptions& options, bool check,
-                    std::uint32_t warmup)
+//! The serial reference's options: the GPU path's target, boundary weight
+//! and sliver guard.
+reference::SimplifyOptions reference_options(const SimplifyOptions& options)
 {
-    Simplified  run;
-    auto        start = std::chrono::steady_clock::now();
-    DynamicMesh mesh(in);
-    run.upload_ms = app::ms_since(start);
-    if (check) run.input_state = app::state_of(mesh);
-    warm_up(in, options, warmup);
-    start = std::chrono::steady_clock::now();
-    run.report    = qem_simplify(mesh, options);
-    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    run.wall_ms = app::ms_since(start);
-    run.memory  = mesh.memory();
-    run.quality = quality_of(mesh);
-    if (check) run.state = app::state_of(mesh);
-    const CompactMesh out = mesh.compact();
-    run.distance =
-        app::distance_to_input(out, app::InputSurface(in), bounding_box_diagonal(in.positions));
-    run.result = out.to_host();
-    return run;
+    reference::SimplifyOptions o;
+    o.target_faces      = options.target_faces;
+    o.boundary_weight   = options.boundary_weight;
+    o.min_angle_degrees = options.min_angle_degrees;
+    return o;
 }
 
 // ---- --check ----
 
 struct SimplifyCheck
 {
-    bool                      reference_ran = false;
     reference::SimplifyReport reference;
-    double                    reference_distance = 0, distance_bound = 0;
+    app::OracleDistance       oracle;
 };
 
 //! The report agrees with the mesh: its counts are the result's, and it
@@ -166,15 +131,8 @@ void require_report_consistent(const Simplified& run, std::uint32_t target)
 void compare_with_reference(const TriangleSoup& in, const Simplified& run,
                             const SimplifyOptions& options, SimplifyCheck* c)
 {
-    reference::SimplifyOptions o;
-    o.target_faces         = options.target_faces;
-    o.boundary_weight      = options.boundary_weight;
-    o.min_angle_degrees    = options.min_angle_degrees;
-    const TriangleSoup ref = reference::qem_simplify(in, o, &c->reference);
-    c->reference_ran       = true;
-    c->reference_distance  = reference::hausdorff_fast(ref, in).symmetric();
-    c->distance_bound =
-        app::require_distance_near_oracle(run.distance, c->reference_distance, kDistanceFactor);
+    const TriangleSoup ref = reference::qem_simplify(in, reference_options(options), &c->reference);
+    c->oracle.compare(ref, in, run.distance, kDistanceFactor);
 }
 
 //! --check. \throw app::CheckFailed.
@@ -188,66 +146,19 @@ SimplifyCheck check_result(const TriangleSoup& in, const Simplified& run,
     return c;
 }
 
-// ---- --device cpu ----
-
-struct CpuSimplified
-{
-    reference::SimplifyReport report;
-    double                    ms = 0;
-    reference::MeshQuality    quality;  // L: the result's mean edge length, as the GPU path
-    app::DistanceToInput      distance;
-    TriangleSoup              result;  // compact: the surviving vertices in input order
-};
-
-CpuSimplified simplify_on_cpu(const TriangleSoup& in, const SimplifyOptions& options)
-{
-    reference::SimplifyOptions o;
-    o.target_faces      = options.target_faces;
-    o.boundary_weight   = options.boundary_weight;
-    o.min_angle_degrees = options.min_angle_degrees;
-    CpuSimplified run;
-    const auto    start = std::chrono::steady_clock::now();
-    run.result          = reference::qem_simplify(in, o, &run.report);
-    run.ms              = app::ms_since(start);
-    run.quality = reference::mesh_quality(
-        run.result, reference::mean_edge_length(run.result.positions, run.result.faces));
-    run.distance = app::distance_on_cpu(run.result, in);
-    return run;
-}
-
 // ---- what it prints ----
 
-void print_summary(const app::Session& s, const Simplified& run, const SimplifyOptions& options)
+//! The summary both paths print but its last lines; `collapses`: how.
+template <typename Run>
+void print_summary(const app::Session& s, const Run& run, const SimplifyOptions& options,
+                   const std::string& collapses)
 {
-    const SimplifyReport& r = run.report;
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces -> %u vertices, %u faces (target %u faces)\n",
-                s.input().soup.positions.size(), s.input().soup.faces.size(), r.vertices, r.faces,
-                options.target_faces);
-    std::printf("  collapses %llu in %u pass%s: %s\n", (unsigned long long)r.collapses, r.passes,
-                r.passes == 1 ? "" : "es", r.stop_reason().c_str());
+    const auto& r = run.report;
+    app::print_sizes(s, r.vertices, r.faces,
+                     " (target " + std::to_string(options.target_faces) + " faces)");
+    std::printf("  collapses %s: %s\n", collapses.c_str(), r.stop_reason().c_str());
     std::printf("  min angle %.2f degrees, mean edge length %.4g\n", run.quality.min_angle_degrees,
                 run.quality.mean_edge);
-    run.distance.print();
-    std::printf("  import %.1f ms, upload %.1f ms, simplify %.3f ms (device), %.3f ms (wall)\n",
-                s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
-    app::print_memory(run.memory);
-}
-
-//! The GPU path's summary where it applies: no passes, no device memory.
-void print_cpu_summary(const app::Session& s, const CpuSimplified& run,
-                       const SimplifyOptions& options)
-{
-    const reference::SimplifyReport& r = run.report;
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces -> %u vertices, %u faces (target %u faces)\n",
-                s.input().soup.positions.size(), s.input().soup.faces.size(), r.vertices, r.faces,
-                options.target_faces);
-    std::printf("  collapses %u, one at a time: %s\n", r.collapses, r.stop_reason().c_str());
-    std::printf("  min angle %.2f degrees, mean edge length %.4g\n", run.quality.min_angle_degrees,
-                run.quality.mean_edge);
-    run.distance.print();
-    std::printf("  import %.1f ms, simplify %.3f ms\n", s.import_ms(), run.ms);
 }
 
 void print_check(const SimplifyCheck& c, const Simplified& run, std::size_t input_faces)
@@ -255,18 +166,14 @@ void print_check(const SimplifyCheck& c, const Simplified& run, std::size_t inpu
     std::printf("  check passed: %s, %s, the report agrees with the mesh\n",
                 run.state.valid ? "valid" : "not valid, as the input",
                 run.state.manifold ? "manifold" : "not manifold, as the input");
-    if (!c.reference_ran) {
+    if (!c.oracle.ran)
+        app::print_oracle_skipped(input_faces, kMaxReferenceFaces);
+    else
         std::printf(
-            "  serial reference skipped: %zu input faces, more than %zu (the serial "
-            "oracle is too slow)\n",
-            input_faces, kMaxReferenceFaces);
-        return;
-    }
-    std::printf(
-        "  serial reference: %u faces (%s), symmetric Hausdorff %.4g (the GPU's %.4g <= "
-        "%.4g)\n",
-        c.reference.faces, c.reference.stop_reason().c_str(), c.reference_distance,
-        run.distance.h.symmetric(), c.distance_bound);
+            "  serial reference: %u faces (%s), symmetric Hausdorff %.4g (the GPU's %.4g <= "
+            "%.4g)\n",
+            c.reference.faces, c.reference.stop_reason().c_str(), c.oracle.distance,
+            run.distance.h.symmetric(), c.oracle.bound);
 }
 
 class Simplify final : public app::App
@@ -307,12 +214,8 @@ class Simplify final : public app::App
 
     void prepare(app::Input& in, const app::CommonOptions& o) const override
     {
-        // refused before any work: --check would compare the reference with itself
-        if (o.device == "cpu" && o.check)
-            throw InvalidInputError(
-                "--check compares the GPU with the serial CPU reference: not with --device cpu");
-        if (o.device == "cpu" && m_warmup != 0)
-            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
+        app::refuse_oracle_check_on_cpu(o);
+        app::refuse_warmup_on_cpu(o, m_warmup);
         require_reachable_target(in, m_request);
     }
 
@@ -322,14 +225,19 @@ class Simplify final : public app::App
         const TriangleSoup& in      = s.input().soup;
         SimplifyOptions     options = m_options;
         options.target_faces        = target_faces(in.faces.size(), m_request);
-        options.progress            = progress_line(s, "simplifying");
-        const Simplified run        = simplify(in, options, s.check(), m_warmup);
+        options.progress            = app::progress_line(s, "simplifying");
+        const app::NewMeshAlgorithm<SimplifyOptions, SimplifyReport> simplifier{
+            [](DynamicMesh& mesh, const SimplifyOptions& o) { return qem_simplify(mesh, o); },
+            [](DynamicMesh& mesh, const SimplifyReport&) { return quality_of(mesh); }};
+        const Simplified run = app::run_new_mesh(in, options, simplifier, s.check(), m_warmup);
         SimplifyCheck    c;
         if (s.check()) c = check_result(in, run, options);
-        const std::string& output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
-        print_summary(s, run, options);
+        app::stage_new_mesh(s, run.result);
+        const SimplifyReport& r = run.report;
+        print_summary(s, run, options,
+                      std::to_string(r.collapses) + " in " + std::to_string(r.passes) + " pass" +
+                          (r.passes == 1 ? "" : "es"));
+        app::print_gpu_end(s, run, "simplify");
         if (s.check()) print_check(c, run, in.faces.size());
         s.write_report(report(s, run, options, c));
         return run.report.hit_pass_bound ? 3 : 0;
@@ -344,11 +252,18 @@ class Simplify final : public app::App
         SimplifyOptions     options = m_options;
         options.target_faces        = target_faces(in.faces.size(), m_request);
         s.progress().show("simplifying (CPU)");
-        const CpuSimplified run    = simplify_on_cpu(in, options);
-        const std::string&  output = s.options().output;
-        s.stage(output,
-                [&](const std::string& tmp) { app::write_mesh_as(tmp, output, run.result); });
-        print_cpu_summary(s, run, options);
+        const CpuSimplified run = app::run_new_mesh_on_cpu<reference::SimplifyReport>(
+            in,
+            [&](reference::SimplifyReport* r) {
+                return reference::qem_simplify(in, reference_options(options), r);
+            },
+            [](const TriangleSoup& out) {
+                return reference::mesh_quality(
+                    out, reference::mean_edge_length(out.positions, out.faces));
+            });
+        app::stage_new_mesh(s, run.result);
+        print_summary(s, run, options, std::to_string(run.report.collapses) + ", one at a time");
+        app::print_cpu_end(s, run, "simplify");
         s.write_report(cpu_report(s, run, options));
         return 0;
     }
@@ -370,25 +285,15 @@ class Simplify final : public app::App
                          const SimplifyOptions& options) const
     {
         const reference::SimplifyReport& r = run.report;
-        app::Json                        simplify, quality, times;
+        app::Json                        simplify;
         simplify.num("faces", r.faces)
             .num("vertices", r.vertices)
             .num("collapses", r.collapses)
             .flag("reached_target", r.reached_target)
             .str("stop_reason", r.stop_reason())
             .num("max_cost", r.max_cost);
-        quality.num("faces", run.quality.faces)
-            .num("mean_edge", run.quality.mean_edge)
-            .num("min_angle_degrees", run.quality.min_angle_degrees);
-        times.num("import", s.import_ms()).num("simplify", run.ms);
-        app::Json j = s.report(r.vertices, r.faces);
-        j.obj("parameters", parameters(options))
-            .obj("simplify", simplify)
-            .obj("quality", quality)
-            .obj("hausdorff", run.distance.to_json())
-            .obj("times_ms", times)
-            .flag("checked", false);
-        return j;
+        return app::cpu_new_mesh_report(s, run, "simplify", parameters(options), simplify,
+                                        app::cpu_quality_json(run.quality), r.vertices, r.faces);
     }
 
     app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
@@ -396,25 +301,19 @@ class Simplify final : public app::App
     {
         app::Json params = parameters(options);
         params.num("batch_share", options.batch_share).num("max_passes", options.max_passes);
-        app::Json j = app::new_mesh_report(s, run, "simplify", params, run.report.vertices,
-                                           run.report.faces);
+        app::Json j =
+            app::new_mesh_report(s, run, "simplify", params, run.report.vertices, run.report.faces);
         if (s.check()) j.obj("check", check_report(run, c));
         return j;
     }
 
     static app::Json check_report(const Simplified& run, const SimplifyCheck& c)
     {
-        app::Json check = app::state_check_json(run.input_state, run.state);
-        check.str("stop_reason", run.report.stop_reason())
-            .flag("reference_ran", c.reference_ran)
-            .num("reference_max_faces", double(kMaxReferenceFaces));
-        if (c.reference_ran)
-            check.num("reference_faces", c.reference.faces)
-                .str("reference_stop_reason", c.reference.stop_reason())
-                .num("reference_hausdorff_symmetric", c.reference_distance)
-                .num("hausdorff_bound", c.distance_bound);
-        check.flag("passed", true);  // a failed check exits 2 and writes nothing
-        return check;
+        app::Json check = app::state_check_json(run.input_state, run.state), oracle;
+        check.str("stop_reason", run.report.stop_reason());
+        oracle.num("reference_faces", c.reference.faces)
+            .str("reference_stop_reason", c.reference.stop_reason());
+        return c.oracle.end_check_json(check, kMaxReferenceFaces, oracle);
     }
 
     TargetRequest   m_request;

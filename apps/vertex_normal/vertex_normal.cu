@@ -76,8 +76,7 @@ class VertexNormal final : public app::App
 
     void prepare(app::Input&, const app::CommonOptions& o) const override
     {
-        if (o.device == "cpu" && m_warmup != 0)
-            throw InvalidInputError("--warmup repeats the GPU run: not with --device cpu");
+        app::refuse_warmup_on_cpu(o, m_warmup);
     }
 
     app::Input default_input() const override

@@ -325,7 +325,8 @@ TriangleSoup isotropic_remesh(const TriangleSoup& input, const RemeshOptions& op
         throw InvalidInputError("isotropic_remesh: the target edge length " +
                                 std::to_string(r.target_length) + " is not positive");
     std::unique_ptr<ClosestPointTree> surface;  // built once: the input never changes
-    if (!input.faces.empty()) surface = std::make_unique<ClosestPointTree>(input);
+    if (options.project && !input.faces.empty())
+        surface = std::make_unique<ClosestPointTree>(input);
     for (int it = 0; it < options.iterations; ++it) {
         r.splits += split_long_edges(m, r.target_length);
         r.collapses += collapse_short_edges(m, r.target_length, options.min_angle_degrees);

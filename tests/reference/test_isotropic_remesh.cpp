@@ -161,6 +161,40 @@ TEST(ReferenceRemesh, SphereGetsEvenEdgesAndKeepsItsTopology)
     EXPECT_LT(hausdorff(in, out).symmetric(), 0.5 * L);
 }
 
+// project = false is the four steps one by one with no surface to project
+// onto (what rxmesh-remesh --no-project --device cpu runs), bit for bit; the
+// noisy torus drifts without projection, so a run that projected anyway
+// would differ.
+TEST(ReferenceRemesh, WithoutProjectionIsTheStepsOneByOne)
+{
+    const TriangleSoup in = generate::noisy(generate::torus(16, 8), 0.3f, 2);
+    RemeshOptions      o;
+    o.target_length = 0.8 * mean_edge_length(in.positions, in.faces);
+    o.iterations    = 2;
+    o.project       = false;
+    RemeshReport       r;
+    const TriangleSoup out = isotropic_remesh(in, o, &r);
+
+    EditableMesh m(in.positions, in.faces);
+    RemeshReport steps;
+    for (int i = 0; i < o.iterations; ++i) {
+        steps.splits += split_long_edges(m, o.target_length);
+        steps.collapses += collapse_short_edges(m, o.target_length, o.min_angle_degrees);
+        steps.flips += equalize_valences(m, o.min_angle_degrees);
+        tangential_smoothing(m, nullptr, o.min_angle_degrees);
+    }
+    const TriangleSoup expected = m.compact();
+    EXPECT_EQ(r.target_length, o.target_length);
+    EXPECT_EQ(r.splits, steps.splits);
+    EXPECT_EQ(r.collapses, steps.collapses);
+    EXPECT_EQ(r.flips, steps.flips);
+    EXPECT_EQ(out.faces, expected.faces);
+    EXPECT_EQ(out.positions, expected.positions);  // float for float
+
+    o.project = true;
+    EXPECT_NE(isotropic_remesh(in, o).positions, out.positions);
+}
+
 TEST(ReferenceRemesh, OpenGridKeepsItsBoundary)
 {
     const TriangleSoup in  = generate::noisy(generate::grid(6, 5), 0.2f, 2);

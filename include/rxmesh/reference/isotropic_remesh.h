@@ -24,9 +24,9 @@
 //      shrink: no flip across a ridge, CGAL's test) and the guard holds;
 //   4. move every interior vertex that is not sharp to the centroid of its
 //      neighbours within its tangent plane (area-weighted normal), then
-//   5. to its closest point on the input; a move that folds a face or
-//      fails the guard is shortened (1/2, 1/4, 1/8, then projection alone)
-//      or not made.
+//   5. to its closest point on the input (unless RemeshOptions::project
+//      is off); a move that folds a face or fails the guard is shortened
+//      (1/2, 1/4, 1/8, then projection alone) or not made.
 // A vertex is sharp (a tip, a crease, a corner) when the unit normal of one
 // of its faces is more than kSharpVertexDegrees from their mean: smoothing
 // it or collapsing it away would round the surface off there (the largest
@@ -65,6 +65,9 @@ struct RemeshOptions
     //! The sliver guard: no collapse, flip or smoothing move makes a face
     //! with a smaller angle unless the faces it replaces had one (0: off).
     double min_angle_degrees = 20;
+    //! Step 5 (off: smoothing alone, the surface drifts; the GPU's
+    //! RemeshOptions::project).
+    bool project = true;
 };
 
 struct RemeshReport
