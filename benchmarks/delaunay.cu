@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
@@ -252,12 +253,7 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    cli.add_option("--mesh", a.meshes,
-                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
-                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
-        ->allow_extra_args(false);
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
+    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
     bench::add_runs(cli, a.runs);
     cli.add_option("--cpu-runs", a.cpu_runs,
                    "runs of the serial CPU baseline per size (0: skip it)")
@@ -285,7 +281,7 @@ int main(int argc, char** argv)
         "bench_delaunay"};
     add_options(cli, a);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
+    return bench::guarded_main(cli.get_name().c_str(), [&] {
         bench::keep_pool_memory();
         std::printf(
             "GPU: %s; tolerance %g; GPU: median of %d runs after a warm-up; CPU (serial "
@@ -298,21 +294,15 @@ int main(int argc, char** argv)
             [&](const std::string& name, int level, const TriangleSoup& soup) {
                 rows.push_back(measure(name, level, soup, a));
             });
-        bool        all  = true;
-        std::string json = "{\"gpu\":\"" + bench::gpu_name() +
-                           "\",\"tolerance\":" + json_number(a.tolerance) + ",\"rows\":[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            json += (i ? "," : "") + row_json(rows[i]);
-            all = all && rows[i].verified;
-        }
-        if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
+        const bool all = bench::write_rows_json(
+            a.json,
+            "{\"gpu\":\"" + bench::gpu_name() + "\",\"tolerance\":" + json_number(a.tolerance) +
+                ",\"rows\":[",
+            rows, row_json, [](const Row& r) { return r.verified; });
         std::printf(
             "\nverified: %s (left non-Delaunay: interior edges with cot sum < -%g in "
             "double, each refused or not by the serial reference)\n",
             all ? "every size" : "FAILED", reference::delaunay_check_bound(a.tolerance));
         return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_delaunay: %s\n", e.what());
-        return 1;
-    }
+    });
 }

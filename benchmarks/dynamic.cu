@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "rxmesh/dynamic/dynamic_pass.cuh"
 #include "rxmesh/io/generate.h"
@@ -415,12 +416,7 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    cli.add_option("--mesh", a.meshes,
-                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
-                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
-        ->allow_extra_args(false);
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
+    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
     bench::add_runs(cli, a.runs);
     cli.add_option("--rounds", a.rounds, "split + collapse rounds per run")
         ->check(CLI::Range(1, 1000000))
@@ -444,7 +440,7 @@ int main(int argc, char** argv)
         "bench_dynamic"};
     add_options(cli, a);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
+    return bench::guarded_main(cli.get_name().c_str(), [&] {
         bench::keep_pool_memory();
         std::printf(
             "GPU: %s; %d rounds (split > 4/3 L, collapse < 4/5 L, L = %g x mean edge length); "
@@ -458,24 +454,17 @@ int main(int argc, char** argv)
             [&](const std::string& name, int level, const TriangleSoup& soup) {
                 rows.push_back(measure(name, level, soup, a));
             });
-        bool        all  = true;
-        std::string json = "{\"gpu\":\"" + bench::gpu_name() +
-                           "\",\"rounds\":" + std::to_string(a.rounds) +
-                           ",\"scale\":" + json_number(a.scale) +
-                           ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            json += (i ? "," : "") + row_json(rows[i]);
-            all = all && rows[i].verified;
-        }
-        if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
+        const bool all = bench::write_rows_json(
+            a.json,
+            "{\"gpu\":\"" + bench::gpu_name() + "\",\"rounds\":" + std::to_string(a.rounds) +
+                ",\"scale\":" + json_number(a.scale) + ",\"runs\":" + std::to_string(a.runs) +
+                ",\"rows\":[",
+            rows, row_json, [](const Row& r) { return r.verified; });
         std::printf(
             "\nverified: %s (valid, manifold and Euler characteristic kept, same counts every "
             "run, same slots for block_threads 128 / 256 / 512, the same static mesh three "
             "ways)\n",
             all ? "every size" : "FAILED");
         return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_dynamic: %s\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "dynamic_output.h"
 #include "rxmesh/algo/mesh_quality.h"
@@ -54,7 +55,6 @@ namespace {
 
 using namespace rxmesh;
 using bench::json_number;
-using bench::median;
 using bench::mib;
 
 struct Args
@@ -74,7 +74,7 @@ struct Row
     std::size_t    V = 0, F = 0;
     double         mean_edge = 0, L = 0;
     RemeshReport   report;  // of the last run
-    double         ms = 0, wall_ms = 0, end_to_end_ms = 0, build_ms = 0, compact_ms = 0;  // medians
+    bench::RunMedians times;
     DynamicMemory  memory;
     SurfaceQuality quality;
     bench::Distance distance;
@@ -101,36 +101,24 @@ Row measure(const std::string& name, int level, const TriangleSoup& soup, const 
     o.max_passes_per_step = a.max_passes_per_step;
     const bench::InputSurface input(soup);
     r.verdict = bench::Verdict(input);
-    {
-        DynamicMesh warm(soup);
-        isotropic_remesh(warm, o);
-    }
-    std::vector<double> ms, wall, end_to_end, build, compact;
-    RemeshReport        first;
+    const auto remesh = [&](DynamicMesh& mesh) { return isotropic_remesh(mesh, o); };
+    bench::warm_up(soup, remesh);
+    // set after the warm-up, so that only the timed runs' passes are kept;
+    // emptied after each run's inspection, so each run starts with none
     std::vector<PassReport> passes;
     if (a.passes) o.on_pass = [&](const PassReport& p) { passes.push_back(p); };
-    for (int i = 0; i < a.runs; ++i) {
-        passes.clear();
-        bench::timed_run(
-            soup, [&](DynamicMesh& mesh) { return isotropic_remesh(mesh, o); },
-            [&](DynamicMesh& mesh, const CompactMesh& out, const RemeshReport& rep,
-                const bench::RunTimes& t) {
-                ms.push_back(rep.ms), wall.push_back(t.wall_ms);
-                end_to_end.push_back(t.end_to_end_ms), build.push_back(t.build_ms);
-                compact.push_back(t.compact_ms);
-                if (i == 0) first = rep;
-                r.verdict.add(i, bench::check_output(mesh, out), same_counts(rep, first));
-                r.report = rep;
-                if (i == a.runs - 1) {  // quality and memory, outside the timing
-                    r.memory   = mesh.memory();
-                    r.quality  = surface_quality(mesh, r.L);
-                    r.distance = bench::distance_to_input(input, out);
-                    r.passes   = passes;
-                }
-            });
-    }
-    r.ms = median(ms), r.wall_ms = median(wall), r.end_to_end_ms = median(end_to_end);
-    r.build_ms = median(build), r.compact_ms = median(compact);
+    r.times = bench::timed_runs(
+        soup, a.runs, r.verdict, remesh, same_counts,
+        [&](DynamicMesh& mesh, const CompactMesh& out, const RemeshReport& rep, int run) {
+            r.report = rep;
+            if (run == a.runs - 1) {  // quality and memory, outside the timing
+                r.memory   = mesh.memory();
+                r.quality  = surface_quality(mesh, r.L);
+                r.distance = bench::distance_to_input(input, out);
+                r.passes   = passes;
+            }
+            passes.clear();
+        });
     return r;
 }
 
@@ -150,7 +138,8 @@ void print_row(const Row& r)
     std::printf(
         "| %s | %d | %zu | %u | %.3f | %.3f | %.3f | %llu | %llu | %llu | %u / %u / %u%s | %.3f "
         "| %.2f | %.3f | %.3e | %s (%s) | %s |\n",
-        r.name.c_str(), r.level, r.F, r.verdict.last.faces, r.ms, r.wall_ms, r.end_to_end_ms,
+        r.name.c_str(), r.level, r.F, r.verdict.last.faces, r.times.ms, r.times.wall_ms,
+        r.times.end_to_end_ms,
         (unsigned long long)g.splits, (unsigned long long)g.collapses, (unsigned long long)g.flips,
         g.split_passes, g.collapse_passes, g.flip_passes, g.hit_pass_bound ? " (bound)" : "",
         r.quality.share_in_band, r.quality.min_angle_degrees, r.quality.share_valence6(),
@@ -170,40 +159,22 @@ std::string passes_json(const Row& r)
 
 std::string row_json(const Row& r)
 {
-    const DynamicMemory& m = r.memory;
     return "{\"mesh\":\"" + r.name + "\",\"level\":" + std::to_string(r.level) +
            ",\"vertices\":" + std::to_string(r.V) + ",\"faces\":" + std::to_string(r.F) +
            ",\"vertices_out\":" + std::to_string(r.verdict.last.vertices) +
            ",\"faces_out\":" + std::to_string(r.verdict.last.faces) +
            ",\"mean_edge_length\":" + json_number(r.mean_edge) +
-           ",\"target_length\":" + json_number(r.L) + ",\"ms\":" + json_number(r.ms) +
-           ",\"wall_ms\":" + json_number(r.wall_ms) +
-           ",\"end_to_end_ms\":" + json_number(r.end_to_end_ms) +
-           ",\"build_ms\":" + json_number(r.build_ms) +
-           ",\"compact_ms\":" + json_number(r.compact_ms) + ",\"report\":" + r.report.to_json() +
+           ",\"target_length\":" + json_number(r.L) + r.times.to_json() +
+           ",\"report\":" + r.report.to_json() +
            ",\"quality\":" + r.quality.to_json() +
-           ",\"hausdorff\":{\"from_output\":" + json_number(r.distance.h.from_a) +
-           ",\"from_input\":" + json_number(r.distance.h.from_b) +
-           ",\"mean_from_output\":" + json_number(r.distance.h.mean_from_a) +
-           ",\"relative\":" + json_number(r.distance.relative) +
-           ",\"mean_relative\":" + json_number(r.distance.mean_relative) + "}" +
-           ",\"memory\":{\"mesh\":" + std::to_string(m.mesh) +
-           ",\"connectivity\":" + std::to_string(m.connectivity) +
-           ",\"workspace\":" + std::to_string(m.workspace) +
-           ",\"attributes\":" + std::to_string(m.attributes) +
-           ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
-           "},\"check\":" + r.verdict.to_json() +
+           ",\"hausdorff\":" + bench::distance_json(r.distance) +
+           ",\"memory\":" + bench::memory_json(r.memory) + ",\"check\":" + r.verdict.to_json() +
            ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + passes_json(r) + "}";
 }
 
 void add_options(CLI::App& cli, Args& a)
 {
-    cli.add_option("--mesh", a.meshes,
-                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
-                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
-        ->allow_extra_args(false);
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
+    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
     bench::add_runs(cli, a.runs);
     cli.add_option("--iterations", a.iterations, "remeshing iterations")
         ->check(CLI::Range(1u, 100u))
@@ -233,7 +204,7 @@ int main(int argc, char** argv)
         "bench_remesh"};
     add_options(cli, a);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
+    return bench::guarded_main(cli.get_name().c_str(), [&] {
         bench::keep_pool_memory();
         std::printf(
             "GPU: %s; isotropic_remesh, %u iterations, L = %g x the input's mean edge length "
@@ -254,23 +225,16 @@ int main(int argc, char** argv)
                 rows.push_back(measure(name, level, soup, a));
                 print_row(rows.back());
             });
-        bool        all  = true;
-        std::string json = "{\"gpu\":\"" + bench::gpu_name() +
-                           "\",\"iterations\":" + std::to_string(a.iterations) +
-                           ",\"scale\":" + json_number(a.scale) +
-                           ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            json += (i ? "," : "") + row_json(rows[i]);
-            all = all && rows[i].verdict.ok();
-        }
-        if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
+        const bool all = bench::write_rows_json(
+            a.json,
+            "{\"gpu\":\"" + bench::gpu_name() + "\",\"iterations\":" + std::to_string(a.iterations) +
+                ",\"scale\":" + json_number(a.scale) + ",\"runs\":" + std::to_string(a.runs) +
+                ",\"rows\":[",
+            rows, row_json, [](const Row& r) { return r.verdict.ok(); });
         std::printf(
             "\nverified: %s (every run: valid, manifold and Euler characteristic kept where the "
             "input is manifold; the same counts in every run)\n",
             all ? "every size" : "FAILED");
         return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_remesh: %s\n", e.what());
-        return 1;
-    }
+    });
 }

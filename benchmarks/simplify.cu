@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "dynamic_output.h"
 #include "rxmesh/algo/mesh_quality.h"
@@ -54,7 +55,6 @@ namespace {
 
 using namespace rxmesh;
 using bench::json_number;
-using bench::median;
 using bench::mib;
 
 struct Args
@@ -75,7 +75,7 @@ struct Row
     std::size_t     V = 0, F = 0;
     SimplifyOptions options;
     SimplifyReport  report;  // of the last run
-    double        ms = 0, wall_ms = 0, end_to_end_ms = 0, build_ms = 0, compact_ms = 0;  // medians
+    bench::RunMedians times;
     DynamicMemory memory;
     double        min_angle = 0, share_below_5 = 0;
     bench::Distance distance;
@@ -96,37 +96,23 @@ Row measure_one(const std::string& name, int level, const TriangleSoup& soup,
     r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
     r.options = o;
     r.verdict = bench::Verdict(input);
-    {
-        DynamicMesh warm(soup);
-        qem_simplify(warm, o);
-    }
-    std::vector<double> ms, wall, end_to_end, build, compact;
-    SimplifyReport      first;
-    for (int i = 0; i < a.runs; ++i) {
-        bench::timed_run(
-            soup, [&](DynamicMesh& mesh) { return qem_simplify(mesh, o); },
-            [&](DynamicMesh& mesh, const CompactMesh& out, const SimplifyReport& rep,
-                const bench::RunTimes& t) {
-                ms.push_back(rep.ms), wall.push_back(t.wall_ms);
-                end_to_end.push_back(t.end_to_end_ms), build.push_back(t.build_ms);
-                compact.push_back(t.compact_ms);
-                if (i == 0) first = rep;
-                r.verdict.add(i, bench::check_output(mesh, out), same_counts(rep, first));
-                r.report = rep;
-                if (i == a.runs - 1) {  // quality and memory, outside the timing
-                    r.memory = mesh.memory();
-                    // the length only scales the band figures, unused here
-                    // (bench_simplify_cpu passes 1 as well)
-                    if (out.num_faces) {
-                        const SurfaceQuality q = surface_quality(mesh, 1.0);
-                        r.min_angle = q.min_angle_degrees, r.share_below_5 = q.share_below_5_degrees;
-                    }
-                    r.distance  = bench::distance_to_input(input, out);
+    const auto simplify = [&](DynamicMesh& mesh) { return qem_simplify(mesh, o); };
+    bench::warm_up(soup, simplify);
+    r.times = bench::timed_runs(
+        soup, a.runs, r.verdict, simplify, same_counts,
+        [&](DynamicMesh& mesh, const CompactMesh& out, const SimplifyReport& rep, int run) {
+            r.report = rep;
+            if (run == a.runs - 1) {  // quality and memory, outside the timing
+                r.memory = mesh.memory();
+                // the length only scales the band figures, unused here
+                // (bench_simplify_cpu passes 1 as well)
+                if (out.num_faces) {
+                    const SurfaceQuality q = surface_quality(mesh, 1.0);
+                    r.min_angle = q.min_angle_degrees, r.share_below_5 = q.share_below_5_degrees;
                 }
-            });
-    }
-    r.ms = median(ms), r.wall_ms = median(wall), r.end_to_end_ms = median(end_to_end);
-    r.build_ms = median(build), r.compact_ms = median(compact);
+                r.distance = bench::distance_to_input(input, out);
+            }
+        });
     return r;
 }
 
@@ -146,7 +132,7 @@ void print_row(const Row& r)
         "| %s | %d | %zu | %g | %u | %u | %.3f | %.3f | %.3f | %u | %llu | %s | %.3e | %.2f | %.4f "
         "| %s (%s) | %s |\n",
         r.name.c_str(), r.level, r.F, r.options.batch_share, r.options.target_faces,
-        r.verdict.last.faces, r.ms, r.wall_ms, r.end_to_end_ms, g.passes,
+        r.verdict.last.faces, r.times.ms, r.times.wall_ms, r.times.end_to_end_ms, g.passes,
         (unsigned long long)g.collapses, g.stop_reason().c_str(), r.distance.relative, r.min_angle,
         r.share_below_5, mib(double(r.memory.total())).c_str(), mib(double(r.memory.peak)).c_str(),
         r.verdict.ok() ? "yes" : "**NO**");
@@ -156,7 +142,6 @@ void print_row(const Row& r)
 
 std::string row_json(const Row& r)
 {
-    const DynamicMemory& m = r.memory;
     return "{\"mesh\":\"" + r.name + "\",\"level\":" + std::to_string(r.level) +
            ",\"vertices\":" + std::to_string(r.V) + ",\"faces\":" + std::to_string(r.F) +
            ",\"target_faces\":" + std::to_string(r.options.target_faces) +
@@ -164,35 +149,18 @@ std::string row_json(const Row& r)
            ",\"boundary_weight\":" + json_number(r.options.boundary_weight) +
            ",\"vertices_out\":" + std::to_string(r.verdict.last.vertices) +
            ",\"faces_out\":" + std::to_string(r.verdict.last.faces) +
-           ",\"ms\":" + json_number(r.ms) + ",\"wall_ms\":" + json_number(r.wall_ms) +
-           ",\"end_to_end_ms\":" + json_number(r.end_to_end_ms) +
-           ",\"build_ms\":" + json_number(r.build_ms) +
-           ",\"compact_ms\":" + json_number(r.compact_ms) + ",\"report\":" + r.report.to_json() +
+           r.times.to_json() + ",\"report\":" + r.report.to_json() +
            ",\"stop_reason\":\"" + r.report.stop_reason() + "\"" +
            ",\"min_angle\":" + json_number(r.min_angle) +
            ",\"share_below_5_degrees\":" + json_number(r.share_below_5) +
-           ",\"hausdorff\":{\"from_output\":" + json_number(r.distance.h.from_a) +
-           ",\"from_input\":" + json_number(r.distance.h.from_b) +
-           ",\"mean_from_output\":" + json_number(r.distance.h.mean_from_a) +
-           ",\"relative\":" + json_number(r.distance.relative) +
-           ",\"mean_relative\":" + json_number(r.distance.mean_relative) + "}" +
-           ",\"memory\":{\"mesh\":" + std::to_string(m.mesh) +
-           ",\"connectivity\":" + std::to_string(m.connectivity) +
-           ",\"workspace\":" + std::to_string(m.workspace) +
-           ",\"attributes\":" + std::to_string(m.attributes) +
-           ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
-           "},\"check\":" + r.verdict.to_json() +
+           ",\"hausdorff\":" + bench::distance_json(r.distance) +
+           ",\"memory\":" + bench::memory_json(r.memory) + ",\"check\":" + r.verdict.to_json() +
            ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + "}";
 }
 
 void add_options(CLI::App& cli, Args& a)
 {
-    cli.add_option("--mesh", a.meshes,
-                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
-                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
-        ->allow_extra_args(false);
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
+    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
     bench::add_runs(cli, a.runs);
     cli.add_option("--ratio", a.ratio, "target faces / input faces (as bench_simplify_cpu)")
         ->check(CLI::Range(0.001, 1.0))
@@ -231,7 +199,7 @@ int main(int argc, char** argv)
         "bench_simplify"};
     add_options(cli, a);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
+    return bench::guarded_main(cli.get_name().c_str(), [&] {
         bench::keep_pool_memory();
         std::printf(
             "GPU: %s; qem_simplify to %.3g of the faces (as bench_simplify_cpu), one row per "
@@ -259,22 +227,15 @@ int main(int argc, char** argv)
                     print_row(rows.back());
                 }
             });
-        bool        all  = true;
-        std::string json = "{\"gpu\":\"" + bench::gpu_name() +
-                           "\",\"ratio\":" + json_number(a.ratio) +
-                           ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            json += (i ? "," : "") + row_json(rows[i]);
-            all = all && rows[i].verdict.ok();
-        }
-        if (!a.json.empty()) bench::write_text_file(a.json, json + "]}\n");
+        const bool all = bench::write_rows_json(
+            a.json,
+            "{\"gpu\":\"" + bench::gpu_name() + "\",\"ratio\":" + json_number(a.ratio) +
+                ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[",
+            rows, row_json, [](const Row& r) { return r.verdict.ok(); });
         std::printf(
             "\nverified: %s (every run: valid, manifold and Euler characteristic kept where the "
             "input is manifold; the same counts in every run)\n",
             all ? "every size" : "FAILED");
         return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_simplify: %s\n", e.what());
-        return 1;
-    }
+    });
 }

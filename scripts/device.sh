@@ -25,6 +25,8 @@
 #   regression             the old tree's benchmarks against this one's
 #   same-output            every app's PLY and report, old build against new
 #                          (OLD_BUILD, NEW_BUILD): identical, byte for byte
+#   prebuilt               binaries built elsewhere (TARBALL): the GPU tests in
+#                          shards, benchmarks once each
 #   ncu PRESET [ARGS...]   ncu profiles; PRESET: groups (GROUP... of
 #                          bilateral mcf mcf_cached geodesic normals),
 #                          queries, accumulate, normals_52k, normals_208k
@@ -35,7 +37,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 here=scripts/device
 
-commands="check tests bench ab remesh dynamic python apps new-user file-to-result regression same-output ncu"
+commands="check tests bench ab remesh dynamic python apps new-user file-to-result regression same-output prebuilt ncu"
 
 usage()
 {

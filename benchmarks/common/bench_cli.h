@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli_parse.h"
 
@@ -60,6 +61,19 @@ inline CLI::Option* add_min_level(CLI::App& cli, int& min_level)
     return cli.add_option("--min-level", min_level, "measure from this level on")
         ->check(CLI::Range(0, 20))
         ->capture_default_str();
+}
+
+//! --mesh (repeatable), --levels, --min-level: the changing-topology
+//! benchmarks' inputs, each refined 1-to-4 (for_each_mesh_level's).
+inline void add_refined_meshes(CLI::App& cli, std::vector<std::string>& meshes, int& levels,
+                               int& min_level)
+{
+    cli.add_option("--mesh", meshes,
+                   "input mesh, refined 1-to-4 up to --levels times (repeatable); default: a "
+                   "noisy icosphere (5 subdivisions, noise 0.3 x the mean edge length)")
+        ->allow_extra_args(false);
+    add_levels(cli, levels);
+    add_min_level(cli, min_level);
 }
 
 //! What bench_geodesic_cpu and bench_geodesic_exact take to recompute one

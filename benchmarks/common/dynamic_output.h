@@ -23,8 +23,11 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "bench_util.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/dynamic/dynamic_mesh.h"
@@ -98,6 +101,28 @@ inline Distance distance_to_input(const InputSurface& in, const CompactMesh& out
     d.relative      = d.h.symmetric() / in.diagonal;
     d.mean_relative = d.h.mean_from_a / in.diagonal;
     return d;
+}
+
+//! The distance as the benchmarks' JSON: absolute (to and from the input)
+//! and relative to the input's bounding-box diagonal.
+inline std::string distance_json(const Distance& d)
+{
+    return "{\"from_output\":" + json_number(d.h.from_a) +
+           ",\"from_input\":" + json_number(d.h.from_b) +
+           ",\"mean_from_output\":" + json_number(d.h.mean_from_a) +
+           ",\"relative\":" + json_number(d.relative) +
+           ",\"mean_relative\":" + json_number(d.mean_relative) + "}";
+}
+
+//! DynamicMesh's device bytes by part, with their total and the peak.
+inline std::string memory_json(const DynamicMemory& m)
+{
+    return "{\"mesh\":" + std::to_string(m.mesh) +
+           ",\"connectivity\":" + std::to_string(m.connectivity) +
+           ",\"workspace\":" + std::to_string(m.workspace) +
+           ",\"attributes\":" + std::to_string(m.attributes) +
+           ",\"total\":" + std::to_string(m.total()) + ",\"peak\":" + std::to_string(m.peak) +
+           "}";
 }
 
 //! One run's times (host wall clock, synchronised at each step's end).
@@ -233,6 +258,53 @@ void timed_run(const TriangleSoup& soup, Algorithm&& algorithm, Inspect&& inspec
     t.compact_ms    = ms_since(t1);
     t.end_to_end_ms = ms_since(t0);
     inspect(mesh, out, r, t);
+}
+
+//! The medians over the runs of timed_runs: the algorithm's own device
+//! time (its report's ms) and RunTimes' host figures.
+struct RunMedians
+{
+    double ms = 0, wall_ms = 0, end_to_end_ms = 0, build_ms = 0, compact_ms = 0;
+
+    std::string to_json() const
+    {
+        return ",\"ms\":" + json_number(ms) + ",\"wall_ms\":" + json_number(wall_ms) +
+               ",\"end_to_end_ms\":" + json_number(end_to_end_ms) +
+               ",\"build_ms\":" + json_number(build_ms) +
+               ",\"compact_ms\":" + json_number(compact_ms);
+    }
+};
+
+//! The warm-up: algorithm(mesh) once on its own DynamicMesh, untimed.
+template <typename Algorithm>
+void warm_up(const TriangleSoup& soup, Algorithm&& algorithm)
+{
+    DynamicMesh warm(soup);
+    algorithm(warm);
+}
+
+//! `runs` timed_runs of algorithm: each run's output checked into `verdict`
+//! with same_counts(report, run 0's report), then inspect(mesh, compact,
+//! report, run), all outside the timing.
+template <typename Algorithm, typename SameCounts, typename Inspect>
+RunMedians timed_runs(const TriangleSoup& soup, int runs, Verdict& verdict, Algorithm&& algorithm,
+                      SameCounts&& same_counts, Inspect&& inspect)
+{
+    using Report = std::decay_t<decltype(algorithm(std::declval<DynamicMesh&>()))>;
+    std::vector<double> ms, wall, end_to_end, build, compact;
+    Report              first;
+    for (int i = 0; i < runs; ++i)
+        timed_run(soup, algorithm,
+                  [&](DynamicMesh& mesh, const CompactMesh& out, const Report& rep,
+                      const RunTimes& t) {
+                      ms.push_back(rep.ms), wall.push_back(t.wall_ms);
+                      end_to_end.push_back(t.end_to_end_ms), build.push_back(t.build_ms);
+                      compact.push_back(t.compact_ms);
+                      if (i == 0) first = rep;
+                      verdict.add(i, check_output(mesh, out), same_counts(rep, first));
+                      inspect(mesh, out, rep, i);
+                  });
+    return {median(ms), median(wall), median(end_to_end), median(build), median(compact)};
 }
 
 }  // namespace rxmesh::bench

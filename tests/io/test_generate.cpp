@@ -13,6 +13,7 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/topology.h"
+#include "mesh_stats_check.h"
 
 namespace {
 
@@ -89,33 +90,8 @@ double normal_z(const TriangleSoup& m, const Triangle& t)
            (double(b[1]) - a[1]) * (double(c[0]) - a[0]);
 }
 
-MeshStats make_stats(std::uint64_t v, std::uint64_t f, std::uint64_t e,
-                     std::uint64_t boundary, std::uint64_t nm_edges,
-                     std::uint64_t nm_vertices, std::uint64_t components)
-{
-    MeshStats s;
-    s.vertices             = v;
-    s.faces                = f;
-    s.edges                = e;
-    s.boundary_edges       = boundary;
-    s.nonmanifold_edges    = nm_edges;
-    s.nonmanifold_vertices = nm_vertices;
-    s.components           = components;
-    s.euler = std::int64_t(v) - std::int64_t(e) + std::int64_t(f);
-    return s;
-}
-
-void expect_stats(const MeshStats& got, const MeshStats& want)
-{
-    EXPECT_EQ(got.vertices, want.vertices);
-    EXPECT_EQ(got.faces, want.faces);
-    EXPECT_EQ(got.edges, want.edges);
-    EXPECT_EQ(got.boundary_edges, want.boundary_edges);
-    EXPECT_EQ(got.nonmanifold_edges, want.nonmanifold_edges);
-    EXPECT_EQ(got.nonmanifold_vertices, want.nonmanifold_vertices);
-    EXPECT_EQ(got.components, want.components);
-    EXPECT_EQ(got.euler, want.euler);
-}
+using rxmesh::test::expect_stats;
+using rxmesh::test::make_stats;
 
 bool bit_identical(const TriangleSoup& a, const TriangleSoup& b)
 {

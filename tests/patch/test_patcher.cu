@@ -198,11 +198,7 @@ TEST(GpuPatch, GeneratedMeshesMatchReferenceAndValidate)
 TEST(GpuPatch, RealMeshesValidate)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    std::vector<std::string> files =
-        rxmesh::test::list_files(rxmesh::test::cgal_data_dir(), rxmesh::test::mesh_extensions());
-    const auto assimp = rxmesh::test::list_files(rxmesh::test::assimp_models_dir(),
-                                                 rxmesh::test::mesh_extensions());
-    files.insert(files.end(), assimp.begin(), assimp.end());
+    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
     if (files.empty())
         GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
     int checked = 0;

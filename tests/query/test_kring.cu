@@ -235,9 +235,7 @@ TEST(GpuKRing, GeneratedMeshesMatchReference)
 TEST(GpuKRing, RealMeshesMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    auto files = test::list_files(test::cgal_data_dir(), test::mesh_extensions());
-    const auto assimp = test::list_files(test::assimp_models_dir(), test::mesh_extensions());
-    files.insert(files.end(), assimp.begin(), assimp.end());
+    const std::vector<std::string> files = test::real_mesh_files();
     if (files.empty())
         GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
     int checked = 0;
