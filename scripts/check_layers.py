@@ -2,7 +2,7 @@
 """Layering check for RXMesh (run by CI before the build; standard library only).
 
 Layers, lowest first: core, io, build, spatial, patch, query, attribute, facade, geometry,
-solver, dynamic, algo, apps.
+matrix, solver, dynamic, algo, apps.
 A file may include only files of its own layer or of lower layers; the library
 (include/ and src/) may not include the test oracle reference/; library files
 stay under 600 lines and their functions under 80 lines.
@@ -31,13 +31,14 @@ RANKS = {
     "attribute": 6,
     "facade": 7,
     "geometry": 8,
-    "solver": 9,
-    "dynamic": 10,
-    "algo": 11,
-    "apps": 12,
+    "matrix": 9,
+    "solver": 10,
+    "dynamic": 11,
+    "algo": 12,
+    "apps": 13,
 }
 LIB_DIR_LAYERS = ("core", "io", "build", "spatial", "patch", "query", "attribute", "geometry",
-                  "solver", "dynamic", "algo")
+                  "matrix", "solver", "dynamic", "algo")
 REFERENCE = "reference"
 
 MAX_FILE_LINES = 600
