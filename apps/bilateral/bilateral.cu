@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/coordinate_check.h"
 #include "../common/cpu_mesh.h"
+#include "../common/format.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/bilateral.cuh"
 #include "rxmesh/io/bounding_box.h"
@@ -29,24 +31,16 @@ using namespace rxmesh;
 //! (the GPU tests' bound, tests/algo/test_bilateral.cu).
 constexpr double kCheckTolerance = 1e-4;
 
-app::Info info_with_weld_note()
-{
-    app::Info i{"rxmesh-bilateral", "bilateral mesh denoising (Fleishman et al. 2003) on the GPU",
-                "an embedded torus (192 x 64 quads, radii 1 and 0.3) with noise along the "
-                "normals of 0.3 x its mean edge length",
-                "write the denoised mesh as binary PLY (input vertex order, the input's faces, a "
-                "'displacement' vertex property); --device cpu: each iteration in double from "
-                "float positions, as the GPU's",
-                "compare every iteration with one of the serial double CPU reference from the "
-                "same positions (exit 2 when a coordinate differs by more than 1e-4 x the input's "
-                "bounding-box diagonal)"};
-    i.weld_help = "merge vertices with identical positions (not with --noise)";
-    i.cpu_path       = true;
-    i.moves_vertices = true;
-    return i;
-}
-
-const app::Info kInfo = info_with_weld_note();
+const app::Info kInfo = app::moving_app(
+    {"rxmesh-bilateral", "bilateral mesh denoising (Fleishman et al. 2003) on the GPU",
+     "an embedded torus (192 x 64 quads, radii 1 and 0.3) with noise along the normals of 0.3 x "
+     "its mean edge length",
+     "write the denoised mesh as binary PLY (input vertex order, the input's faces, a "
+     "'displacement' vertex property); --device cpu: each iteration in double from float "
+     "positions, as the GPU's",
+     "compare every iteration with one of the serial double CPU reference from the same positions "
+     "(exit 2 when a coordinate differs by more than 1e-4 x the input's bounding-box diagonal)",
+     "merge vertices with identical positions (not with --noise)"});
 
 //! --check, one iteration at a time: each GPU iteration against one
 //! iteration of the serial double reference from the same (GPU) positions,
@@ -69,27 +63,20 @@ class Checker
     void iteration(int it, const std::vector<float>& before, const std::vector<float>& after)
     {
         const auto ref = reference::bilateral_denoise(app::to_points(before), m_faces, 1);
-        for (std::size_t v = 0; v < ref.size(); ++v)
-            for (int d = 0; d < 3; ++d) {
-                const double e = std::abs(double(after[3 * v + d]) - ref[v][d]);
-                if (!(e <= m_max_error))
-                    m_max_error = e, m_worst = v;
-            }
-        if (!(m_max_error <= kCheckTolerance * m_diagonal))
-            throw app::CheckFailed("iteration " + std::to_string(it + 1) + ": vertex " +
-                                   std::to_string(m_worst) + " is " + std::to_string(relative()) +
-                                   " x the bounding-box diagonal from the CPU reference (bound " +
-                                   std::to_string(kCheckTolerance) + ")");
+        for (std::size_t v = 0; v < ref.size(); ++v) m_difference.add(v, &after[3 * v], ref[v]);
+        if (!(m_difference.value <= kCheckTolerance * m_diagonal))
+            throw app::CheckFailed("iteration " + std::to_string(it + 1) + ": " +
+                                   m_difference.failure(m_diagonal, std::to_string(kCheckTolerance)));
     }
 
     //! The largest difference so far over the start's bounding-box diagonal.
-    double relative() const { return m_diagonal > 0 ? m_max_error / m_diagonal : m_max_error; }
+    double relative() const { return m_difference.over(m_diagonal); }
     double diagonal() const { return m_diagonal; }
 
    private:
-    std::vector<Triangle> m_faces;
-    double                m_diagonal, m_max_error = 0;
-    std::size_t           m_worst = 0;
+    std::vector<Triangle>  m_faces;
+    double                 m_diagonal;
+    app::LargestDifference m_difference;
 };
 
 BilateralReport& operator+=(BilateralReport& a, const BilateralReport& b)
@@ -193,9 +180,7 @@ class Bilateral final : public app::App
                 "--noise cannot be combined with --weld: the noise is drawn per input vertex and "
                 "would move the copies of a welded vertex apart");
         in.soup = generate::normal_noise(in.soup, m_noise, 1);
-        char amount[32];
-        std::snprintf(amount, sizeof amount, "%g", m_noise);
-        in.name += std::string(" + noise ") + amount + " x mean edge";
+        in.name += " + noise " + app::formatted("%g", m_noise) + " x mean edge";
         app::validate_input(in.soup, in.name);
     }
 
@@ -228,7 +213,12 @@ class Bilateral final : public app::App
                 "bounding-box diagonal)",
                 checker->relative());
         std::printf("\n");
-        s.write_report(report(s, mesh, stats, moved, checker ? &*checker : nullptr));
+        s.write_report(report(s, s.report(mesh),
+                              s.times(mesh)
+                                  .num("normals_and_sigma_c", stats.terms_ms)
+                                  .num("filter", stats.filter_ms)
+                                  .num("denoise_total", stats.total_ms),
+                              stats.iterations, moved, checker ? &*checker : nullptr));
         return 0;
     }
 
@@ -237,56 +227,37 @@ class Bilateral final : public app::App
     //! it (reindexed, --weld), written like the GPU path writes.
     int run_cpu(app::Session& s)
     {
-        s.refuse_check_on_cpu();
-        const TriangleSoup& in          = s.input().soup;
-        const app::CpuMesh  mesh(in, s.options().weld);
-        const double       build_ms = mesh.build_ms();
+        const TriangleSoup& in           = s.input().soup;
+        const app::CpuMesh  mesh         = app::cpu_mesh(s);
         const auto          filter_start = app::Session::Clock::now();
         const std::vector<Vec3f> x =
             reference_denoise(mesh.positions(), mesh.faces(), m_bilateral.iterations, s.progress());
         const double ms    = app::ms_since(filter_start);
         const double moved = max_displacement(app::flatten<float>(mesh.positions()), app::flatten<float>(x));
 
-        const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
-        s.write_input_order(
-            out, [&] { return std::vector<io::VertexScalar>{app::displacement_property(out, in.positions)}; });
+        app::write_moved_mesh(s, mesh, x);
         s.stage(m_noisy_output,
                 [&](const std::string& tmp) { io::write_ply(tmp, in.positions, in.faces, {}); });
-        s.print_header();
-        std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
+        app::print_header(s, mesh);
         std::printf("  import %.1f ms, build %.1f ms; %d iteration(s): total %.2f ms\n",
-                    s.import_ms(), build_ms, m_bilateral.iterations, ms);
+                    s.import_ms(), mesh.build_ms(), m_bilateral.iterations, ms);
         std::printf("  largest displacement %.6g\n", moved);
-        app::Json params, times;
-        params.num("iterations", m_bilateral.iterations)
-            .num("noise", m_noise)
-            .flag("weld", s.options().weld);
-        times.num("import", s.import_ms()).num("build", build_ms).num("denoise_total", ms);
-        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
-        j.obj("parameters", params)
-            .obj("times_ms", times)
-            .num("iterations", m_bilateral.iterations)
-            .num("max_displacement", moved)
-            .flag("checked", false);
-        s.write_report(j);
+        s.write_report(report(s, app::report(s, mesh),
+                              s.times(mesh.build_ms()).num("denoise_total", ms),
+                              m_bilateral.iterations, moved, nullptr));
         return 0;
     }
 
-    app::Json report(const app::Session& s, const RXMesh& mesh, const BilateralReport& st,
+    //! The report of either path: `j` its first keys, `times` its times,
+    //! `iterations` the filter's.
+    app::Json report(const app::Session& s, app::Json j, const app::Json& times, int iterations,
                      double moved, const Checker* checker) const
     {
         app::Json params;
-        params.num("iterations", m_bilateral.iterations)
-            .num("noise", m_noise)
-            .num("capacity", s.options().capacity)
-            .flag("weld", s.options().weld);
-        app::Json j = s.report(mesh);
-        j.obj("parameters", params)
-            .obj("times_ms", s.times(mesh)
-                                 .num("normals_and_sigma_c", st.terms_ms)
-                                 .num("filter", st.filter_ms)
-                                 .num("denoise_total", st.total_ms))
-            .num("iterations", st.iterations)
+        params.num("iterations", m_bilateral.iterations).num("noise", m_noise);
+        j.obj("parameters", s.build_parameters(params))
+            .obj("times_ms", times)
+            .num("iterations", iterations)
             .num("max_displacement", moved)
             .flag("checked", s.check());
         if (checker) {
@@ -307,8 +278,4 @@ class Bilateral final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Bilateral program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Bilateral>(argc, argv); }

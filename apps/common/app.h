@@ -34,19 +34,13 @@
 #include "outputs.h"
 #include "progress.h"
 #include "policy.h"
+#include "timing.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/export.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh::app {
-
-//! Milliseconds of wall time since `start`.
-inline double ms_since(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 //! What an app says about itself in --help and in its outputs.
 struct Info
@@ -70,6 +64,21 @@ struct Info
     bool moves_vertices = false;
 };
 
+//! `info` for an app with --device cpu (Info::cpu_path).
+inline Info with_cpu_path(Info info)
+{
+    info.cpu_path = true;
+    return info;
+}
+
+//! `info` for an app that moves the vertices (Info::moves_vertices), with
+//! --device cpu.
+inline Info moving_app(Info info)
+{
+    info.moves_vertices = true;
+    return with_cpu_path(info);
+}
+
 //! `info` for an app that makes a new mesh itself (subdivide, delaunay,
 //! remesh, simplify): no RXMesh built from the input (no --weld or
 //! --capacity), OBJ output too, and --device cpu.
@@ -85,17 +94,7 @@ inline Info new_mesh_app(Info info)
 //! format comes from the extension and is refused before any work.
 inline std::string output_format_error(const Info& info, const std::string& path)
 {
-    bool writable = false;
-    try {
-        const io::Format f = io::format_from_path(path);
-        writable           = f == io::Format::Ply || (info.writes_obj && f == io::Format::Obj);
-    } catch (const Error&) {  // no extension, or one of no format: not writable either
-    }
-    if (writable)
-        return "";
-    return path + ": " + info.name + " writes " +
-           (info.writes_obj ? "PLY or OBJ: name the output *.ply or *.obj"
-                            : "PLY only: name the output *.ply");
+    return mesh_format_error(path, info.name, info.writes_obj);
 }
 
 //! The options every app has.
@@ -262,6 +261,14 @@ class Session
                     mesh.num_faces(), mesh.num_patches(), more.c_str());
     }
 
+    //! The header, then "  V vertices, F faces" and `more`: the CPU path's
+    //! mesh, or the input's.
+    void print_header(std::size_t vertices, std::size_t faces, const std::string& more = "") const
+    {
+        print_header();
+        std::printf("  %zu vertices, %zu faces%s\n", vertices, faces, more.c_str());
+    }
+
     //! The report's first keys: app, gpu, input.
     Json report() const
     {
@@ -283,11 +290,27 @@ class Session
         return report().obj("mesh", sizes).embed("build", mesh.stats().to_json());
     }
 
+    //! `params` with the mesh's build options: "capacity" on the GPU path
+    //! (the CPU path has no patches), then "weld".
+    Json& build_parameters(Json& params) const
+    {
+        if (!on_cpu()) params.num("capacity", m_options.capacity);
+        return params.flag("weld", m_options.weld);
+    }
+
     //! The first times of "times_ms": import and the mesh's build.
     Json times(const RXMesh& mesh) const
     {
         Json t;
         t.num("import", m_import_ms).num("build", mesh.stats().total_ms);
+        return t;
+    }
+
+    //! The CPU path's first times: import and its mesh's build (`build_ms`).
+    Json times(double build_ms) const
+    {
+        Json t;
+        t.num("import", m_import_ms).num("build", build_ms);
         return t;
     }
 
@@ -344,6 +367,14 @@ class Session
     std::unique_ptr<io::PlyWriter> m_early_ply;
     mutable Progress     m_progress{m_info.name, m_options.quiet};  // output only
 };
+
+//! Stages -o, when given, for an app that makes a new mesh: `mesh` in the
+//! format of -o's extension.
+inline void stage_new_mesh(Session& s, const TriangleSoup& mesh)
+{
+    const std::string& output = s.options().output;
+    s.stage(output, [&](const std::string& tmp) { write_mesh_as(tmp, output, mesh); });
+}
 
 //! An app: what is its own. run_app calls, in order: add_options (while the
 //! command line is set up), default_input (without FILE), prepare,
@@ -489,6 +520,15 @@ inline int run_app(App& app, int argc, char** argv)
     cli.footer(kExitStatusHelp);
     if (const int rc = parse(cli, argc, argv, info.name); rc >= 0) return rc;
     return run(info.name, [&] { return detail::load_and_run(app, o, start); });
+}
+
+//! The whole main() of the app `Program`: `int main(int argc, char** argv)
+//! { return app::run_app<Program>(argc, argv); }`.
+template <typename Program>
+int run_app(int argc, char** argv)
+{
+    Program program;
+    return run_app(program, argc, argv);
 }
 
 }  // namespace rxmesh::app

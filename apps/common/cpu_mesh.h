@@ -1,7 +1,8 @@
 // The mesh of an app's CPU path (--device cpu): the input reindexed as
 // RXMesh's build treats it (vertices no face uses dropped, --weld merging
 // equal positions, faces that collapse dropped), for reference/, and the way
-// back to one row per input vertex for -o.
+// back to one row per input vertex for -o; and what the CPU paths over it
+// print, write and report alike.
 #pragma once
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "app.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/io/triangle_soup.h"
 #include "rxmesh/reference/topology.h"
@@ -92,6 +94,37 @@ inline io::VertexScalar displacement_property(const std::vector<Vec3f>& moved,
         d.values[v] = float(std::sqrt(d2));
     }
     return d;
+}
+
+//! The CPU path's mesh of the session's input (with --weld); --check is
+//! refused first (Session::refuse_check_on_cpu).
+inline CpuMesh cpu_mesh(const Session& s)
+{
+    s.refuse_check_on_cpu();
+    return CpuMesh(s.input().soup, s.options().weld);
+}
+
+//! The header and "  V vertices, F faces" of `mesh`, then `more`.
+inline void print_header(const Session& s, const CpuMesh& mesh, const std::string& more = "")
+{
+    s.print_header(mesh.num_vertices(), mesh.num_faces(), more);
+}
+
+//! The report's first keys and "mesh" for the CPU path over `mesh`.
+inline Json report(const Session& s, const CpuMesh& mesh)
+{
+    return s.report(mesh.num_vertices(), mesh.num_faces());
+}
+
+//! Stages -o, when given, for a CPU path that moves the vertices: `moved`
+//! (one per mesh vertex) in input order (a dropped vertex at its input
+//! position), the input's faces and 'displacement', as the GPU path writes.
+inline void write_moved_mesh(Session& s, const CpuMesh& mesh, const std::vector<Vec3f>& moved)
+{
+    const std::vector<Vec3f>& input = s.input().soup.positions;
+    const std::vector<Vec3f>  out   = mesh.positions_to_input_order(moved, input);
+    s.write_input_order(
+        out, [&] { return std::vector<io::VertexScalar>{displacement_property(out, input)}; });
 }
 
 }  // namespace rxmesh::app

@@ -44,23 +44,6 @@ inline std::function<void(double)> progress_line(const Session& s, const char* s
     };
 }
 
-//! Writes `mesh` to `tmp` in the format of `path`'s extension (tmp is the
-//! temporary that Outputs renames to path).
-inline void write_mesh_as(const std::string& tmp, const std::string& path, const TriangleSoup& mesh)
-{
-    if (io::format_from_path(path) == io::Format::Obj)
-        io::write_obj(tmp, mesh);
-    else
-        io::write_ply(tmp, mesh);
-}
-
-//! Stages -o, when given: `mesh` in the format of -o's extension.
-inline void stage_new_mesh(Session& s, const TriangleSoup& mesh)
-{
-    const std::string& output = s.options().output;
-    s.stage(output, [&](const std::string& tmp) { write_mesh_as(tmp, output, mesh); });
-}
-
 //! The input surface on the device (its own copy: the DynamicMesh changes)
 //! with a BVH over it: the other side of every distance.
 class InputSurface
@@ -186,6 +169,18 @@ inline double require_distance_near_oracle(const DistanceToInput& gpu, double or
     return bound;
 }
 
+//! --min-angle of an app whose `moves` change faces: the sliver guard.
+template <typename T>
+void add_min_angle_option(CLI::App& cli, T& degrees, const std::string& moves)
+{
+    cli.add_option("--min-angle", degrees,
+                   "the sliver guard: no " + moves +
+                       " makes a face with an angle below this many degrees unless the faces it "
+                       "replaces had one (0: off)")
+        ->check(CLI::Range(0.0, 59.0))
+        ->capture_default_str();
+}
+
 //! The serial oracle's distance part of --check: the symmetric distance of
 //! its result to the input and the bound on the GPU result's.
 struct OracleDistance
@@ -225,6 +220,7 @@ inline void print_oracle_skipped(std::size_t input_faces, std::size_t max_faces)
         "oracle is too slow)\n",
         input_faces, max_faces);
 }
+
 
 inline void print_memory(const DynamicMemory& m)
 {
@@ -270,5 +266,54 @@ inline DistanceToInput distance_on_cpu(const TriangleSoup& result, const Triangl
     d.h.from_b = h.from_b;
     return d;
 }
+
+//! The --check of an app that makes a new mesh, as it went: the result
+//! valid and manifold where the input was, the app's own requirements, and
+//! up to `max_faces` input faces the distance against the serial oracle's;
+//! what its summary lines and the report's "check" say of it.
+struct OracleCheck
+{
+    std::size_t    max_faces = 0;  // the oracle runs up to this many input faces
+    Json           own;            // the app's keys of the result, after the state's
+    std::string    own_line;       // printed after "check passed: valid, manifold"
+    OracleDistance oracle;
+    Json           oracle_own;    // the app's keys of the oracle's result
+    std::string    oracle_line;   // printed after "serial reference: ", before the distance
+    std::string    skipped_line;  // why the oracle did not run on an input within max_faces
+
+    //! The start of `run`'s check (NewMeshRun: input_state, state).
+    //! \throw CheckFailed (require_state_kept).
+    template <typename Run>
+    static OracleCheck begin(const Run& run, std::size_t max_faces)
+    {
+        require_state_kept(run.input_state, run.state);
+        OracleCheck c;
+        c.max_faces = max_faces;
+        return c;
+    }
+
+    //! "  check passed: ..." and the oracle's line, or why it did not run.
+    void print(const MeshState& state, const DistanceToInput& gpu, std::size_t input_faces) const
+    {
+        std::printf("  check passed: %s, %s%s\n", state.valid ? "valid" : "not valid, as the input",
+                    state.manifold ? "manifold" : "not manifold, as the input", own_line.c_str());
+        if (oracle.ran)
+            std::printf(
+                "  serial reference: %s, symmetric Hausdorff %.4g (the GPU's %.4g <= %.4g)\n",
+                oracle_line.c_str(), oracle.distance, gpu.h.symmetric(), oracle.bound);
+        else if (input_faces > max_faces)
+            print_oracle_skipped(input_faces, max_faces);
+        else
+            std::printf("%s", skipped_line.c_str());
+    }
+
+    //! The report's "check" of a result in `state` from an input in `input`.
+    Json json(const MeshState& input, const MeshState& state) const
+    {
+        Json check = state_check_json(input, state);
+        check.append(own);
+        return oracle.end_check_json(check, max_faces, oracle_own);
+    }
+};
 
 }  // namespace rxmesh::app

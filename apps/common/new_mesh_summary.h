@@ -60,15 +60,35 @@ void print_band_quality(const Quality& q)
         100 * q.share_in_band, q.min_angle_degrees, valence_list(q.interior_valences).c_str());
 }
 
+//! The times of a GPU run over DynamicMesh (the algorithm's as `name`) and
+//! the device memory. `Run` holds upload_ms, report.ms, wall_ms and memory.
+template <typename Run>
+void print_gpu_times(const Session& s, const Run& run, const char* name)
+{
+    std::printf("  import %.1f ms, upload %.1f ms, %s %.3f ms (device), %.3f ms (wall)\n",
+                s.import_ms(), run.upload_ms, name, run.report.ms, run.wall_ms);
+    print_memory(run.memory);
+}
+
 //! The last lines of a GPU run (NewMeshRun): the distance to the input,
 //! the times (the algorithm's as `name`) and the device memory.
 template <typename Run>
 void print_gpu_end(const Session& s, const Run& run, const char* name)
 {
     run.distance.print();
-    std::printf("  import %.1f ms, upload %.1f ms, %s %.3f ms (device), %.3f ms (wall)\n",
-                s.import_ms(), run.upload_ms, name, run.report.ms, run.wall_ms);
-    print_memory(run.memory);
+    print_gpu_times(s, run, name);
+}
+
+//! The report's "times_ms" of such a run: import, upload, NAME, NAME_wall.
+template <typename Run>
+Json gpu_times(const Session& s, const Run& run, const std::string& name)
+{
+    Json times;
+    times.num("import", s.import_ms())
+        .num("upload", run.upload_ms)
+        .num(name, run.report.ms)
+        .num(name + "_wall", run.wall_ms);
+    return times;
 }
 
 //! The last lines of a --device cpu run (CpuNewMeshRun): the distance to
@@ -90,22 +110,18 @@ template <typename Run>
 Json new_mesh_report(const Session& s, const Run& run, const std::string& name, const Json& params,
                      double vertices, double faces)
 {
-    Json mesh, times;
+    Json mesh;
     mesh.num("input_vertices", double(s.input().soup.positions.size()))
         .num("input_faces", double(s.input().soup.faces.size()))
         .num("vertices", vertices)
         .num("faces", faces);
-    times.num("import", s.import_ms())
-        .num("upload", run.upload_ms)
-        .num(name, run.report.ms)
-        .num(name + "_wall", run.wall_ms);
     Json j = s.report();
     j.obj("mesh", mesh)
         .obj("parameters", params)
         .embed(name, run.report.to_json())
         .embed("quality", run.quality.to_json())
         .obj("hausdorff", run.distance.to_json())
-        .obj("times_ms", times)
+        .obj("times_ms", gpu_times(s, run, name))
         .obj("device_memory_bytes", memory_json(run.memory))
         .flag("checked", s.check());
     return j;

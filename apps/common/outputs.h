@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rxmesh/core/error.h"
+#include "rxmesh/io/io.h"
 
 namespace rxmesh::app {
 
@@ -69,5 +70,33 @@ class Outputs
    private:
     std::vector<std::string> m_staged, m_paths;
 };
+
+//! What is wrong with `path` as the mesh output of `app` ("" when nothing):
+//! the format comes from the extension, PLY, or OBJ too when `writes_obj`,
+//! and is refused before any work.
+inline std::string mesh_format_error(const std::string& path, const std::string& app,
+                                     bool writes_obj)
+{
+    bool writable = false;
+    try {
+        const io::Format f = io::format_from_path(path);
+        writable           = f == io::Format::Ply || (writes_obj && f == io::Format::Obj);
+    } catch (const Error&) {  // no extension, or one of no format: not writable either
+    }
+    if (writable) return "";
+    return path + ": " + app + " writes " +
+           (writes_obj ? "PLY or OBJ: name the output *.ply or *.obj"
+                       : "PLY only: name the output *.ply");
+}
+
+//! Writes `mesh` to `tmp` in the format of `path`'s extension (tmp is the
+//! temporary that Outputs renames to path).
+inline void write_mesh_as(const std::string& tmp, const std::string& path, const TriangleSoup& mesh)
+{
+    if (io::format_from_path(path) == io::Format::Obj)
+        io::write_obj(tmp, mesh);
+    else
+        io::write_ply(tmp, mesh);
+}
 
 }  // namespace rxmesh::app

@@ -138,6 +138,14 @@ inline CLI::Validator positive_double()
                                 [](double v) { return std::isfinite(v) && v > 0; });
 }
 
+//! For options stored as float: a non-negative float (within float range:
+//! 1e39 would become inf).
+inline CLI::Validator non_negative_float()
+{
+    return number_where<float>("NON-NEGATIVE FLOAT", "a non-negative number within float range",
+                               [](float v) { return std::isfinite(v) && v >= 0; });
+}
+
 //! For options stored as float: a finite, positive float (1e39 would become
 //! inf and 1e-50 would become 0).
 inline CLI::Validator positive_float()

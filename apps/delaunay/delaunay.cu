@@ -14,6 +14,7 @@
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/delaunay_check.h"
@@ -23,22 +24,17 @@ namespace {
 
 using namespace rxmesh;
 
-app::Info make_info()
-{
-    app::Info i{"rxmesh-delaunay",
-                "Delaunay edge flips on the GPU: flip every interior edge whose opposite angles "
-                "sum to more than pi until none is left (or every one left is refused)",
-                "an embedded noisy torus (128 x 64 quads, noise 0.3 x the mean edge length)",
-                "write the flipped mesh (.ply binary, or .obj): the input's vertices in input "
-                "order, the new faces",
-                "check on the CPU: valid faces, the input's vertices unchanged, and every interior "
-                "edge with cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its "
-                "flip refused by the serial reference (exit 2 otherwise); with --device cpu the "
-                "same check of the serial result"};
-    return app::new_mesh_app(i);
-}
-
-const app::Info kInfo = make_info();
+const app::Info kInfo = app::new_mesh_app(
+    {"rxmesh-delaunay",
+     "Delaunay edge flips on the GPU: flip every interior edge whose opposite angles sum to more "
+     "than pi until none is left (or every one left is refused)",
+     "an embedded noisy torus (128 x 64 quads, noise 0.3 x the mean edge length)",
+     "write the flipped mesh (.ply binary, or .obj): the input's vertices in input order, the new "
+     "faces",
+     "check on the CPU: valid faces, the input's vertices unchanged, and every interior edge with "
+     "cot(alpha) + cot(beta) >= -(10 x tolerance + 1e-4) in double or its flip refused by the "
+     "serial reference (exit 2 otherwise); with --device cpu the same check of the serial "
+     "result"});
 
 //! --device cpu: Lawson's flips have no passes; this bound on flips (as
 //! bench_delaunay's) stands in for --max-passes, never met in practice.
@@ -110,6 +106,9 @@ CpuRun flip_on_cpu(const TriangleSoup& in, float tolerance)
     return run;
 }
 
+bool converged(const Run& run) { return run.report.converged; }
+bool converged(const CpuRun& run) { return run.stats.converged; }
+
 //! --check (reference/delaunay_check.h). \throw app::CheckFailed.
 reference::DelaunayCheck check_result(const TriangleSoup& in, const TriangleSoup& out,
                                       float tolerance)
@@ -123,23 +122,17 @@ reference::DelaunayCheck check_result(const TriangleSoup& in, const TriangleSoup
 void print_summary(const app::Session& s, const Run& run)
 {
     const DelaunayReport& r = run.report;
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces\n", s.input().soup.positions.size(),
-                s.input().soup.faces.size());
+    s.print_header(s.input().soup.positions.size(), s.input().soup.faces.size());
     std::printf("  flips %u in %u pass%s (%s), %u non-Delaunay edge%s refused in the last pass\n",
                 r.flips, r.passes, r.passes == 1 ? "" : "es",
                 r.converged ? "converged" : "stopped at --max-passes", r.refused,
                 r.refused == 1 ? "" : "s");
-    std::printf("  import %.1f ms, upload %.1f ms, flips %.3f ms (device), %.3f ms (wall)\n",
-                s.import_ms(), run.upload_ms, r.ms, run.wall_ms);
-    app::print_memory(run.memory);
+    app::print_gpu_times(s, run, "flips");
 }
 
-void print_cpu_summary(const app::Session& s, const CpuRun& run)
+void print_summary(const app::Session& s, const CpuRun& run)
 {
-    s.print_header();
-    std::printf("  %zu vertices, %zu faces\n", s.input().soup.positions.size(),
-                s.input().soup.faces.size());
+    s.print_header(s.input().soup.positions.size(), s.input().soup.faces.size());
     std::printf("  flips %llu, %llu edge tests (%s)\n", (unsigned long long)run.stats.flips,
                 (unsigned long long)run.stats.pops,
                 run.stats.converged ? "converged" : "stopped at the flip bound");
@@ -166,9 +159,7 @@ class Delaunay final : public app::App
     {
         cli.add_option("--tolerance", m_options.tolerance,
                        "flip an edge when cot(alpha) + cot(beta) < -tolerance")
-            ->check(app::number_where<float>("NON-NEGATIVE FLOAT",
-                                             "a non-negative number within float range",
-                                             [](float v) { return std::isfinite(v) && v >= 0; }))
+            ->check(app::non_negative_float())
             ->capture_default_str();
         m_max_passes =
             cli.add_option("--max-passes", m_options.max_passes,
@@ -197,48 +188,45 @@ class Delaunay final : public app::App
     int run(app::Session& s) override
     {
         if (s.on_cpu()) return run_cpu(s);
-        const TriangleSoup&      in  = s.input().soup;
-        const Run                run = flip(in, m_options, s.check(), m_warmup);
+        return finish(s, flip(s.input().soup, m_options, s.check(), m_warmup));
+    }
+
+   private:
+    //! Either path's --check, -o, summary and report; exit 3 when it did not
+    //! converge.
+    template <typename R>
+    int finish(app::Session& s, const R& run) const
+    {
         reference::DelaunayCheck c;
-        if (s.check()) c = check_result(in, run.result, m_options.tolerance);
+        if (s.check()) c = check_result(s.input().soup, run.result, m_options.tolerance);
         app::stage_new_mesh(s, run.result);
         print_summary(s, run);
         if (s.check()) print_check(c);
         s.write_report(report(s, run, c));
-        return run.report.converged ? 0 : 3;
+        return converged(run) ? 0 : 3;
     }
 
-   private:
     //! --device cpu: the serial flips, then the same --check, -o and report
     //! keys where they apply (no passes, no device memory).
     int run_cpu(app::Session& s)
     {
-        const TriangleSoup& in = s.input().soup;
         s.progress().show("flipping (CPU)");
-        const CpuRun             run = flip_on_cpu(in, m_options.tolerance);
-        reference::DelaunayCheck c;
-        if (s.check()) c = check_result(in, run.result, m_options.tolerance);
-        app::stage_new_mesh(s, run.result);
-        print_cpu_summary(s, run);
-        if (s.check()) print_check(c);
-        s.write_report(cpu_report(s, run, c));
-        return run.stats.converged ? 0 : 3;
+        return finish(s, flip_on_cpu(s.input().soup, m_options.tolerance));
     }
 
-    app::Json cpu_report(const app::Session& s, const CpuRun& run,
+    app::Json report(const app::Session& s, const CpuRun& run,
                          const reference::DelaunayCheck& c) const
     {
-        app::Json params, result, times;
+        app::Json params, result;
         params.num("tolerance", m_options.tolerance)
             .num("max_flips", double(max_cpu_flips(s.input().soup)));
         result.num("flips", double(run.stats.flips))
             .num("edge_tests", double(run.stats.pops))
             .flag("converged", run.stats.converged);
-        times.num("import", s.import_ms()).num("build", run.build_ms).num("flips", run.ms);
         app::Json j = s.report(run.result.positions.size(), run.result.faces.size());
         j.obj("parameters", params)
             .obj("delaunay", result)
-            .obj("times_ms", times)
+            .obj("times_ms", s.times(run.build_ms).num("flips", run.ms))
             .flag("checked", s.check());
         if (s.check()) j.obj("check", check_json(c));
         return j;
@@ -260,7 +248,7 @@ class Delaunay final : public app::App
     app::Json report(const app::Session& s, const Run& run, const reference::DelaunayCheck& c) const
     {
         const DelaunayReport& r = run.report;
-        app::Json             mesh, params, result, times;
+        app::Json             mesh, params, result;
         mesh.num("vertices", double(s.input().soup.positions.size()))
             .num("faces", double(s.input().soup.faces.size()));
         params.num("tolerance", m_options.tolerance)
@@ -270,15 +258,11 @@ class Delaunay final : public app::App
             .num("passes", r.passes)
             .flag("converged", r.converged)
             .num("refused", r.refused);
-        times.num("import", s.import_ms())
-            .num("upload", run.upload_ms)
-            .num("flips", r.ms)
-            .num("flips_wall", run.wall_ms);
         app::Json j = s.report();
         j.obj("mesh", mesh)
             .obj("parameters", params)
             .obj("delaunay", result)
-            .obj("times_ms", times)
+            .obj("times_ms", app::gpu_times(s, run, "flips"))
             .obj("device_memory_bytes", app::memory_json(run.memory))
             .flag("checked", s.check());
         if (s.check()) j.obj("check", check_json(c));
@@ -292,8 +276,4 @@ class Delaunay final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Delaunay program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Delaunay>(argc, argv); }

@@ -21,20 +21,12 @@ namespace {
 
 using namespace rxmesh;
 
-app::Info info_with_cpu_path()
-{
-    app::Info i{
-        "rxmesh-geodesic",
-        "approximate geodesic distance by parallel toplesets propagation on the GPU",
-        "an embedded torus",
-        "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
-        "where unreachable)",
-        "check against the serial CPU reference (exit 2 on mismatch)"};
-    i.cpu_path = true;
-    return i;
-}
-
-const app::Info kInfo = info_with_cpu_path();
+const app::Info kInfo = app::with_cpu_path(
+    {"rxmesh-geodesic", "approximate geodesic distance by parallel toplesets propagation on the GPU",
+     "an embedded torus",
+     "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
+     "where unreachable)",
+     "check against the serial CPU reference (exit 2 on mismatch)"});
 
 //! Host-side checks of the sources, before any GPU work. \throw InvalidInputError.
 void validate_sources(const TriangleSoup& soup, const std::vector<std::uint32_t>& sources,
@@ -57,12 +49,12 @@ void validate_sources(const TriangleSoup& soup, const std::vector<std::uint32_t>
     }
 }
 
-std::vector<std::uint32_t> to_global(const RXMesh& mesh, const std::vector<std::uint32_t>& input_ids)
+//! The mesh's ids `id(v)` of input vertices v (each in a face: validate_sources).
+template <typename Id>
+std::vector<std::uint32_t> mesh_ids(const std::vector<std::uint32_t>& input_ids, const Id& id)
 {
-    const std::vector<std::uint32_t> map = mesh.input_vertex_to_global().to_host();
-    std::vector<std::uint32_t>       out;
-    for (std::uint32_t s : input_ids)
-        out.push_back(map[s]);
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t v : input_ids) out.push_back(id(v));
     return out;
 }
 
@@ -77,17 +69,14 @@ double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32
                                 o.tolerance, int(o.max_iterations));
     double worst = 0;
     for (std::size_t v = 0; v < d.size(); ++v) {
-        const double r = ref.distance[v];
-        if (std::isinf(r) != std::isinf(d[v]))
-            throw app::CheckFailed("vertex " + std::to_string(v) + ": GPU " + std::to_string(d[v]) +
-                                   ", reference " + std::to_string(r));
-        if (std::isinf(r) || r == 0)
-            continue;
+        const double      r    = ref.distance[v];
+        const std::string both = "vertex " + std::to_string(v) + ": GPU " + std::to_string(d[v]) +
+                                 ", reference " + std::to_string(r);
+        if (std::isinf(r) != std::isinf(d[v])) throw app::CheckFailed(both);
+        if (std::isinf(r) || r == 0) continue;
         const double rel = std::abs(d[v] - r) / r;
         if (rel > 1e-4)
-            throw app::CheckFailed("vertex " + std::to_string(v) + ": GPU " + std::to_string(d[v]) +
-                                   ", reference " + std::to_string(r) + " (relative " +
-                                   std::to_string(rel) + ")");
+            throw app::CheckFailed(both + " (relative " + std::to_string(rel) + ")");
         worst = std::max(worst, rel);
     }
     return worst;
@@ -98,6 +87,9 @@ struct Summary
     std::size_t unreachable  = 0;
     double      max_distance = 0;
 };
+
+//! The distance of a vertex no source reaches (and of one the mesh dropped).
+constexpr float kUnreachable = std::numeric_limits<float>::infinity();
 
 Summary summarize(const std::vector<float>& d)
 {
@@ -117,15 +109,6 @@ GeodesicReport distances(const RXMesh& mesh, const std::vector<std::uint32_t>& s
 {
     return geodesic_distance(mesh, mesh.positions(), sources,
                              VertexView<float>(d.data(), mesh.num_vertices()), o);
-}
-
-//! The CPU mesh's ids of input vertices (each in a face: validate_sources).
-std::vector<std::uint32_t> mesh_ids(const app::CpuMesh&               mesh,
-                                    const std::vector<std::uint32_t>& input_ids)
-{
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t s : input_ids) out.push_back(mesh.mesh_id(s));
-    return out;
 }
 
 class Geodesic final : public app::App
@@ -164,16 +147,18 @@ class Geodesic final : public app::App
     {
         if (s.on_cpu()) return run_cpu(s);
         const RXMesh                     mesh    = s.build_mesh();
-        const std::vector<std::uint32_t> sources = to_global(mesh, m_sources);
+        const std::vector<std::uint32_t> global  = mesh.input_vertex_to_global().to_host();
+        const std::vector<std::uint32_t> sources =
+            mesh_ids(m_sources, [&](std::uint32_t v) { return global[v]; });
         DeviceBuffer<float>              d(mesh.num_vertices());
         const GeodesicReport             r      = distances(mesh, sources, d, m_geodesic);
         const std::vector<float>         result = d.to_host();
         const double                     worst =
             s.check() ? check_against_reference(mesh, sources, result, m_geodesic) : 0;
         const Summary                    sum = summarize(result);
-        const float                      inf = std::numeric_limits<float>::infinity();
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
-        s.write_mesh(mesh, [&] { return input_order_scalars<1>(mesh, dv, {"distance"}, inf); });
+        s.write_mesh(mesh,
+                     [&] { return input_order_scalars<1>(mesh, dv, {"distance"}, kUnreachable); });
         s.print_header(mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, toplesets %.2f ms, propagation %.2f ms\n",
                     s.import_ms(), mesh.stats().total_ms, r.toplesets_ms, r.propagation_ms);
@@ -194,41 +179,30 @@ class Geodesic final : public app::App
     //! for a vertex the mesh dropped). Exit 3 when the limit stopped it.
     int run_cpu(app::Session& s)
     {
-        s.refuse_check_on_cpu();
-        const app::CpuMesh mesh(s.input().soup, s.options().weld);
-        const double       build_ms = mesh.build_ms();
+        const app::CpuMesh mesh = app::cpu_mesh(s);
         s.progress().show("propagating");
         const auto                start = app::Session::Clock::now();
         const reference::Geodesic r     = reference::geodesic_ptp(
-            mesh.positions(), mesh.faces(), mesh_ids(mesh, m_sources), m_geodesic.tolerance,
-            int(m_geodesic.max_iterations));
+            mesh.positions(), mesh.faces(),
+            mesh_ids(m_sources, [&](std::uint32_t v) { return mesh.mesh_id(v); }),
+            m_geodesic.tolerance, int(m_geodesic.max_iterations));
         const double       ms = app::ms_since(start);
         std::vector<float> d(r.distance.begin(), r.distance.end());  // +inf stays +inf
         const Summary      sum = summarize(d);
-        const float        inf = std::numeric_limits<float>::infinity();
         s.write_input_order(s.input().soup.positions, [&] {
-            return std::vector<io::VertexScalar>{{"distance", mesh.to_input_order(d, 1, inf)}};
+            return std::vector<io::VertexScalar>{
+                {"distance", mesh.to_input_order(d, 1, kUnreachable)}};
         });
-        s.print_header();
-        std::printf("  %zu vertices, %zu faces; %zu source(s)\n", mesh.num_vertices(),
-                    mesh.num_faces(), m_sources.size());
+        app::print_header(s, mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, toplesets and propagation %.2f ms\n",
-                    s.import_ms(), build_ms, ms);
+                    s.import_ms(), mesh.build_ms(), ms);
         std::printf("  %u levels, %d iterations%s; largest distance %.6g, %zu unreachable "
                     "vertices\n",
                     r.toplesets.num_levels, r.iterations, r.converged ? "" : " (not converged)",
                     sum.max_distance, sum.unreachable);
-        app::Json params, times;
-        params.num("sources", double(m_sources.size()))
-            .num("tolerance", m_geodesic.tolerance)
-            .num("max_iterations", double(m_geodesic.max_iterations))
-            .flag("weld", s.options().weld);
-        times.num("import", s.import_ms())
-            .num("build", build_ms)
-            .num("toplesets_and_propagation", ms);
-        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
-        j.obj("parameters", params)
-            .obj("times_ms", times)
+        app::Json j = app::report(s, mesh);
+        j.obj("parameters", parameters(s))
+            .obj("times_ms", s.times(mesh.build_ms()).num("toplesets_and_propagation", ms))
             .num("levels", r.toplesets.num_levels)
             .num("iterations", r.iterations)
             .flag("converged", r.converged)
@@ -239,17 +213,21 @@ class Geodesic final : public app::App
         return r.converged ? 0 : 3;
     }
 
-    app::Json report(const app::Session& s, const RXMesh& mesh, const GeodesicReport& r,
-                     const Summary& sum) const
+    //! The parameters of either path.
+    app::Json parameters(const app::Session& s) const
     {
         app::Json params;
         params.num("sources", double(m_sources.size()))
             .num("tolerance", m_geodesic.tolerance)
-            .num("max_iterations", double(m_geodesic.max_iterations))
-            .num("capacity", s.options().capacity)
-            .flag("weld", s.options().weld);
+            .num("max_iterations", double(m_geodesic.max_iterations));
+        return s.build_parameters(params);
+    }
+
+    app::Json report(const app::Session& s, const RXMesh& mesh, const GeodesicReport& r,
+                     const Summary& sum) const
+    {
         app::Json j = s.report(mesh);
-        j.obj("parameters", params)
+        j.obj("parameters", parameters(s))
             .obj(
                 "times_ms",
                 s.times(mesh).num("toplesets", r.toplesets_ms).num("propagation", r.propagation_ms))
@@ -270,8 +248,4 @@ class Geodesic final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Geodesic program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Geodesic>(argc, argv); }

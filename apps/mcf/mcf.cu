@@ -9,6 +9,7 @@
 
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
+#include "../common/host_cg.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/io/generate.h"
@@ -19,20 +20,12 @@ namespace {
 
 using namespace rxmesh;
 
-app::Info info_with_cpu_path()
-{
-    app::Info i{"rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
-                "an embedded noisy sphere",
-                "write the smoothed mesh as binary PLY (input vertex order, a 'displacement' "
-                "vertex property); --device cpu: the CG in double, each step's result in float "
-                "as the GPU's",
-                "check each step against the CPU reference (exit 2 on mismatch)"};
-    i.cpu_path       = true;
-    i.moves_vertices = true;
-    return i;
-}
-
-const app::Info kInfo = info_with_cpu_path();
+const app::Info kInfo = app::moving_app(
+    {"rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
+     "an embedded noisy sphere",
+     "write the smoothed mesh as binary PLY (input vertex order, a 'displacement' vertex "
+     "property); --device cpu: the CG in double, each step's result in float as the GPU's",
+     "check each step against the CPU reference (exit 2 on mismatch)"});
 
 //! --check of one step: the GPU's X solves the reference's system
 //! (2 a + dt L) X = 2 a X0 to the CG tolerance, up to float rounding of X.
@@ -55,6 +48,27 @@ McfReport flow_step(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions
     return mean_curvature_flow(mesh, xv, xv, one_step);  // in place
 }
 
+//! Adds step `r`'s figures to the flow's `total`.
+void add_step(McfReport& total, const McfReport& r)
+{
+    total.iterations += r.iterations;
+    total.final_residual = r.final_residual;
+    total.converged      = total.converged && r.converged;
+    total.terms_ms += r.terms_ms;
+    total.solve_ms += r.solve_ms;
+}
+
+//! The summary's times and solver lines of either path (`build_ms`: its
+//! mesh's build), the last ending with `suffix`.
+void print_summary(const app::Session& s, double build_ms, const McfReport& total,
+                   const std::string& suffix)
+{
+    std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
+                s.import_ms(), build_ms, total.terms_ms, total.solve_ms);
+    std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s\n", total.dt,
+                total.iterations, total.final_residual, suffix.c_str());
+}
+
 //! Every step, one call each (so that --check sees each), with one time step
 //! for the whole flow, as the library takes it.
 McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, bool check)
@@ -71,51 +85,10 @@ McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, 
             total.dt               = r.dt;
             total.mean_edge_length = r.mean_edge_length;
         }
-        total.iterations += r.iterations;
-        total.final_residual = r.final_residual;
-        total.converged      = total.converged && r.converged;
-        total.terms_ms += r.terms_ms;
-        total.solve_ms += r.solve_ms;
+        add_step(total, r);
     }
     return total;
 }
-
-//! --device cpu's solver: conjugate gradient in double on the host for
-//! (2 a + dt L) x = b, from x and its residual r = b - A x (the caller forms
-//! it without cancellation, as the GPU's), with solver/cg.cuh's stopping rule
-//! (|r| <= tolerance |r0|, or max_iterations) and its report.
-CgReport host_cg(const reference::McfSystem& s, double dt, std::vector<double>& x,
-                 std::vector<double> r, const CgOptions& o)
-{
-    const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
-        double sum = 0;
-        for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-        return sum;
-    };
-    const double        rr0 = dot(r, r), tol2 = o.tolerance * o.tolerance;
-    double              rr  = rr0;
-    std::vector<double> d   = r;
-    CgReport            rep;
-    while (rr > tol2 * rr0 && rep.iterations < o.max_iterations) {
-        const std::vector<double> q  = reference::mcf_apply(s, dt, d);
-        const double              dq = dot(d, q);
-        if (!(dq > 0)) break;  // d = 0 (or an operator that is not positive definite)
-        const double alpha = rr / dq;
-        for (std::size_t i = 0; i < x.size(); ++i) x[i] += alpha * d[i], r[i] -= alpha * q[i];
-        const double rr_next = dot(r, r), beta = rr_next / rr;
-        for (std::size_t i = 0; i < d.size(); ++i) d[i] = r[i] + beta * d[i];
-        rr = rr_next;
-        ++rep.iterations;
-    }
-    if (!std::isfinite(rr))
-        throw Error("the CPU CG's residual is not finite after " + std::to_string(rep.iterations) +
-                    " iterations");
-    rep.initial_residual = std::sqrt(rr0);
-    rep.final_residual   = std::sqrt(rr);
-    rep.converged        = rr0 == 0 || rr <= tol2 * rr0;
-    return rep;
-}
-
 
 //! One step on the host, as the GPU takes it: the system of the step's
 //! starting positions x (float), the right-hand side 2 a X0, the initial
@@ -135,7 +108,9 @@ McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, f
     std::vector<double>       r           = reference::laplacian_apply(s, x0);
     for (double& v : r) v *= -double(dt);
     std::vector<double> solution = x0;
-    const CgReport      cg       = host_cg(s, dt, solution, std::move(r), o.cg);
+    const CgReport      cg       = app::host_cg(
+        [&](const std::vector<double>& d) { return reference::mcf_apply(s, dt, d); }, solution,
+        std::move(r), o.cg);
     for (std::size_t v = 0; v < x.size(); ++v)
         for (int k = 0; k < 3; ++k) x[v][k] = float(solution[3 * v + k]);
     rep.solve_ms       = float(app::ms_since(solve_start));
@@ -192,12 +167,11 @@ class Mcf final : public app::App
         const McfReport     total = flow(mesh, x, m_mcf, s.check());
         s.write_moved_mesh(mesh, VertexView<const float, 3>(x.data(), mesh.num_vertices()));
         s.print_header(mesh);
-        std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
-                    s.import_ms(), mesh.stats().total_ms, total.terms_ms, total.solve_ms);
-        std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s%s\n", total.dt,
-                    total.iterations, total.final_residual,
-                    total.converged ? "" : " (not converged)", s.check() ? ", check passed" : "");
-        s.write_report(report(s, mesh, total));
+        print_summary(s, mesh.stats().total_ms, total,
+                      std::string(total.converged ? "" : " (not converged)") +
+                          (s.check() ? ", check passed" : ""));
+        s.write_report(report(s.report(mesh), parameters(total).num("capacity", s.options().capacity),
+                              s.times(mesh), total, s.check()));
         return total.converged ? 0 : 3;
     }
 
@@ -208,11 +182,8 @@ class Mcf final : public app::App
     //! a solve did not converge.
     int run_cpu(app::Session& s)
     {
-        s.refuse_check_on_cpu();
-        const TriangleSoup& in          = s.input().soup;
-        const app::CpuMesh  mesh(in, s.options().weld);
-        const double       build_ms = mesh.build_ms();
-        std::vector<Vec3f>  x        = mesh.positions();
+        const app::CpuMesh mesh = app::cpu_mesh(s);
+        std::vector<Vec3f> x    = mesh.positions();
         McfReport           total;
         total.mean_edge_length = reference::mean_edge_length(x, mesh.faces());
         total.dt               = m_mcf.dt > 0 ? m_mcf.dt
@@ -223,39 +194,15 @@ class Mcf final : public app::App
                                     " (--dt-scale x mean edge length^2) is not a positive float");
         for (int step = 0; step < m_mcf.steps; ++step) {
             s.progress().show("smoothing", double(step) / m_mcf.steps);
-            const McfReport r = host_step(x, mesh.faces(), total.dt, m_mcf);
-            total.iterations += r.iterations;
-            total.final_residual = r.final_residual;
-            total.converged      = total.converged && r.converged;
-            total.terms_ms += r.terms_ms;
-            total.solve_ms += r.solve_ms;
+            add_step(total, host_step(x, mesh.faces(), total.dt, m_mcf));
         }
-        const std::vector<Vec3f> out = mesh.positions_to_input_order(x, in.positions);
-        s.write_input_order(
-            out, [&] { return std::vector<io::VertexScalar>{app::displacement_property(out, in.positions)}; });
-        s.print_header();
-        std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
-        std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
-                    s.import_ms(), build_ms, total.terms_ms, total.solve_ms);
-        std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s\n", total.dt,
-                    total.iterations, total.final_residual,
-                    total.converged ? ", every step's solution verified" : " (not converged)");
-        app::Json params = parameters(total);
-        params.flag("weld", s.options().weld);
-        app::Json times;
-        times.num("import", s.import_ms())
-            .num("build", build_ms)
-            .num("weights_areas", total.terms_ms)
-            .num("solve", total.solve_ms);
-        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
-        j.obj("parameters", params)
-            .obj("times_ms", times)
-            .num("mean_edge_length", total.mean_edge_length)
-            .num("iterations", total.iterations)
-            .num("final_relative_residual", total.final_residual)
-            .flag("converged", total.converged)
-            .flag("checked", false);
-        s.write_report(j);
+        app::write_moved_mesh(s, mesh, x);
+        app::print_header(s, mesh);
+        print_summary(s, mesh.build_ms(), total,
+                      total.converged ? ", every step's solution verified" : " (not converged)");
+        s.write_report(report(app::report(s, mesh),
+                              parameters(total).flag("weld", s.options().weld),
+                              s.times(mesh.build_ms()), total, false));
         return total.converged ? 0 : 3;
     }
 
@@ -272,19 +219,19 @@ class Mcf final : public app::App
         return p;
     }
 
-    app::Json report(const app::Session& s, const RXMesh& mesh, const McfReport& total) const
+    //! The report of either path: `j` its first keys, `params` and `times`
+    //! (its first times) its own.
+    static app::Json report(app::Json j, const app::Json& params, app::Json times,
+                            const McfReport& total, bool checked)
     {
-        app::Json params = parameters(total);
-        params.num("capacity", s.options().capacity);
-        app::Json j = s.report(mesh);
+        times.num("weights_areas", total.terms_ms).num("solve", total.solve_ms);
         j.obj("parameters", params)
-            .obj("times_ms",
-                 s.times(mesh).num("weights_areas", total.terms_ms).num("solve", total.solve_ms))
+            .obj("times_ms", times)
             .num("mean_edge_length", total.mean_edge_length)
             .num("iterations", total.iterations)
             .num("final_relative_residual", total.final_residual)
             .flag("converged", total.converged)
-            .flag("checked", s.check());
+            .flag("checked", checked);
         return j;
     }
 
@@ -293,8 +240,4 @@ class Mcf final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Mcf program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Mcf>(argc, argv); }

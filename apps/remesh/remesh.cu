@@ -16,6 +16,7 @@
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/format.h"
 #include "../common/new_mesh_run.h"
 #include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/mesh_quality.h"
@@ -43,28 +44,22 @@ constexpr double kMaxExpectedFaces = 2147483648.0;
 constexpr double kShareInBandTolerance = 0.10;
 constexpr double kDistanceFactor       = 1.5;
 
-app::Info make_info()
-{
-    app::Info i{
-        "rxmesh-remesh",
-        "isotropic remeshing on the GPU (Botsch and Kobbelt 2004): split long edges, collapse "
-        "short ones, flip towards valence 6, smooth tangentially and project onto the input, for "
-        "--iterations rounds; boundary vertices never move, collapses remove only those on nearly "
-        "straight stretches (exit 3 when a step stopped at its pass bound)",
-        "an embedded noisy torus (48 x 24 quads, noise 0.3 x the mean edge length)",
-        "write the remeshed mesh (.ply binary, or .obj), compact: vertices in slot order (the "
-        "input's surviving vertices first, in input order, then the new ones), not one vertex per "
-        "input vertex",
-        "check on the CPU: a valid mesh, manifold if the input was, the boundary within L/2 of the "
-        "input's with as many loops; up to 50000 input faces and without --feature-angle also the "
-        "serial reference with the same L and iterations: the share of edges within [4/5 L, 4/3 L] "
-        "within 0.10 of its own and the symmetric Hausdorff distance to the input at most 1.5 x "
-        "its own + 1e-6 x the bounding-box diagonal (exit 2 otherwise); not with --device cpu, "
-        "which runs that reference"};
-    return app::new_mesh_app(i);
-}
-
-const app::Info kInfo = make_info();
+const app::Info kInfo = app::new_mesh_app(
+    {"rxmesh-remesh",
+     "isotropic remeshing on the GPU (Botsch and Kobbelt 2004): split long edges, collapse short "
+     "ones, flip towards valence 6, smooth tangentially and project onto the input, for "
+     "--iterations rounds; boundary vertices never move, collapses remove only those on nearly "
+     "straight stretches (exit 3 when a step stopped at its pass bound)",
+     "an embedded noisy torus (48 x 24 quads, noise 0.3 x the mean edge length)",
+     "write the remeshed mesh (.ply binary, or .obj), compact: vertices in slot order (the input's "
+     "surviving vertices first, in input order, then the new ones), not one vertex per input "
+     "vertex",
+     "check on the CPU: a valid mesh, manifold if the input was, the boundary within L/2 of the "
+     "input's with as many loops; up to 50000 input faces and without --feature-angle also the "
+     "serial reference with the same L and iterations: the share of edges within [4/5 L, 4/3 L] "
+     "within 0.10 of its own and the symmetric Hausdorff distance to the input at most 1.5 x its "
+     "own + 1e-6 x the bounding-box diagonal (exit 2 otherwise); not with --device cpu, which "
+     "runs that reference"});
 
 //! What the options ask of L: a length, a ratio to the input's mean edge
 //! length, or neither (0: the mean itself).
@@ -81,12 +76,8 @@ struct TargetLength
     std::string source;  // how it was chosen, in words
 };
 
-std::string short_number(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", v);
-    return text;
-}
+//! A figure in a message or the summary: three significant digits.
+std::string short_number(double v) { return app::formatted("%.3g", v); }
 
 //! L from the options and the input's mean edge length.
 TargetLength target_length(double input_mean_edge, const LengthRequest& request)
@@ -137,14 +128,6 @@ using CpuRemeshed = app::CpuNewMeshRun<reference::RemeshReport>;
 //! 4/5 L, its turn below 30 degrees).
 constexpr double kBoundaryTolerance = 0.5;
 
-struct RemeshCheck
-{
-    reference::BoundaryCheck boundary;
-    double                   target_length           = 0;
-    double                   reference_share_in_band = 0;
-    app::OracleDistance      oracle;
-};
-
 //! The serial oracle with the same L, iterations and projection (--check's
 //! comparison, and the whole of --device cpu). The result is compact in id
 //! order: the input's surviving vertices first, in input order, then the
@@ -162,32 +145,41 @@ TriangleSoup reference_remesh(const TriangleSoup& in, const RemeshOptions& optio
 
 //! The oracle's part of --check. \throw app::CheckFailed.
 void compare_with_reference(const TriangleSoup& in, const Remeshed& run,
-                            const RemeshOptions& options, RemeshCheck* c)
+                            const RemeshOptions& options, app::OracleCheck* c)
 {
-    const TriangleSoup ref     = reference_remesh(in, options);
-    c->reference_share_in_band = reference::mesh_quality(ref, options.target_length).share_in_band;
-    if (!(std::abs(run.quality.share_in_band - c->reference_share_in_band) <=
-          kShareInBandTolerance)) {
-        char why[200];
-        std::snprintf(why, sizeof why,
-                      "%.4f of the edges are within [4/5 L, 4/3 L], the serial reference has "
-                      "%.4f (more than %.2f apart)",
-                      run.quality.share_in_band, c->reference_share_in_band, kShareInBandTolerance);
-        throw app::CheckFailed(why);
-    }
+    const TriangleSoup ref   = reference_remesh(in, options);
+    const double       share = reference::mesh_quality(ref, options.target_length).share_in_band;
+    if (!(std::abs(run.quality.share_in_band - share) <= kShareInBandTolerance))
+        throw app::CheckFailed(app::formatted(
+            "%.4f of the edges are within [4/5 L, 4/3 L], the serial reference has %.4f (more "
+            "than %.2f apart)",
+            run.quality.share_in_band, share, kShareInBandTolerance));
     c->oracle.compare(ref, in, run.distance, kDistanceFactor);
+    c->oracle_own.num("reference_share_in_band", share)
+        .num("share_in_band_tolerance", kShareInBandTolerance);
+    c->oracle_line = app::formatted("%.1f%% of its edges within [4/5 L, 4/3 L]", 100 * share);
 }
 
-//! --check. \throw app::CheckFailed.
-RemeshCheck check_result(const TriangleSoup& in, const Remeshed& run, const RemeshOptions& options)
+//! --check; the serial oracle up to kMaxReferenceFaces input faces and
+//! without feature edges (it has none). \throw app::CheckFailed.
+app::OracleCheck check_result(const TriangleSoup& in, const Remeshed& run,
+                              const RemeshOptions& options)
 {
-    RemeshCheck c;
-    app::require_state_kept(run.input_state, run.state);
-    c.target_length = options.target_length;
-    c.boundary =
-        reference::check_boundary(in, run.result, kBoundaryTolerance * options.target_length);
-    if (!c.boundary.ok()) throw app::CheckFailed(c.boundary.first);
-    // the serial oracle has no feature edges: with them, validity and the boundary only
+    app::OracleCheck c     = app::OracleCheck::begin(run, kMaxReferenceFaces);
+    const double     bound = kBoundaryTolerance * options.target_length;
+    const reference::BoundaryCheck b = reference::check_boundary(in, run.result, bound);
+    if (!b.ok()) throw app::CheckFailed(b.first);
+    c.own.num("input_boundary_vertices", double(b.input_boundary_vertices))
+        .num("output_boundary_vertices", double(b.output_boundary_vertices))
+        .num("boundary_loops", double(b.output_loops))
+        .num("boundary_max_distance", b.max_distance)
+        .num("boundary_tolerance", bound);
+    c.own_line = app::formatted(
+        "; boundary of %llu loops within %.2f L of the input's (%llu vertices, %llu before)",
+        (unsigned long long)b.output_loops, kBoundaryTolerance,
+        (unsigned long long)b.output_boundary_vertices,
+        (unsigned long long)b.input_boundary_vertices);
+    c.skipped_line = "  serial reference skipped: it has no feature edges\n";
     if (in.faces.size() <= kMaxReferenceFaces && options.feature_angle_degrees == 0)
         compare_with_reference(in, run, options, &c);
     return c;
@@ -212,33 +204,11 @@ void print_summary(const app::Session& s, const Run& run, double length, const T
 void print_summary(const app::Session& s, const Remeshed& run, const TargetLength& target)
 {
     const RemeshReport& r = run.report;
-    char                passes[160];
-    std::snprintf(passes, sizeof passes, " (passes: %u split, %u collapse, %u flip)%s",
-                  r.split_passes, r.collapse_passes, r.flip_passes,
-                  r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
+    const std::string   passes = app::formatted(
+        " (passes: %u split, %u collapse, %u flip)%s", r.split_passes, r.collapse_passes,
+        r.flip_passes, r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
     print_summary(s, run, r.target_length, target, r.iterations, passes);
     app::print_gpu_end(s, run, "remesh");
-}
-
-void print_check(const RemeshCheck& c, const Remeshed& run, std::size_t input_faces)
-{
-    std::printf("  check passed: %s, %s; boundary of %llu loops within %.2f L of the input's "
-                "(%llu vertices, %llu before)\n",
-                run.state.valid ? "valid" : "not valid, as the input",
-                run.state.manifold ? "manifold" : "not manifold, as the input",
-                (unsigned long long)c.boundary.output_loops, kBoundaryTolerance,
-                (unsigned long long)c.boundary.output_boundary_vertices,
-                (unsigned long long)c.boundary.input_boundary_vertices);
-    if (c.oracle.ran)
-        std::printf(
-            "  serial reference: %.1f%% of its edges within [4/5 L, 4/3 L], symmetric "
-            "Hausdorff %.4g (the GPU's %.4g <= %.4g)\n",
-            100 * c.reference_share_in_band, c.oracle.distance, run.distance.h.symmetric(),
-            c.oracle.bound);
-    else if (input_faces > kMaxReferenceFaces)
-        app::print_oracle_skipped(input_faces, kMaxReferenceFaces);
-    else
-        std::printf("  serial reference skipped: it has no feature edges\n");
 }
 
 class Remesh final : public app::App
@@ -251,9 +221,7 @@ class Remesh final : public app::App
         CLI::Option* length =
             cli.add_option("--length", m_request.length,
                            "target edge length L (0: the input's mean edge length)")
-                ->check(app::number_where<float>(
-                    "NON-NEGATIVE FLOAT", "a non-negative number within float range",
-                    [](float v) { return std::isfinite(v) && v >= 0; }))
+                ->check(app::non_negative_float())
                 ->capture_default_str();
         CLI::Option* relative =
             cli.add_option("--relative", m_request.relative,
@@ -265,12 +233,8 @@ class Remesh final : public app::App
                        "rounds of split, collapse, flip, smooth and project")
             ->check(app::integer_in(1, 1000))
             ->capture_default_str();
-        cli.add_option("--min-angle", m_options.min_angle_degrees,
-                       "the sliver guard: no collapse, flip or smoothing move makes a face with "
-                       "an angle below this many degrees unless the faces it replaces had one "
-                       "(0: off)")
-            ->check(CLI::Range(0.0, 59.0))
-            ->capture_default_str();
+        app::add_min_angle_option(cli, m_options.min_angle_degrees,
+                                  "collapse, flip or smoothing move");
         cli.add_flag("--no-project", m_no_project,
                      "smooth without projecting onto the input (the surface drifts)");
         cli.add_option("--feature-angle", m_options.feature_angle_degrees,
@@ -320,11 +284,11 @@ class Remesh final : public app::App
                 o.target_length = m_target.value;
             }};
         const Remeshed run = app::run_new_mesh(in, options, remesher, s.check(), m_warmup);
-        RemeshCheck    c;
+        app::OracleCheck c;
         if (s.check()) c = check_result(in, run, options);
         app::stage_new_mesh(s, run.result);
         print_summary(s, run, m_target);
-        if (s.check()) print_check(c, run, in.faces.size());
+        if (s.check()) c.print(run.state, run.distance, in.faces.size());
         s.write_report(report(s, run, c));
         return run.report.hit_pass_bound ? 3 : 0;
     }
@@ -388,26 +352,13 @@ class Remesh final : public app::App
                                         run.result.positions.size(), run.result.faces.size());
     }
 
-    app::Json report(const app::Session& s, const Remeshed& run, const RemeshCheck& c) const
+    app::Json report(const app::Session& s, const Remeshed& run, const app::OracleCheck& c) const
     {
         app::Json j = app::new_mesh_report(s, run, "remesh", parameters(run.report.target_length),
                                            double(run.result.positions.size()),
                                            double(run.result.faces.size()));
-        if (s.check()) j.obj("check", check_report(run, c));
+        if (s.check()) j.obj("check", c.json(run.input_state, run.state));
         return j;
-    }
-
-    static app::Json check_report(const Remeshed& run, const RemeshCheck& c)
-    {
-        app::Json check = app::state_check_json(run.input_state, run.state), oracle;
-        check.num("input_boundary_vertices", double(c.boundary.input_boundary_vertices))
-            .num("output_boundary_vertices", double(c.boundary.output_boundary_vertices))
-            .num("boundary_loops", double(c.boundary.output_loops))
-            .num("boundary_max_distance", c.boundary.max_distance)
-            .num("boundary_tolerance", kBoundaryTolerance * c.target_length);
-        oracle.num("reference_share_in_band", c.reference_share_in_band)
-            .num("share_in_band_tolerance", kShareInBandTolerance);
-        return c.oracle.end_check_json(check, kMaxReferenceFaces, oracle);
     }
 
     LengthRequest m_request;
@@ -419,8 +370,4 @@ class Remesh final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Remesh program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Remesh>(argc, argv); }

@@ -23,6 +23,7 @@
 #include "../common/json.h"
 #include "../common/outputs.h"
 #include "../common/policy.h"
+#include "../common/timing.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/io/generate.h"
@@ -65,17 +66,8 @@ void add_options(CLI::App& cli, Options& o)
     cli.add_option("-o,--output", o.output,
                    "write the mesh as read (welded with --weld; unused vertices and collapsed "
                    "faces dropped), PLY or OBJ by the extension")
-        ->check(
-            [](const std::string& path) {
-                try {
-                    const io::Format f = io::format_from_path(path);
-                    if (f == io::Format::Ply || f == io::Format::Obj)
-                        return std::string();
-                } catch (const Error&) {
-                }
-                return path + ": rxmesh-info writes PLY or OBJ: name the output *.ply or *.obj";
-            },
-            "*.ply or *.obj");
+        ->check([](const std::string& path) { return app::mesh_format_error(path, kName, true); },
+                "*.ply or *.obj");
     cli.add_option("--json", o.json, "write the JSON object to this file too");
     cli.add_option("--device", o.device,
                    "auto (the GPU when present, else the CPU reference), gpu or cpu")
@@ -93,11 +85,6 @@ void add_options(CLI::App& cli, Options& o)
                  "the GPU path only)");
     cli.set_version_flag("--version", std::string(kName) + " " + rxmesh::version());
     cli.footer(app::kExitStatusHelp);
-}
-
-double ms_since(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
 bool gpu_present()
@@ -119,13 +106,13 @@ CpuResult cpu_statistics(const TriangleSoup& soup, bool weld)
     CpuResult r;
     auto      t0    = Clock::now();
     r.mesh          = reference::reindex(soup.positions, soup.faces, weld);
-    r.reindex_ms    = ms_since(t0);
+    r.reindex_ms    = app::ms_since(t0);
     t0              = Clock::now();
     const auto topo = reference::build_topology(std::uint32_t(r.mesh.positions.size()), r.mesh.faces);
-    r.topology_ms   = ms_since(t0);
+    r.topology_ms   = app::ms_since(t0);
     t0              = Clock::now();
     r.stats         = reference::compute_stats(topo, r.mesh.faces);
-    r.stats_ms      = ms_since(t0);
+    r.stats_ms      = app::ms_since(t0);
     return r;
 }
 
@@ -174,7 +161,7 @@ int run(const Options& o)
     app::Outputs::expect(o.json);
     auto               t0   = Clock::now();
     const TriangleSoup soup = o.file.empty() ? generators().at(o.generator)() : io::read(o.file);
-    const double       read_ms = ms_since(t0);
+    const double       read_ms = app::ms_since(t0);
     const std::string  device  = o.cpu_alias ? "cpu" : o.device;
     const bool         use_gpu = device == "gpu" || (device == "auto" && gpu_present());
     if (device == "gpu" && !gpu_present())
@@ -233,10 +220,7 @@ int run(const Options& o)
         TriangleSoup out;
         out.positions = cpu.mesh.positions;
         out.faces     = cpu.mesh.faces;
-        if (io::format_from_path(o.output) == io::Format::Obj)
-            io::write_obj(tmp, out);
-        else
-            io::write_ply(tmp, out);
+        app::write_mesh_as(tmp, o.output, out);
     });
     outputs.stage(o.json, [&](const std::string& tmp) { j.write(tmp); });
     outputs.commit();

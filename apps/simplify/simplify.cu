@@ -17,6 +17,7 @@
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/format.h"
 #include "../common/new_mesh_run.h"
 #include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/mesh_quality.h"
@@ -38,25 +39,18 @@ constexpr std::size_t kMaxReferenceFaces = 60000;
 //! one at a time, cheapest first).
 constexpr double kDistanceFactor = 2.0;
 
-app::Info make_info()
-{
-    app::Info i{
-        "rxmesh-simplify",
-        "quadric-error simplification on the GPU (Garland and Heckbert 1997): collapse the "
-        "cheapest edges, in parallel batches, down to a target face count or until no valid "
-        "collapse is left (exit 3 when the pass bound stopped it)",
-        "an embedded torus (96 x 48 quads, radii 1 and 0.3)",
-        "write the simplified mesh (.ply binary, or .obj), compact: vertices in slot order, not "
-        "one vertex per input vertex",
-        "check on the CPU: a valid mesh, manifold if the input was, the target reached or the "
-        "reason why not; up to 60000 input faces also the serial reference to the same target: "
-        "the symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the "
-        "bounding-box diagonal (exit 2 otherwise); not with --device cpu, which runs that "
-        "reference"};
-    return app::new_mesh_app(i);
-}
-
-const app::Info kInfo = make_info();
+const app::Info kInfo = app::new_mesh_app(
+    {"rxmesh-simplify",
+     "quadric-error simplification on the GPU (Garland and Heckbert 1997): collapse the cheapest "
+     "edges, in parallel batches, down to a target face count or until no valid collapse is left "
+     "(exit 3 when the pass bound stopped it)",
+     "an embedded torus (96 x 48 quads, radii 1 and 0.3)",
+     "write the simplified mesh (.ply binary, or .obj), compact: vertices in slot order, not one "
+     "vertex per input vertex",
+     "check on the CPU: a valid mesh, manifold if the input was, the target reached or the reason "
+     "why not; up to 60000 input faces also the serial reference to the same target: the "
+     "symmetric Hausdorff distance to the input at most 2 x its own + 1e-6 x the bounding-box "
+     "diagonal (exit 2 otherwise); not with --device cpu, which runs that reference"});
 
 //! What the options ask for: a face count, else a share of the input's.
 struct TargetRequest
@@ -104,12 +98,6 @@ reference::SimplifyOptions reference_options(const SimplifyOptions& options)
 
 // ---- --check ----
 
-struct SimplifyCheck
-{
-    reference::SimplifyReport reference;
-    app::OracleDistance       oracle;
-};
-
 //! The report agrees with the mesh: its counts are the result's, and it
 //! says the target was reached exactly when it was (otherwise its
 //! stop_reason() says why not). \throw app::CheckFailed.
@@ -127,22 +115,21 @@ void require_report_consistent(const Simplified& run, std::uint32_t target)
                                std::to_string(r.faces) + " faces");
 }
 
-//! The oracle's part of --check. \throw app::CheckFailed.
-void compare_with_reference(const TriangleSoup& in, const Simplified& run,
-                            const SimplifyOptions& options, SimplifyCheck* c)
+//! --check; the serial oracle to the same target up to kMaxReferenceFaces
+//! input faces. \throw app::CheckFailed.
+app::OracleCheck check_result(const TriangleSoup& in, const Simplified& run,
+                              const SimplifyOptions& options)
 {
-    const TriangleSoup ref = reference::qem_simplify(in, reference_options(options), &c->reference);
-    c->oracle.compare(ref, in, run.distance, kDistanceFactor);
-}
-
-//! --check. \throw app::CheckFailed.
-SimplifyCheck check_result(const TriangleSoup& in, const Simplified& run,
-                           const SimplifyOptions& options)
-{
-    SimplifyCheck c;
-    app::require_state_kept(run.input_state, run.state);
+    app::OracleCheck c = app::OracleCheck::begin(run, kMaxReferenceFaces);
     require_report_consistent(run, options.target_faces);
-    if (in.faces.size() <= kMaxReferenceFaces) compare_with_reference(in, run, options, &c);
+    c.own.str("stop_reason", run.report.stop_reason());
+    c.own_line = ", the report agrees with the mesh";
+    if (in.faces.size() > kMaxReferenceFaces) return c;
+    reference::SimplifyReport r;
+    c.oracle.compare(reference::qem_simplify(in, reference_options(options), &r), in,
+                     run.distance, kDistanceFactor);
+    c.oracle_own.num("reference_faces", r.faces).str("reference_stop_reason", r.stop_reason());
+    c.oracle_line = app::formatted("%u faces (%s)", r.faces, r.stop_reason().c_str());
     return c;
 }
 
@@ -159,21 +146,6 @@ void print_summary(const app::Session& s, const Run& run, const SimplifyOptions&
     std::printf("  collapses %s: %s\n", collapses.c_str(), r.stop_reason().c_str());
     std::printf("  min angle %.2f degrees, mean edge length %.4g\n", run.quality.min_angle_degrees,
                 run.quality.mean_edge);
-}
-
-void print_check(const SimplifyCheck& c, const Simplified& run, std::size_t input_faces)
-{
-    std::printf("  check passed: %s, %s, the report agrees with the mesh\n",
-                run.state.valid ? "valid" : "not valid, as the input",
-                run.state.manifold ? "manifold" : "not manifold, as the input");
-    if (!c.oracle.ran)
-        app::print_oracle_skipped(input_faces, kMaxReferenceFaces);
-    else
-        std::printf(
-            "  serial reference: %u faces (%s), symmetric Hausdorff %.4g (the GPU's %.4g <= "
-            "%.4g)\n",
-            c.reference.faces, c.reference.stop_reason().c_str(), c.oracle.distance,
-            run.distance.h.symmetric(), c.oracle.bound);
 }
 
 class Simplify final : public app::App
@@ -199,11 +171,7 @@ class Simplify final : public app::App
             ->check(app::number_where<double>("NON-NEGATIVE", "a non-negative finite number",
                                               [](double v) { return std::isfinite(v) && v >= 0; }))
             ->capture_default_str();
-        cli.add_option("--min-angle", m_options.min_angle_degrees,
-                       "the sliver guard: no collapse makes a face with an angle below this many "
-                       "degrees unless the faces it replaces had one (0: off)")
-            ->check(CLI::Range(0.0, 59.0))
-            ->capture_default_str();
+        app::add_min_angle_option(cli, m_options.min_angle_degrees, "collapse");
         app::add_warmup_option(cli, m_warmup);
     }
 
@@ -230,7 +198,7 @@ class Simplify final : public app::App
             [](DynamicMesh& mesh, const SimplifyOptions& o) { return qem_simplify(mesh, o); },
             [](DynamicMesh& mesh, const SimplifyReport&) { return quality_of(mesh); }};
         const Simplified run = app::run_new_mesh(in, options, simplifier, s.check(), m_warmup);
-        SimplifyCheck    c;
+        app::OracleCheck c;
         if (s.check()) c = check_result(in, run, options);
         app::stage_new_mesh(s, run.result);
         const SimplifyReport& r = run.report;
@@ -238,7 +206,7 @@ class Simplify final : public app::App
                       std::to_string(r.collapses) + " in " + std::to_string(r.passes) + " pass" +
                           (r.passes == 1 ? "" : "es"));
         app::print_gpu_end(s, run, "simplify");
-        if (s.check()) print_check(c, run, in.faces.size());
+        if (s.check()) c.print(run.state, run.distance, in.faces.size());
         s.write_report(report(s, run, options, c));
         return run.report.hit_pass_bound ? 3 : 0;
     }
@@ -297,23 +265,14 @@ class Simplify final : public app::App
     }
 
     app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
-                     const SimplifyCheck& c) const
+                     const app::OracleCheck& c) const
     {
         app::Json params = parameters(options);
         params.num("batch_share", options.batch_share).num("max_passes", options.max_passes);
         app::Json j =
             app::new_mesh_report(s, run, "simplify", params, run.report.vertices, run.report.faces);
-        if (s.check()) j.obj("check", check_report(run, c));
+        if (s.check()) j.obj("check", c.json(run.input_state, run.state));
         return j;
-    }
-
-    static app::Json check_report(const Simplified& run, const SimplifyCheck& c)
-    {
-        app::Json check = app::state_check_json(run.input_state, run.state), oracle;
-        check.str("stop_reason", run.report.stop_reason());
-        oracle.num("reference_faces", c.reference.faces)
-            .str("reference_stop_reason", c.reference.stop_reason());
-        return c.oracle.end_check_json(check, kMaxReferenceFaces, oracle);
     }
 
     TargetRequest   m_request;
@@ -323,8 +282,4 @@ class Simplify final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Simplify program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Simplify>(argc, argv); }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../common/app.h"
+#include "../common/coordinate_check.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
 #include "rxmesh/io/bounding_box.h"
@@ -29,22 +30,15 @@ using namespace rxmesh;
 //! (the GPU tests' bound, tests/algo/test_loop_subdivision.cu).
 constexpr double kCheckTolerance = 1e-5;
 
-app::Info info_without_mesh()
-{
-    app::Info i{"rxmesh-subdivide",
-                "Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary \"edge only\")",
-                "an embedded torus of 24 x 12 quads (any input is subdivided as indexed: no "
-                "welding)",
-                "write the refined mesh (.ply binary, or .obj): the input's vertices first, in "
-                "input order, then one per edge of each level; --device cpu: the same faces and "
-                "numbering, the positions computed in double through every level and rounded to "
-                "float once (the GPU's are float at each level)",
-                "compare with the serial double CPU reference (exit 2 when a face differs or a "
-                "coordinate differs by more than 1e-5 x the input's bounding-box diagonal)"};
-    return app::new_mesh_app(i);
-}
-
-const app::Info kInfo = info_without_mesh();
+const app::Info kInfo = app::new_mesh_app(
+    {"rxmesh-subdivide", "Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary \"edge only\")",
+     "an embedded torus of 24 x 12 quads (any input is subdivided as indexed: no welding)",
+     "write the refined mesh (.ply binary, or .obj): the input's vertices first, in input order, "
+     "then one per edge of each level; --device cpu: the same faces and numbering, the positions "
+     "computed in double through every level and rounded to float once (the GPU's are float at "
+     "each level)",
+     "compare with the serial double CPU reference (exit 2 when a face differs or a coordinate "
+     "differs by more than 1e-5 x the input's bounding-box diagonal)"});
 
 //! The levels' ids must fit 32 bits. \throw InvalidInputError.
 void require_32bit_ids(const TriangleSoup& soup, int levels)
@@ -78,20 +72,13 @@ double check_against_reference(const TriangleSoup& in, int levels, const Triangl
     const auto ref = reference::loop_subdivide(in.positions, in.faces, levels);
     if (ref.faces != gpu.faces)
         throw app::CheckFailed("the faces differ from the CPU reference's");
-    const double diagonal = bounding_box_diagonal(in.positions);
-    double       worst    = 0;
-    std::size_t  where    = 0;
+    const double           diagonal = bounding_box_diagonal(in.positions);
+    app::LargestDifference difference;
     for (std::size_t v = 0; v < ref.positions.size(); ++v)
-        for (int d = 0; d < 3; ++d) {
-            const double e = std::abs(double(gpu.positions[v][d]) - ref.positions[v][d]);
-            if (!(e <= worst))
-                worst = e, where = v;
-        }
-    const double relative = diagonal > 0 ? worst / diagonal : worst;
-    if (!(relative <= kCheckTolerance))
-        throw app::CheckFailed("vertex " + std::to_string(where) + " is " + std::to_string(relative) +
-                               " x the bounding-box diagonal from the CPU reference (bound 1e-5)");
-    return relative;
+        difference.add(v, gpu.positions[v], ref.positions[v]);
+    if (!(difference.over(diagonal) <= kCheckTolerance))
+        throw app::CheckFailed(difference.failure(diagonal, "1e-5"));
+    return difference.over(diagonal);
 }
 
 struct Run
@@ -155,15 +142,6 @@ Run subdivide_on_cpu(const TriangleSoup& in, int levels, app::Progress& progress
     return run;
 }
 
-//! `format`: the final path's (the file is written to a temporary first).
-void write_mesh(const std::string& path, io::Format format, const TriangleSoup& mesh)
-{
-    if (format == io::Format::Obj)
-        io::write_obj(path, mesh);
-    else
-        io::write_ply(path, mesh);
-}
-
 class Subdivide final : public app::App
 {
    public:
@@ -212,11 +190,8 @@ class Subdivide final : public app::App
     //! -o, the summary and the report of either path.
     int finish(app::Session& s, const Run& run, double error) const
     {
-        const TriangleSoup& in     = s.input().soup;
-        const std::string&  output = s.options().output;
-        s.stage(output, [&](const std::string& tmp) {
-            write_mesh(tmp, io::format_from_path(output), run.result);
-        });
+        const TriangleSoup& in = s.input().soup;
+        app::stage_new_mesh(s, run.result);
         double total = 0;
         for (float ms : run.level_ms) total += ms;
         s.print_header();
@@ -270,8 +245,4 @@ class Subdivide final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    Subdivide program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<Subdivide>(argc, argv); }

@@ -21,17 +21,10 @@ namespace {
 
 using namespace rxmesh;
 
-app::Info info_with_cpu_path()
-{
-    app::Info i{"rxmesh-vertex-normal", "vertex normals (Max's weights) on the GPU",
-                "an embedded torus",
-                "write the mesh with normals nx, ny, nz as binary PLY (input vertex order)",
-                "compare with the CPU reference (exit 2 on mismatch)"};
-    i.cpu_path = true;
-    return i;
-}
-
-const app::Info kInfo = info_with_cpu_path();
+const app::Info kInfo = app::with_cpu_path(
+    {"rxmesh-vertex-normal", "vertex normals (Max's weights) on the GPU", "an embedded torus",
+     "write the mesh with normals nx, ny, nz as binary PLY (input vertex order)",
+     "compare with the CPU reference (exit 2 on mismatch)"});
 
 //! The algorithm, once timed (after `warmup` untimed calls, --warmup).
 //! Returns the timed ms.
@@ -116,25 +109,22 @@ class VertexNormal final : public app::App
     //! the input's positions, a zero normal for a vertex the mesh dropped.
     int run_cpu(app::Session& s)
     {
-        s.refuse_check_on_cpu();
-        const app::CpuMesh mesh(s.input().soup, s.options().weld);
-        const double       build_ms = mesh.build_ms();
-        const auto         normal_start = app::Session::Clock::now();
+        const app::CpuMesh       mesh         = app::cpu_mesh(s);
+        const auto               normal_start = app::Session::Clock::now();
         const std::vector<Vec3f> normals = reference::vertex_normals(mesh.positions(), mesh.faces());
         const double             ms      = app::ms_since(normal_start);
         s.write_input_order(s.input().soup.positions, [&] {
             return normal_properties(mesh.to_input_order(normals, 1, Vec3f{0.f, 0.f, 0.f}));
         });
-        s.print_header();
-        std::printf("  %zu vertices, %zu faces\n", mesh.num_vertices(), mesh.num_faces());
-        std::printf("  import %.1f ms, build %.1f ms, normals %.3f ms\n", s.import_ms(), build_ms,
-                    ms);
-        app::Json times;
-        times.num("import", s.import_ms()).num("build", build_ms).num("normals", ms);
+        app::print_header(s, mesh);
+        std::printf("  import %.1f ms, build %.1f ms, normals %.3f ms\n", s.import_ms(),
+                    mesh.build_ms(), ms);
         app::Json params;  // the GPU path's keys (--warmup is refused here)
         params.num("warmup_runs", m_warmup);
-        app::Json j = s.report(mesh.num_vertices(), mesh.num_faces());
-        j.obj("parameters", params).obj("times_ms", times).flag("checked", false);
+        app::Json j = app::report(s, mesh);
+        j.obj("parameters", params)
+            .obj("times_ms", s.times(mesh.build_ms()).num("normals", ms))
+            .flag("checked", false);
         s.write_report(j);
         return 0;
     }
@@ -144,8 +134,4 @@ class VertexNormal final : public app::App
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
-    VertexNormal program;
-    return app::run_app(program, argc, argv);
-}
+int main(int argc, char** argv) { return app::run_app<VertexNormal>(argc, argv); }
