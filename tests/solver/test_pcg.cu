@@ -1,0 +1,183 @@
+// PCG on the assembled SparseMatrix against Eigen's SimplicialLDLT in double
+// (solution and residual) on generated and real meshes: the implicit
+// smoothing system (M + t L) x = M f, whose matrix is symmetric positive
+// definite on any mesh; and bad systems refused with a clear error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpu_test.h"
+#include "rxmesh/io/generate.h"
+#include "rxmesh/matrix/host_export.h"
+#include "rxmesh/matrix/matrix_ops.cuh"
+#include "rxmesh/matrix/mesh_operators.cuh"
+#include "rxmesh/matrix/vertex_pattern.h"
+#include "rxmesh/rxmesh.cuh"
+#include "rxmesh/solver/pcg.cuh"
+#include "test_data.h"
+
+#if RXMESH_HAVE_EIGEN
+#include <Eigen/Sparse>
+#include <Eigen/SparseCholesky>
+#endif
+
+namespace rxmesh {
+namespace {
+
+//! M + t L in double, t relative to the mean edge length squared.
+SparseMatrix<double> smoothing_matrix(const RXMesh& mesh,
+                                      const std::shared_ptr<const SparsePattern>& pattern,
+                                      double t)
+{
+    SparseMatrix<double> A = full_mass<double>(pattern, mesh.positions());
+    const auto           L = cotangent_laplacian<double>(pattern, mesh.positions());
+    axpby(t, L, 1.0, A);
+    return A;
+}
+
+//! t for M + t L whose conditioning does not depend on the mesh's scale
+//! (M grows with h^2, L does not).
+double mean_squared_edge_length(const TriangleSoup& soup)
+{
+    double sum = 0;
+    for (const auto& t : soup.faces)
+        for (int k = 0; k < 3; ++k) {
+            const auto& a = soup.positions[t[k]];
+            const auto& b = soup.positions[t[(k + 1) % 3]];
+            for (int d = 0; d < 3; ++d)
+                sum += (double(a[d]) - b[d]) * (double(a[d]) - b[d]);
+        }
+    return soup.faces.empty() ? 1.0 : sum / (3.0 * soup.faces.size());
+}
+
+double min_diagonal(const HostCsr& h)
+{
+    double m = INFINITY;
+    for (std::uint64_t i = 0; i < h.num_rows; ++i)
+        for (auto k = h.row_offsets[i]; k < h.row_offsets[i + 1]; ++k)
+            if (h.columns[k] == i)
+                m = std::min(m, h.values[k]);
+    return m;
+}
+
+#if RXMESH_HAVE_EIGEN
+Eigen::SparseMatrix<double> to_eigen(const HostCsr& h)
+{
+    std::vector<Eigen::Triplet<double>> t;
+    for (std::uint64_t i = 0; i < h.num_rows; ++i)
+        for (auto k = h.row_offsets[i]; k < h.row_offsets[i + 1]; ++k)
+            t.emplace_back(int(i), int(h.columns[k]), h.values[k]);
+    Eigen::SparseMatrix<double> m(int(h.num_rows), int(h.num_rows));
+    m.setFromTriplets(t.begin(), t.end());
+    return m;
+}
+#endif
+
+void check_against_eigen(const TriangleSoup& soup, const std::string& what)
+{
+#if RXMESH_HAVE_EIGEN
+    RXMesh     mesh(soup);
+    const auto pattern = vertex_pattern(mesh);
+    const auto A       = smoothing_matrix(mesh, pattern, mean_squared_edge_length(soup));
+    const auto M       = full_mass<double>(pattern, mesh.positions());
+    auto       f = mesh.add_vertex_attribute<double>("f"), b = mesh.add_vertex_attribute<double>("b"),
+         x = mesh.add_vertex_attribute<double>("x", 0.0);
+    const auto p = mesh.positions();
+    p.to_host();
+    for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v)
+        f.host(VertexId(v)) = std::sin(3.0 * p.host(VertexId(v), 0)) + p.host(VertexId(v), 1);
+    f.to_device();
+    multiply(M, f.view(), b);
+    const HostCsr host = to_host(A);
+    if (min_diagonal(host) <= 0) {  // a vertex on zero-area faces only: singular, refused
+        EXPECT_THROW(pcg_solve(A, b.view(), x), InvalidInputError) << what;
+        return;
+    }
+    const PcgReport rep = pcg_solve(A, b.view(), x, {5000, 1e-11});
+    ASSERT_TRUE(rep.converged) << what << ": " << rep.iterations << " iterations, residual "
+                               << rep.relative_residual;
+    x.to_host();
+    b.to_host();
+
+    const Eigen::SparseMatrix<double> E = to_eigen(host);
+    Eigen::VectorXd                   eb(E.rows()), ex(E.rows());
+    for (std::uint32_t v = 0; v < mesh.num_vertices(); ++v) {
+        eb[v] = b.host(VertexId(v));
+        ex[v] = x.host(VertexId(v));
+    }
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(E);
+    ASSERT_EQ(ldlt.info(), Eigen::Success) << what;
+    const Eigen::VectorXd want = ldlt.solve(eb);
+    EXPECT_LE((E * ex - eb).norm() / eb.norm(), 1e-10) << what << ": true residual";
+    EXPECT_LE((ex - want).norm() / want.norm(), 1e-7) << what << ": against Eigen";
+#else
+    (void)soup;
+    GTEST_SKIP() << what << ": Eigen not found at configure time";
+#endif
+}
+
+TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnEveryFamily)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    check_against_eigen(generate::noisy(generate::icosphere(3), 0.05f), "closed");
+    check_against_eigen(generate::grid(12, 9), "open");
+    check_against_eigen(generate::components(3, 2), "components");
+    check_against_eigen(generate::fin(4), "non-manifold edge");
+    check_against_eigen(generate::bowtie(), "non-manifold vertex");
+    check_against_eigen(generate::isolated_faces(4), "isolated faces");
+    check_against_eigen(generate::fan(120), "high valence");
+}
+
+TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnRealMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const int visited = test::for_each_real_mesh(20000, [&](const std::string& file,
+                                                            const TriangleSoup& soup) {
+        check_against_eigen(soup, file);
+        return !::testing::Test::HasFailure();
+    });
+    if (visited == 0)
+        GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
+}
+
+//! Diagonal 0.1 per edge, -2 between neighbours: positive diagonal, yet
+//! x = 1 gives x^T A x < 0.
+void assemble_indefinite(SparseMatrix<double>& A)
+{
+    assemble_edges(A, [=] __device__(VertexId, VertexId, EdgeBlocks<double>& b) {
+        b(0, 0) = b(1, 1) = 0.1;
+        b(0, 1) = b(1, 0) = -2;
+    });
+}
+
+TEST(Pcg, BadSystemsAreRefused)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMesh     mesh(generate::icosphere(2));
+    const auto pattern = vertex_pattern(mesh);
+    auto       A       = smoothing_matrix(mesh, pattern, 1e-3);
+    auto b = mesh.add_vertex_attribute<double>("b", 1.0), x = mesh.add_vertex_attribute<double>("x", 0.0);
+
+    SparseMatrix<double> negative = A.clone();
+    scale(negative, -1.0);
+    EXPECT_THROW(pcg_solve(negative, b.view(), x), InvalidInputError);
+
+    SparseMatrix<double> indefinite(pattern);
+    assemble_indefinite(indefinite);
+    EXPECT_THROW(pcg_solve(indefinite, b.view(), x), Error);
+
+    auto nan = mesh.add_vertex_attribute<double>("nan", std::nan(""));
+    EXPECT_THROW(pcg_solve(A, nan.view(), x), InvalidInputError);
+    EXPECT_THROW(pcg_solve(A, b.view(), x, {10, 0.0}), InvalidInputError);
+
+    // an iteration cap is reported, not hidden
+    const PcgReport capped = pcg_solve(A, b.view(), x, {1, 1e-14});
+    EXPECT_FALSE(capped.converged);
+    EXPECT_EQ(capped.iterations, 1);
+}
+
+}  // namespace
+}  // namespace rxmesh
