@@ -65,8 +65,9 @@ class Checker
         const auto ref = reference::bilateral_denoise(app::to_points(before), m_faces, 1);
         for (std::size_t v = 0; v < ref.size(); ++v) m_difference.add(v, &after[3 * v], ref[v]);
         if (!(m_difference.value <= kCheckTolerance * m_diagonal))
-            throw app::CheckFailed("iteration " + std::to_string(it + 1) + ": " +
-                                   m_difference.failure(m_diagonal, std::to_string(kCheckTolerance)));
+            throw app::CheckFailed(
+                "iteration " + std::to_string(it + 1) + ": " +
+                m_difference.failure(m_diagonal, std::to_string(kCheckTolerance)));
     }
 
     //! The largest difference so far over the start's bounding-box diagonal.
@@ -133,9 +134,7 @@ std::vector<Vec3f> reference_denoise(std::vector<Vec3f> x, const std::vector<Tri
 {
     for (int it = 0; it < iterations; ++it) {
         progress.show("denoising", double(it) / iterations);
-        const auto next = reference::bilateral_denoise(x, faces, 1);
-        for (std::size_t v = 0; v < x.size(); ++v)
-            x[v] = {float(next[v][0]), float(next[v][1]), float(next[v][2])};
+        x = app::rounded_to_float(reference::bilateral_denoise(x, faces, 1));
     }
     return x;
 }
@@ -147,16 +146,12 @@ class Bilateral final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("--iters", m_bilateral.iterations, "Jacobi iterations of the filter")
-            ->check(app::integer_in(0, 1000000))
-            ->capture_default_str();
-        cli.add_option("--noise", m_noise,
-                       "first move every vertex along its normal by a random amount in [-A, A] x "
-                       "the mean edge length (seed 1), to try the filter on a clean mesh; 0: none")
-            ->check(app::number_where<float>("NON-NEGATIVE FLOAT",
-                                             "a number >= 0 within float range",
-                                             [](float v) { return std::isfinite(v) && v >= 0; }))
-            ->capture_default_str();
+        app::add_option(cli, "--iters", m_bilateral.iterations, "Jacobi iterations of the filter",
+                        app::integer_in(0, 1000000));
+        app::add_option(cli, "--noise", m_noise,
+                        "first move every vertex along its normal by a random amount in [-A, A] x "
+                        "the mean edge length (seed 1), to try the filter on a clean mesh; 0: none",
+                        app::non_negative_float("a number >= 0 within float range"));
         cli.add_option(
                "--noisy-out", m_noisy_output,
                "write the filter's input (after --noise) as binary PLY, same order and faces")

@@ -5,6 +5,7 @@
 // print, write and report alike.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -24,8 +25,7 @@ class CpuMesh
     {
         const auto start = std::chrono::steady_clock::now();
         m_mesh           = reference::reindex(soup.positions, soup.faces, weld);
-        m_build_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        m_build_ms       = ms_since(start);
     }
 
     //! Milliseconds the reindexing took (the CPU path's "build" time).
@@ -78,6 +78,16 @@ std::vector<T> flatten(const std::vector<Vec3f>& points)
     std::vector<T> out;
     out.reserve(3 * points.size());
     for (const Vec3f& p : points) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+//! Points computed in double (a serial reference's) rounded to float, as
+//! the GPU stores them.
+inline std::vector<Vec3f> rounded_to_float(const std::vector<std::array<double, 3>>& points)
+{
+    std::vector<Vec3f> out;
+    out.reserve(points.size());
+    for (const auto& p : points) out.push_back({float(p[0]), float(p[1]), float(p[2])});
     return out;
 }
 

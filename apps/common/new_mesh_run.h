@@ -51,6 +51,27 @@ struct NewMeshAlgorithm
     std::function<void(DynamicMesh& input, Options&)> prepare = nullptr;
 };
 
+//! `in` uploaded as a DynamicMesh; the upload's wall time into `ms`.
+inline DynamicMesh upload(const TriangleSoup& in, double& ms)
+{
+    const auto  start = std::chrono::steady_clock::now();
+    DynamicMesh mesh(in);
+    ms = ms_since(start);
+    return mesh;
+}
+
+//! `algorithm(mesh)` timed to cudaDeviceSynchronize (the wall time into
+//! `wall_ms`): the timed run of every app over DynamicMesh. Returns its report.
+template <typename Algorithm>
+auto timed_run(DynamicMesh& mesh, const Algorithm& algorithm, double& wall_ms)
+{
+    const auto start  = std::chrono::steady_clock::now();
+    auto       report = algorithm(mesh);
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+    wall_ms = ms_since(start);
+    return report;
+}
+
 //! --warmup's untimed runs, each on its own copy of the input; their
 //! progress reads as the warm-up's (done < 0: progress_line).
 template <typename Options, typename Report>
@@ -74,17 +95,13 @@ NewMeshRun<Report> run_new_mesh(const TriangleSoup& in, Options& options,
                                 std::uint32_t warmup)
 {
     NewMeshRun<Report> run;
-    auto               start = std::chrono::steady_clock::now();
-    DynamicMesh        mesh(in);
-    run.upload_ms = ms_since(start);
+    DynamicMesh        mesh = upload(in, run.upload_ms);
     if (check) run.input_state = state_of(mesh);
     if (algorithm.prepare) algorithm.prepare(mesh, options);
     warm_up(in, options, algorithm, warmup);
-    start      = std::chrono::steady_clock::now();
-    run.report = algorithm.run(mesh, options);
-    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    run.wall_ms = ms_since(start);
-    run.memory  = mesh.memory();
+    run.report = timed_run(
+        mesh, [&](DynamicMesh& m) { return algorithm.run(m, options); }, run.wall_ms);
+    run.memory = mesh.memory();
     run.quality = algorithm.quality(mesh, run.report);
     if (check) run.state = state_of(mesh);
     const CompactMesh out = mesh.compact();

@@ -139,11 +139,21 @@ inline CLI::Validator positive_double()
 }
 
 //! For options stored as float: a non-negative float (within float range:
-//! 1e39 would become inf).
-inline CLI::Validator non_negative_float()
+//! 1e39 would become inf); `what` as the error message names it.
+inline CLI::Validator non_negative_float(
+    const std::string& what = "a non-negative number within float range")
 {
-    return number_where<float>("NON-NEGATIVE FLOAT", "a non-negative number within float range",
+    return number_where<float>("NON-NEGATIVE FLOAT", what,
                                [](float v) { return std::isfinite(v) && v >= 0; });
+}
+
+//! The option `name` bound to `value`, with `help`, its check and its
+//! default shown in --help.
+template <typename T>
+CLI::Option* add_option(CLI::App& cli, const std::string& name, T& value, const std::string& help,
+                        const CLI::Validator& check)
+{
+    return cli.add_option(name, value, help)->check(check)->capture_default_str();
 }
 
 //! For options stored as float: a finite, positive float (1e39 would become

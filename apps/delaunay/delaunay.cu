@@ -14,6 +14,7 @@
 
 #include "../common/app.h"
 #include "../common/dynamic_app.h"
+#include "../common/new_mesh_run.h"
 #include "../common/new_mesh_summary.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
@@ -62,14 +63,10 @@ Run flip(const TriangleSoup& in, const DelaunayOptions& options, bool check, std
         delaunay_flips(copy, options);
     }
     Run         run;
-    auto        start = std::chrono::steady_clock::now();
-    DynamicMesh mesh(in);
-    run.upload_ms = app::ms_since(start);
-    start         = std::chrono::steady_clock::now();
-    run.report    = delaunay_flips(mesh, options);
-    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    run.wall_ms = app::ms_since(start);
-    run.memory  = mesh.memory();
+    DynamicMesh mesh = app::upload(in, run.upload_ms);
+    run.report       = app::timed_run(
+        mesh, [&](DynamicMesh& m) { return delaunay_flips(m, options); }, run.wall_ms);
+    run.memory = mesh.memory();
     std::vector<std::uint32_t> input_vertex;
     run.result = mesh.to_host(&input_vertex);
     bool same  = input_vertex.size() == in.positions.size();
@@ -122,7 +119,6 @@ reference::DelaunayCheck check_result(const TriangleSoup& in, const TriangleSoup
 void print_summary(const app::Session& s, const Run& run)
 {
     const DelaunayReport& r = run.report;
-    s.print_header(s.input().soup.positions.size(), s.input().soup.faces.size());
     std::printf("  flips %u in %u pass%s (%s), %u non-Delaunay edge%s refused in the last pass\n",
                 r.flips, r.passes, r.passes == 1 ? "" : "es",
                 r.converged ? "converged" : "stopped at --max-passes", r.refused,
@@ -132,7 +128,6 @@ void print_summary(const app::Session& s, const Run& run)
 
 void print_summary(const app::Session& s, const CpuRun& run)
 {
-    s.print_header(s.input().soup.positions.size(), s.input().soup.faces.size());
     std::printf("  flips %llu, %llu edge tests (%s)\n", (unsigned long long)run.stats.flips,
                 (unsigned long long)run.stats.pops,
                 run.stats.converged ? "converged" : "stopped at the flip bound");
@@ -157,16 +152,14 @@ class Delaunay final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("--tolerance", m_options.tolerance,
-                       "flip an edge when cot(alpha) + cot(beta) < -tolerance")
-            ->check(app::non_negative_float())
-            ->capture_default_str();
+        app::add_option(cli, "--tolerance", m_options.tolerance,
+                        "flip an edge when cot(alpha) + cot(beta) < -tolerance",
+                        app::non_negative_float());
         m_max_passes =
-            cli.add_option("--max-passes", m_options.max_passes,
-                           "stop after this many flip passes (exit 3 if flips were still "
-                           "applied); not with --device cpu, which has no passes")
-                ->check(app::integer_in(1, 1000000000))
-                ->capture_default_str();
+            app::add_option(cli, "--max-passes", m_options.max_passes,
+                            "stop after this many flip passes (exit 3 if flips were still "
+                            "applied); not with --device cpu, which has no passes",
+                            app::integer_in(1, 1000000000));
         app::add_warmup_option(cli, m_warmup);
     }
 
@@ -200,9 +193,13 @@ class Delaunay final : public app::App
         reference::DelaunayCheck c;
         if (s.check()) c = check_result(s.input().soup, run.result, m_options.tolerance);
         app::stage_new_mesh(s, run.result);
+        s.print_header(s.input().soup.positions.size(), s.input().soup.faces.size());
         print_summary(s, run);
         if (s.check()) print_check(c);
-        s.write_report(report(s, run, c));
+        app::Json j = report(s, run);
+        j.flag("checked", s.check());
+        if (s.check()) j.obj("check", check_json(c));
+        s.write_report(j);
         return converged(run) ? 0 : 3;
     }
 
@@ -214,8 +211,8 @@ class Delaunay final : public app::App
         return finish(s, flip_on_cpu(s.input().soup, m_options.tolerance));
     }
 
-    app::Json report(const app::Session& s, const CpuRun& run,
-                         const reference::DelaunayCheck& c) const
+    //! The report of either path but "checked" and "check".
+    app::Json report(const app::Session& s, const CpuRun& run) const
     {
         app::Json params, result;
         params.num("tolerance", m_options.tolerance)
@@ -226,9 +223,7 @@ class Delaunay final : public app::App
         app::Json j = s.report(run.result.positions.size(), run.result.faces.size());
         j.obj("parameters", params)
             .obj("delaunay", result)
-            .obj("times_ms", s.times(run.build_ms).num("flips", run.ms))
-            .flag("checked", s.check());
-        if (s.check()) j.obj("check", check_json(c));
+            .obj("times_ms", s.times(run.build_ms).num("flips", run.ms));
         return j;
     }
 
@@ -245,7 +240,7 @@ class Delaunay final : public app::App
         return check;
     }
 
-    app::Json report(const app::Session& s, const Run& run, const reference::DelaunayCheck& c) const
+    app::Json report(const app::Session& s, const Run& run) const
     {
         const DelaunayReport& r = run.report;
         app::Json             mesh, params, result;
@@ -263,9 +258,7 @@ class Delaunay final : public app::App
             .obj("parameters", params)
             .obj("delaunay", result)
             .obj("times_ms", app::gpu_times(s, run, "flips"))
-            .obj("device_memory_bytes", app::memory_json(run.memory))
-            .flag("checked", s.check());
-        if (s.check()) j.obj("check", check_json(c));
+            .obj("device_memory_bytes", app::memory_json(run.memory));
         return j;
     }
 

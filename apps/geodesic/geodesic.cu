@@ -22,7 +22,8 @@ namespace {
 using namespace rxmesh;
 
 const app::Info kInfo = app::with_cpu_path(
-    {"rxmesh-geodesic", "approximate geodesic distance by parallel toplesets propagation on the GPU",
+    {"rxmesh-geodesic",
+     "approximate geodesic distance by parallel toplesets propagation on the GPU",
      "an embedded torus",
      "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
      "where unreachable)",
@@ -121,16 +122,13 @@ class Geodesic final : public app::App
         cli.add_option("-s,--source", m_sources, "source vertices (input indices, comma separated)")
             ->delimiter(',')
             ->capture_default_str();
-        cli.add_option("--tol", m_geodesic.tolerance,
-                       "a level leaves the window once no vertex of it changes by more than this, "
-                       "relative")
-            ->check(app::number_where<double>("(0, 0.5]", "a number in (0, 0.5]",
-                                              [](double v) { return v > 0 && v <= 0.5; }))
-            ->capture_default_str();
-        cli.add_option("--max-iter", m_geodesic.max_iterations,
-                       "iteration limit (0: 8 x levels + 64)")
-            ->check(app::integer_in(0, 1000000000))
-            ->capture_default_str();
+        app::add_option(cli, "--tol", m_geodesic.tolerance,
+                        "a level leaves the window once no vertex of it changes by more than this, "
+                        "relative",
+                        app::number_where<double>("(0, 0.5]", "a number in (0, 0.5]",
+                                                  [](double v) { return v > 0 && v <= 0.5; }));
+        app::add_option(cli, "--max-iter", m_geodesic.max_iterations,
+                        "iteration limit (0: 8 x levels + 64)", app::integer_in(0, 1000000000));
     }
 
     app::Input default_input() const override

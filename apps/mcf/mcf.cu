@@ -141,15 +141,12 @@ class Mcf final : public app::App
             ->check(app::positive_float())
             ->excludes(dt)
             ->capture_default_str();
-        cli.add_option("--tol", m_mcf.cg.tolerance, "CG stops when |r| <= tol |r0|")
-            ->check(app::positive_double())
-            ->capture_default_str();
-        cli.add_option("--max-iter", m_mcf.cg.max_iterations, "CG iteration limit per step")
-            ->check(app::integer_in(0, 100000000))
-            ->capture_default_str();
-        cli.add_option("--steps", m_mcf.steps, "number of flow steps")
-            ->check(app::integer_in(1, 1000000))
-            ->capture_default_str();
+        app::add_option(cli, "--tol", m_mcf.cg.tolerance, "CG stops when |r| <= tol |r0|",
+                        app::positive_double());
+        app::add_option(cli, "--max-iter", m_mcf.cg.max_iterations, "CG iteration limit per step",
+                        app::integer_in(0, 100000000));
+        app::add_option(cli, "--steps", m_mcf.steps, "number of flow steps",
+                        app::integer_in(1, 1000000));
         cli.add_flag("--uniform", m_mcf.uniform, "uniform weights (1) and areas (valence / 2)");
     }
 
@@ -170,7 +167,8 @@ class Mcf final : public app::App
         print_summary(s, mesh.stats().total_ms, total,
                       std::string(total.converged ? "" : " (not converged)") +
                           (s.check() ? ", check passed" : ""));
-        s.write_report(report(s.report(mesh), parameters(total).num("capacity", s.options().capacity),
+        s.write_report(report(s.report(mesh),
+                              parameters(total).num("capacity", s.options().capacity),
                               s.times(mesh), total, s.check()));
         return total.converged ? 0 : 3;
     }

@@ -10,21 +10,10 @@
 // input order, then the new ones), not one vertex per input vertex. No
 // RXMesh is built: no --weld, no --capacity.
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <string>
 
-#include "../common/app.h"
-#include "../common/dynamic_app.h"
-#include "../common/format.h"
-#include "../common/new_mesh_run.h"
-#include "../common/new_mesh_summary.h"
-#include "rxmesh/algo/mesh_quality.h"
+#include "../common/new_mesh_app.h"
 #include "rxmesh/algo/remesh.h"
-#include "rxmesh/io/generate.h"
 #include "rxmesh/reference/boundary_check.h"
-#include "rxmesh/reference/isotropic_remesh.h"
-#include "rxmesh/reference/mcf.h"
 
 namespace {
 
@@ -208,7 +197,6 @@ void print_summary(const app::Session& s, const Remeshed& run, const TargetLengt
         " (passes: %u split, %u collapse, %u flip)%s", r.split_passes, r.collapse_passes,
         r.flip_passes, r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
     print_summary(s, run, r.target_length, target, r.iterations, passes);
-    app::print_gpu_end(s, run, "remesh");
 }
 
 class Remesh final : public app::App
@@ -218,32 +206,28 @@ class Remesh final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        CLI::Option* length =
-            cli.add_option("--length", m_request.length,
-                           "target edge length L (0: the input's mean edge length)")
-                ->check(app::non_negative_float())
-                ->capture_default_str();
+        CLI::Option* length = app::add_option(
+            cli, "--length", m_request.length,
+            "target edge length L (0: the input's mean edge length)", app::non_negative_float());
         CLI::Option* relative =
             cli.add_option("--relative", m_request.relative,
                            "target edge length as a multiple r of the input's mean edge length "
                            "(L = r x mean)")
                 ->check(app::positive_float());
         length->excludes(relative);
-        cli.add_option("--iterations", m_options.iterations,
-                       "rounds of split, collapse, flip, smooth and project")
-            ->check(app::integer_in(1, 1000))
-            ->capture_default_str();
+        app::add_option(cli, "--iterations", m_options.iterations,
+                        "rounds of split, collapse, flip, smooth and project",
+                        app::integer_in(1, 1000));
         app::add_min_angle_option(cli, m_options.min_angle_degrees,
                                   "collapse, flip or smoothing move");
         cli.add_flag("--no-project", m_no_project,
                      "smooth without projecting onto the input (the surface drifts)");
-        cli.add_option("--feature-angle", m_options.feature_angle_degrees,
-                       "keep feature edges: those whose faces' normals differ by more than this "
-                       "many degrees are never flipped, their vertices never move or collapse "
-                       "(0, the default: none; with feature edges --check skips the serial "
-                       "reference, which has none, and --device cpu refuses them)")
-            ->check(CLI::Range(0.0, 180.0))
-            ->capture_default_str();
+        app::add_option(cli, "--feature-angle", m_options.feature_angle_degrees,
+                        "keep feature edges: those whose faces' normals differ by more than this "
+                        "many degrees are never flipped, their vertices never move or collapse "
+                        "(0, the default: none; with feature edges --check skips the serial "
+                        "reference, which has none, and --device cpu refuses them)",
+                        CLI::Range(0.0, 180.0));
         app::add_warmup_option(cli, m_warmup);
     }
 
@@ -284,13 +268,11 @@ class Remesh final : public app::App
                 o.target_length = m_target.value;
             }};
         const Remeshed run = app::run_new_mesh(in, options, remesher, s.check(), m_warmup);
-        app::OracleCheck c;
-        if (s.check()) c = check_result(in, run, options);
-        app::stage_new_mesh(s, run.result);
-        print_summary(s, run, m_target);
-        if (s.check()) c.print(run.state, run.distance, in.faces.size());
-        s.write_report(report(s, run, c));
-        return run.report.hit_pass_bound ? 3 : 0;
+        const app::OracleCheck c = s.check() ? check_result(in, run, options) : app::OracleCheck{};
+        return app::finish_gpu_run(
+            s, run, "remesh", c, [&] { print_summary(s, run, m_target); },
+            parameters(run.report.target_length), double(run.result.positions.size()),
+            double(run.result.faces.size()));
     }
 
    private:
@@ -317,11 +299,19 @@ class Remesh final : public app::App
             [&](const TriangleSoup& out) {
                 return reference::mesh_quality(out, options.target_length);
             });
-        app::stage_new_mesh(s, run.result);
-        print_summary(s, run, m_target.value, m_target, m_options.iterations);
-        app::print_cpu_end(s, run, "remesh");
-        s.write_report(cpu_report(s, run));
-        return 0;
+        const reference::RemeshReport& r = run.report;
+        app::Json                      remesh;
+        remesh.num("target_length", r.target_length)
+            .num("iterations", m_options.iterations)
+            .num("splits", double(r.splits))
+            .num("collapses", double(r.collapses))
+            .num("flips", double(r.flips));
+        return app::finish_cpu_run(
+            s, run, "remesh",
+            [&] { print_summary(s, run, m_target.value, m_target, m_options.iterations); },
+            parameters(r.target_length), remesh,
+            app::cpu_quality_json(run.quality, r.target_length),
+            run.result.positions.size(), run.result.faces.size());
     }
 
     app::Json parameters(double target_length) const
@@ -336,29 +326,6 @@ class Remesh final : public app::App
             .num("feature_angle_degrees", m_options.feature_angle_degrees)
             .num("warmup_runs", m_warmup);
         return params;
-    }
-
-    app::Json cpu_report(const app::Session& s, const CpuRemeshed& run) const
-    {
-        const reference::RemeshReport& r = run.report;
-        app::Json                      remesh;
-        remesh.num("target_length", r.target_length)
-            .num("iterations", m_options.iterations)
-            .num("splits", double(r.splits))
-            .num("collapses", double(r.collapses))
-            .num("flips", double(r.flips));
-        return app::cpu_new_mesh_report(s, run, "remesh", parameters(r.target_length), remesh,
-                                        app::cpu_quality_json(run.quality, r.target_length),
-                                        run.result.positions.size(), run.result.faces.size());
-    }
-
-    app::Json report(const app::Session& s, const Remeshed& run, const app::OracleCheck& c) const
-    {
-        app::Json j = app::new_mesh_report(s, run, "remesh", parameters(run.report.target_length),
-                                           double(run.result.positions.size()),
-                                           double(run.result.faces.size()));
-        if (s.check()) j.obj("check", c.json(run.input_state, run.state));
-        return j;
     }
 
     LengthRequest m_request;

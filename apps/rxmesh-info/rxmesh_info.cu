@@ -60,24 +60,21 @@ const std::map<std::string, std::function<TriangleSoup()>>& generators()
 void add_options(CLI::App& cli, Options& o)
 {
     cli.add_option("FILE", o.file, "input mesh (OBJ, OFF, PLY, STL); default: --generate's mesh");
-    cli.add_option("--generate", o.generator, "the mesh without FILE")
-        ->check(CLI::IsMember({"icosphere", "torus", "grid", "quad_grid"}))
-        ->capture_default_str();
+    app::add_option(cli, "--generate", o.generator, "the mesh without FILE",
+                    CLI::IsMember({"icosphere", "torus", "grid", "quad_grid"}));
     cli.add_option("-o,--output", o.output,
                    "write the mesh as read (welded with --weld; unused vertices and collapsed "
                    "faces dropped), PLY or OBJ by the extension")
         ->check([](const std::string& path) { return app::mesh_format_error(path, kName, true); },
                 "*.ply or *.obj");
     cli.add_option("--json", o.json, "write the JSON object to this file too");
-    cli.add_option("--device", o.device,
-                   "auto (the GPU when present, else the CPU reference), gpu or cpu")
-        ->check(CLI::IsMember({"auto", "gpu", "cpu"}))
-        ->capture_default_str();
+    app::add_option(cli, "--device", o.device,
+                    "auto (the GPU when present, else the CPU reference), gpu or cpu",
+                    CLI::IsMember({"auto", "gpu", "cpu"}));
     cli.add_flag("--cpu", o.cpu_alias, "the same as --device cpu");
     cli.add_flag("--weld", o.weld, "merge vertices with bit-identical positions first");
-    cli.add_option("--capacity", o.capacity, "faces per patch of the RXMesh store")
-        ->check(app::integer_in(64, 4096))
-        ->capture_default_str();
+    app::add_option(cli, "--capacity", o.capacity, "faces per patch of the RXMesh store",
+                    app::integer_in(64, 4096));
     cli.add_flag("--validate", o.validate,
                  "check every contract of the patch store (slow; the GPU path only)");
     cli.add_flag("--check", o.check,

@@ -10,21 +10,10 @@
 // built: no --weld, no --capacity.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <limits>
-#include <string>
 
-#include "../common/app.h"
-#include "../common/dynamic_app.h"
-#include "../common/format.h"
-#include "../common/new_mesh_run.h"
-#include "../common/new_mesh_summary.h"
-#include "rxmesh/algo/mesh_quality.h"
+#include "../common/new_mesh_app.h"
 #include "rxmesh/algo/simplify.h"
-#include "rxmesh/io/generate.h"
-#include "rxmesh/reference/isotropic_remesh.h"
-#include "rxmesh/reference/mcf.h"
 #include "rxmesh/reference/qem_simplify.h"
 
 namespace {
@@ -159,18 +148,17 @@ class Simplify final : public app::App
             cli.add_option("--faces", m_request.faces, "target face count N, 1 to the input's")
                 ->check(app::integer_in(1, std::numeric_limits<std::uint32_t>::max()));
         CLI::Option* ratio =
-            cli.add_option("--ratio", m_request.ratio,
-                           "target face count as a share r of the input's, in (0, 1]")
-                ->check(app::number_where<double>("(0, 1]", "a number in (0, 1]",
-                                                  [](double v) { return v > 0 && v <= 1; }))
-                ->capture_default_str();
+            app::add_option(cli, "--ratio", m_request.ratio,
+                            "target face count as a share r of the input's, in (0, 1]",
+                            app::number_where<double>("(0, 1]", "a number in (0, 1]",
+                                                      [](double v) { return v > 0 && v <= 1; }));
         faces->excludes(ratio);
-        cli.add_option("--boundary-weight", m_options.boundary_weight,
-                       "weight of the boundary edges' planes in the quadrics (x their squared "
-                       "length), so that the boundary keeps its shape")
-            ->check(app::number_where<double>("NON-NEGATIVE", "a non-negative finite number",
-                                              [](double v) { return std::isfinite(v) && v >= 0; }))
-            ->capture_default_str();
+        app::add_option(
+            cli, "--boundary-weight", m_options.boundary_weight,
+            "weight of the boundary edges' planes in the quadrics (x their squared "
+            "length), so that the boundary keeps its shape",
+            app::number_where<double>("NON-NEGATIVE", "a non-negative finite number",
+                                      [](double v) { return std::isfinite(v) && v >= 0; }));
         app::add_min_angle_option(cli, m_options.min_angle_degrees, "collapse");
         app::add_warmup_option(cli, m_warmup);
     }
@@ -191,34 +179,39 @@ class Simplify final : public app::App
     {
         if (s.on_cpu()) return run_cpu(s);
         const TriangleSoup& in      = s.input().soup;
-        SimplifyOptions     options = m_options;
-        options.target_faces        = target_faces(in.faces.size(), m_request);
+        SimplifyOptions     options = algorithm_options(in);
         options.progress            = app::progress_line(s, "simplifying");
         const app::NewMeshAlgorithm<SimplifyOptions, SimplifyReport> simplifier{
             [](DynamicMesh& mesh, const SimplifyOptions& o) { return qem_simplify(mesh, o); },
             [](DynamicMesh& mesh, const SimplifyReport&) { return quality_of(mesh); }};
         const Simplified run = app::run_new_mesh(in, options, simplifier, s.check(), m_warmup);
-        app::OracleCheck c;
-        if (s.check()) c = check_result(in, run, options);
-        app::stage_new_mesh(s, run.result);
-        const SimplifyReport& r = run.report;
-        print_summary(s, run, options,
-                      std::to_string(r.collapses) + " in " + std::to_string(r.passes) + " pass" +
-                          (r.passes == 1 ? "" : "es"));
-        app::print_gpu_end(s, run, "simplify");
-        if (s.check()) c.print(run.state, run.distance, in.faces.size());
-        s.write_report(report(s, run, options, c));
-        return run.report.hit_pass_bound ? 3 : 0;
+        const app::OracleCheck c = s.check() ? check_result(in, run, options) : app::OracleCheck{};
+        const SimplifyReport&  r = run.report;
+        app::Json params = parameters(options);  // then the GPU's batches, its own
+        params.num("batch_share", options.batch_share).num("max_passes", options.max_passes);
+        const auto print = [&] {
+            print_summary(s, run, options,
+                          std::to_string(r.collapses) + " in " + std::to_string(r.passes) +
+                              " pass" + (r.passes == 1 ? "" : "es"));
+        };
+        return app::finish_gpu_run(s, run, "simplify", c, print, params, r.vertices, r.faces);
     }
 
    private:
+    //! The algorithm's options with the target face count for `in`.
+    SimplifyOptions algorithm_options(const TriangleSoup& in) const
+    {
+        SimplifyOptions options = m_options;
+        options.target_faces    = target_faces(in.faces.size(), m_request);
+        return options;
+    }
+
     //! --device cpu: the serial reference to the same target with the same
     //! boundary weight; its -o and report as the GPU path's, where they apply.
     int run_cpu(app::Session& s)
     {
-        const TriangleSoup& in      = s.input().soup;
-        SimplifyOptions     options = m_options;
-        options.target_faces        = target_faces(in.faces.size(), m_request);
+        const TriangleSoup&   in      = s.input().soup;
+        const SimplifyOptions options = algorithm_options(in);
         s.progress().show("simplifying (CPU)");
         const CpuSimplified run = app::run_new_mesh_on_cpu<reference::SimplifyReport>(
             in,
@@ -229,11 +222,19 @@ class Simplify final : public app::App
                 return reference::mesh_quality(
                     out, reference::mean_edge_length(out.positions, out.faces));
             });
-        app::stage_new_mesh(s, run.result);
-        print_summary(s, run, options, std::to_string(run.report.collapses) + ", one at a time");
-        app::print_cpu_end(s, run, "simplify");
-        s.write_report(cpu_report(s, run, options));
-        return 0;
+        const reference::SimplifyReport& r = run.report;
+        app::Json                        simplify;
+        simplify.num("faces", r.faces)
+            .num("vertices", r.vertices)
+            .num("collapses", r.collapses)
+            .flag("reached_target", r.reached_target)
+            .str("stop_reason", r.stop_reason())
+            .num("max_cost", r.max_cost);
+        const auto print = [&] {
+            print_summary(s, run, options, std::to_string(r.collapses) + ", one at a time");
+        };
+        return app::finish_cpu_run(s, run, "simplify", print, parameters(options), simplify,
+                                   app::cpu_quality_json(run.quality), r.vertices, r.faces);
     }
 
     //! The parameters the two paths share (the GPU's batches are its own).
@@ -247,32 +248,6 @@ class Simplify final : public app::App
             .num("min_angle_degrees", options.min_angle_degrees)
             .num("warmup_runs", m_warmup);
         return params;
-    }
-
-    app::Json cpu_report(const app::Session& s, const CpuSimplified& run,
-                         const SimplifyOptions& options) const
-    {
-        const reference::SimplifyReport& r = run.report;
-        app::Json                        simplify;
-        simplify.num("faces", r.faces)
-            .num("vertices", r.vertices)
-            .num("collapses", r.collapses)
-            .flag("reached_target", r.reached_target)
-            .str("stop_reason", r.stop_reason())
-            .num("max_cost", r.max_cost);
-        return app::cpu_new_mesh_report(s, run, "simplify", parameters(options), simplify,
-                                        app::cpu_quality_json(run.quality), r.vertices, r.faces);
-    }
-
-    app::Json report(const app::Session& s, const Simplified& run, const SimplifyOptions& options,
-                     const app::OracleCheck& c) const
-    {
-        app::Json params = parameters(options);
-        params.num("batch_share", options.batch_share).num("max_passes", options.max_passes);
-        app::Json j =
-            app::new_mesh_report(s, run, "simplify", params, run.report.vertices, run.report.faces);
-        if (s.check()) j.obj("check", c.json(run.input_state, run.state));
-        return j;
     }
 
     TargetRequest   m_request;

@@ -15,6 +15,7 @@
 
 #include "../common/app.h"
 #include "../common/coordinate_check.h"
+#include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
 #include "rxmesh/io/bounding_box.h"
@@ -31,7 +32,8 @@ using namespace rxmesh;
 constexpr double kCheckTolerance = 1e-5;
 
 const app::Info kInfo = app::new_mesh_app(
-    {"rxmesh-subdivide", "Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary \"edge only\")",
+    {"rxmesh-subdivide",
+     "Loop subdivision on the GPU (OpenSubdiv's Loop rules, boundary \"edge only\")",
      "an embedded torus of 24 x 12 quads (any input is subdivided as indexed: no welding)",
      "write the refined mesh (.ply binary, or .obj): the input's vertices first, in input order, "
      "then one per edge of each level; --device cpu: the same faces and numbering, the positions "
@@ -134,8 +136,7 @@ Run subdivide_on_cpu(const TriangleSoup& in, int levels, app::Progress& progress
         mesh             = reference::loop_subdivide_once(mesh);
         run.level_ms.push_back(float(app::ms_since(start)));
     }
-    for (const auto& p : mesh.positions)
-        run.result.positions.push_back({float(p[0]), float(p[1]), float(p[2])});
+    run.result.positions = app::rounded_to_float(mesh.positions);
     run.result.faces = std::move(mesh.faces);
     run.num_vertices = run.result.positions.size();
     run.num_faces    = run.result.faces.size();
@@ -149,12 +150,10 @@ class Subdivide final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("--levels", m_levels, "levels of Loop subdivision")
-            ->check(app::integer_in(0, 16))
-            ->capture_default_str();
-        cli.add_option("--block", m_block, "threads per block of the subdivision kernels")
-            ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
-            ->capture_default_str();
+        app::add_option(cli, "--levels", m_levels, "levels of Loop subdivision",
+                        app::integer_in(0, 16));
+        app::add_option(cli, "--block", m_block, "threads per block of the subdivision kernels",
+                        CLI::IsMember({32, 64, 128, 256, 512, 1024}));
     }
 
     app::Input default_input() const override
