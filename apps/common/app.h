@@ -2,7 +2,7 @@
 // app::App holding only what is its own: its options, its default input,
 // its host checks, its algorithm call and its --check. Its main() is
 //
-//   int main(int argc, char** argv) { Mcf program; return app::run_app(program, argc, argv); }
+//   int main(int argc, char** argv) { return app::run_app<Mcf>(argc, argv); }
 //
 // and run_app does the rest, the same for every app: the options every app
 // has (FILE, -o, --json, --check, and --weld, --capacity for an app that

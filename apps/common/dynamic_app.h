@@ -1,10 +1,11 @@
 // What the apps that change the topology through DynamicMesh and write a new
-// mesh share (rxmesh-remesh, rxmesh-simplify): the -o format, writing the
-// compact result, the input on the device with its BVH, the sampled
-// Hausdorff distance of the result to the input, and the --check steps every
-// such app takes (valid and manifold as the input was, the distance against
-// the serial oracle's). Their run is new_mesh_run.h's, what they print and
-// report new_mesh_summary.h's.
+// mesh share (rxmesh-remesh, rxmesh-simplify): the input on the device with
+// its BVH, the sampled Hausdorff distance of the result to the input, and the
+// --check steps every such app takes (valid and manifold as the input was,
+// the distance against the serial oracle's; OracleCheck: its lines and
+// report), --min-angle. Their run is new_mesh_run.h's, what they print and
+// report new_mesh_summary.h's, their skeleton new_mesh_app.h (-o: app.h's
+// stage_new_mesh).
 #pragma once
 
 #include <chrono>

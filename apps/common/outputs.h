@@ -1,4 +1,5 @@
-// An app's output files, written all or none.
+// An app's output files, written all or none; the mesh formats they are
+// written in (by the extension).
 #pragma once
 
 #include <cstdio>
