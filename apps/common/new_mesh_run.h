@@ -24,18 +24,26 @@
 
 namespace rxmesh::app {
 
-//! A GPU run's results; Report is the algorithm's (with ms and to_json, as
-//! new_mesh_report reads them).
+//! A timed GPU run over DynamicMesh (upload, timed_run): the algorithm's
+//! report (with ms), the times, the device memory and the result.
 template <typename Report>
-struct NewMeshRun
+struct DynamicRun
 {
-    Report          report;
-    double          upload_ms = 0, wall_ms = 0;
-    DynamicMemory   memory;
+    Report        report;
+    double        upload_ms = 0, wall_ms = 0;
+    DynamicMemory memory;
+    TriangleSoup  result;
+};
+
+//! A new-mesh app's GPU run's results; Report is the algorithm's (with ms
+//! and to_json, as new_mesh_report reads them); the result compact, in slot
+//! order.
+template <typename Report>
+struct NewMeshRun : DynamicRun<Report>
+{
     SurfaceQuality  quality;
     DistanceToInput distance;
     MeshState       input_state, state;  // with --check only
-    TriangleSoup    result;              // compact, slot order
 };
 
 //! What is the app's own in a GPU run.

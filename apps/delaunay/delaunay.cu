@@ -44,13 +44,8 @@ std::uint64_t max_cpu_flips(const TriangleSoup& in)
     return 64 * std::uint64_t(3 * in.faces.size());
 }
 
-struct Run
-{
-    DelaunayReport report;
-    double         upload_ms = 0, wall_ms = 0;
-    DynamicMemory  memory;
-    TriangleSoup   result;  // the input's vertices in input order, the flipped faces
-};
+//! The result: the input's vertices in input order, the flipped faces.
+using Run = app::DynamicRun<DelaunayReport>;
 
 //! The algorithm, once (after `warmup` untimed runs on copies of the
 //! input, --warmup), then the mesh downloaded.
