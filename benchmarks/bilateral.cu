@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_mesh.h"
 #include "bench_util.h"
 #include "pde.cuh"
@@ -36,6 +37,10 @@
 using namespace rxmesh;
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_bilateral",
+    "one Jacobi iteration of bilateral denoising, RXMesh vs PDE"};
 
 struct Args
 {
@@ -243,6 +248,11 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     // vertex's faces by shared-memory atomics, so the normals' float sums
     // may round differently from run to run)
     r.ok = r.ok && r.diff_blocks <= tol;
+    std::fprintf(stderr,
+                 "level %d: %llu faces, RXMesh %.3f ms, PDE %.3f ms; RXMesh block "
+                 "sizes differ by at most %.1e, a repeated run is %s\n",
+                 level, (unsigned long long)r.faces, r.rx_ms, r.pde_sorted_ms,
+                 r.diff_blocks, r.repeatable ? "bitwise equal" : "NOT bitwise equal");
     return r;
 }
 
@@ -287,10 +297,8 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_mesh_levels_runs(cli, a.file, "default: an icosphere of 5 subdivisions", a.levels,
+                                a.min_level, a.runs);
     bench::add_json(cli, a.json);
     cli.add_option("--openmesh-dump", a.openmesh_dump,
                    "bench_bilateral_openmesh's results to compare with, a path pattern with %d "
@@ -300,45 +308,23 @@ void add_options(CLI::App& cli, Args& a)
         ->capture_default_str();
 }
 
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    TriangleSoup soup = bench::gpu_driver_input(a.file);
+    std::printf("GPU: %s; mesh %s; one Jacobi iteration, median of %d after 2 warm-ups\n\n",
+                bench::gpu_name().c_str(), bench::input_name(a.file), a.runs);
+    const auto rows = bench::rows_of_levels<Row>(std::move(soup), a, measure);
+    print_table(rows);
+    const bool all = bench::write_rows_json(
+        a.json, "{\"gpu\": \"" + bench::gpu_name() + "\", \"rows\": [", rows, row_json,
+        [](const Row& r) { return r.ok; }, ", ");
+    return all ? 0 : 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{"bench_bilateral: one Jacobi iteration of bilateral denoising, RXMesh vs PDE",
-                 "bench_bilateral"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
-        bench::keep_pool_memory();
-        TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
-        std::printf("GPU: %s; mesh %s; one Jacobi iteration, median of %d after 2 warm-ups\n\n",
-                    bench::gpu_name().c_str(), a.file.empty() ? "icosphere(5)" : a.file.c_str(), a.runs);
-        std::vector<Row> rows;
-        std::string      json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"rows\": [";
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0)
-                soup = generate::refine(soup);
-            if (level < a.min_level)
-                continue;
-            rows.push_back(measure(soup, a, level));
-            const Row& r = rows.back();
-            std::fprintf(stderr,
-                         "level %d: %llu faces, RXMesh %.3f ms, PDE %.3f ms; RXMesh block sizes "
-                         "differ by at most %.1e, a repeated run is %s\n",
-                         level, (unsigned long long)r.faces, r.rx_ms, r.pde_sorted_ms, r.diff_blocks,
-                         r.repeatable ? "bitwise equal" : "NOT bitwise equal");
-            json += (rows.size() > 1 ? ", " : "") + row_json(r);
-        }
-        print_table(rows);
-        if (!a.json.empty())
-            bench::write_text_file(a.json, json + "]}\n");
-        for (const Row& r : rows)
-            if (!r.ok)
-                return 2;
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_bilateral: %s\n", e.what());
-        return 1;
-    }
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

@@ -60,23 +60,17 @@
 #include <thread>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#ifdef RXMESH_HAVE_OPENMESH
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
-
-#include "common/openmesh_soup.h"
-#endif
-
-#include "common/bench_cli.h"
+#include "common/openmesh_baseline.h"
 #include "rxmesh/algo/detail/bilateral_terms.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/bilateral.h"
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_bilateral_openmesh",
+    "bilateral denoising iterations on OpenMesh, serial and threaded"};
 
 struct Args
 {
@@ -85,32 +79,20 @@ struct Args
     std::uint64_t check_max_faces = 1'000'000;
 };
 
-//! The command line into a; returns -1 to go on, else the exit status.
-int parse(int argc, char** argv, Args& a)
+void add_options(CLI::App& cli, Args& a)
 {
-    CLI::App cli{
-        "bench_bilateral_openmesh: bilateral denoising iterations on OpenMesh, serial and "
-        "threaded",
-        "bench_bilateral_openmesh"};
     rxmesh::bench::add_mesh(cli, a.file, "required")->required();
-    cli.add_option("--refine", a.refine, "refine the input 1-to-4 this many times")
-        ->check(CLI::Range(0, 20))
-        ->capture_default_str();
+    rxmesh::bench::add_refine(cli, a.refine);
     cli.add_option("--iters", a.iters, "Jacobi iterations")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     rxmesh::bench::add_runs(cli, a.runs);
-    cli.add_option("--threads", a.threads, "threads of the threaded run (0: all the hardware's)")
-        ->capture_default_str();
+    rxmesh::bench::add_threads(cli, a.threads);
     cli.add_option("--check-max-faces", a.check_max_faces,
                    "check against the serial reference up to this many faces")
         ->capture_default_str();
     rxmesh::bench::add_json(cli, a.json);
     cli.add_option("--dump", a.dump, "write the result after one iteration (float32, input order)");
-    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
-    if (a.threads <= 0)
-        a.threads = std::max(1, int(std::thread::hardware_concurrency()));
-    return -1;
 }
 
 }  // namespace
@@ -239,14 +221,7 @@ std::vector<float> points(const Mesh& m)
     return out;
 }
 
-void set_threads(int t)
-{
-#ifdef _OPENMP
-    omp_set_num_threads(t);
-#else
-    (void)t;
-#endif
-}
+using rxmesh::bench::set_threads;
 
 struct Mode
 {
@@ -327,17 +302,7 @@ bool write_floats(const std::string& path, const std::vector<float>& v)
     return std::fclose(f) == 0 && ok;
 }
 
-//! Escapes a path for a JSON string.
-std::string json_string(const std::string& s)
-{
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
+using rxmesh::bench::json_string;
 
 struct Report
 {
@@ -392,8 +357,9 @@ void print_report(const Report& r, const Args& a)
 }
 
 //! Reads, refines, measures, checks, reports; the process's exit code.
-int run(const Args& a)
+int run(Args& a)
 {
+    rxmesh::bench::resolve_threads(a.threads, "column runs");
     rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
     for (int k = 0; k < a.refine; ++k)
         soup = rxmesh::generate::refine(soup);
@@ -434,22 +400,6 @@ int run(const Args& a)
 
 int main(int argc, char** argv)
 {
-    Args a;
-    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
-#ifndef RXMESH_HAVE_OPENMESH
-    std::printf(
-        "OpenMesh not available at build time: bench_bilateral_openmesh has nothing to run\n");
-    return 0;
-#else
-#ifndef _OPENMP
-    std::printf("note: built without OpenMP: the threaded column runs on 1 thread\n");
-    a.threads = 1;
-#endif
-    try {
-        return run(a);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_bilateral_openmesh: %s\n", e.what());
-        return 1;
-    }
-#endif
+    return rxmesh::bench::openmesh_main<Args>(argc, argv, kAbout, add_options,
+                                              [](auto& a) { return run(a); });
 }

@@ -29,19 +29,12 @@
 #include <string>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#ifdef RXMESH_HAVE_OPENMESH
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
-#endif
 #ifdef RXMESH_HAVE_CGAL
 #include <CGAL/Simple_cartesian.h>
 #include <CGAL/Surface_mesh.h>
 #endif
 
-#include "common/bench_cli.h"
+#include "common/openmesh_baseline.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/topology.h"
@@ -54,12 +47,6 @@ constexpr int kOps   = 8;
 const char* const kOpNames[kOps] = {"VV", "VE", "VF", "EV", "EF", "FV", "FE", "FF"};
 enum OpIdx { VV, VE, VF, EV, EF, FV, FE, FF };
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-}
 
 // What one (library, op) measurement needs: sources, offsets, output, and
 // the reference to check the first run against.
@@ -163,15 +150,7 @@ void run_op(u32 n, Count count, Fill fill, int op, const Reference& ref, bool id
         std::fill(out.begin(), out.end(), kUnset);
         pass();  // warm-up, checked
         r.ok = check(op, ref, off, out, ids_match, r.note);
-        std::vector<double> ms;
-        for (int i = 0; i < runs; ++i) {
-            const auto t0 = std::chrono::steady_clock::now();
-            pass();
-            ms.push_back(std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - t0)
-                             .count());
-        }
-        r.ms = median(ms);
+        r.ms = rxmesh::bench::cpu_median_ms(pass, runs);
     };
     measure(serial_pass, serial);
 #ifdef _OPENMP
@@ -414,9 +393,7 @@ int main(int argc, char** argv)
     CLI::App cli{"bench_cpu_baselines: the eight queries on OpenMesh and CGAL, serial and OpenMP",
                  "bench_cpu_baselines"};
     rxmesh::bench::add_mesh(cli, file, "required")->required();
-    cli.add_option("--refine", refine, "refine the input 1-to-4 this many times")
-        ->check(CLI::Range(0, 20))
-        ->capture_default_str();
+    rxmesh::bench::add_refine(cli, refine);
     rxmesh::bench::add_runs(cli, runs);
     cli.add_option("--threads", threads, "OpenMP threads (0: all)")->capture_default_str();
     rxmesh::bench::add_json(cli, json);

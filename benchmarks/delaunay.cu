@@ -28,6 +28,7 @@
 
 #include "bench_cli.h"
 #include "bench_main.h"
+#include "format.h"
 #include "bench_util.h"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/io/generate.h"
@@ -38,18 +39,20 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_delaunay",
+    "Delaunay edge flips, RXMesh's GPU engine vs a serial CPU baseline of the same rule"};
+
 using namespace rxmesh;
 using bench::json_number;
 using bench::median;
 
-struct Args
+struct Args : bench::RefinedMeshArgs
 {
-    std::vector<std::string> meshes;
-    int                      levels = 3, min_level = 0, runs = 5, cpu_runs = 3;
+    int                      cpu_runs = 3;
     float                    tolerance     = 1e-5f;
     std::uint32_t            max_passes    = 1000;
     bool                     static_memory = true;
-    std::string              json;
 };
 
 struct Gpu
@@ -70,11 +73,8 @@ struct Cpu
     TriangleSoup           output;
 };
 
-struct Row
+struct Row : bench::MeshLevel
 {
-    std::string              name;
-    int                      level = 0;
-    std::size_t              V = 0, F = 0;
     Gpu                      gpu;
     Cpu                      cpu;
     bool                     cpu_ran = false;
@@ -156,15 +156,12 @@ std::string counts(const reference::DelaunayCheck& c)
            std::to_string(c.violations) + " not)";
 }
 
-void print_header()
-{
-    std::printf(
-        "| mesh | L | faces | GPU ms (device) | GPU ms (wall) | passes | GPU flips | CPU ms "
-        "| CPU flips | CPU / GPU wall | left non-Delaunay GPU | left non-Delaunay CPU "
-        "| DynamicMesh MiB (mesh + conn. + workspace) | peak MiB | RXMesh MiB | ratio (held) "
-        "| ratio (peak) | verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-}
+//! The table's columns (bench::print_table_head).
+constexpr const char* kColumns =
+    "| mesh | L | faces | GPU ms (device) | GPU ms (wall) | passes | GPU flips | CPU ms | CPU "
+    "flips | CPU / GPU wall | left non-Delaunay GPU | left non-Delaunay CPU | DynamicMesh MiB "
+    "(mesh + conn. + workspace) | peak MiB | RXMesh MiB | ratio (held) | ratio (peak) | "
+    "verified |";
 
 void print_row(const Row& r)
 {
@@ -193,7 +190,7 @@ void print_row(const Row& r)
 Row measure(const std::string& name, int level, const TriangleSoup& soup, const Args& a)
 {
     Row r;
-    r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
+    r.set_input(name, level, soup);
     const double bound = reference::delaunay_check_bound(a.tolerance);
     r.gpu              = run_gpu(soup, a);
     r.gpu_check        = reference::check_delaunay_flips(soup, r.gpu.output, bound);
@@ -253,8 +250,7 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_refined_mesh_runs(cli, a);
     cli.add_option("--cpu-runs", a.cpu_runs,
                    "runs of the serial CPU baseline per size (0: skip it)")
         ->check(CLI::Range(0, 1000000))
@@ -270,39 +266,24 @@ void add_options(CLI::App& cli, Args& a)
     bench::add_json(cli, a.json);
 }
 
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    std::printf("GPU: %s; tolerance %g; GPU: median of %d runs after a warm-up; CPU "
+                "(serial Lawson, ours): median of %d runs\n\n",
+                bench::gpu_name().c_str(), a.tolerance, a.runs, a.cpu_runs);
+    bench::print_table_head(kColumns);
+    return bench::verified_mesh_levels<Row>(
+        a, measure, bench::gpu_rows_head("\"tolerance\":" + json_number(a.tolerance)), row_json, [](const Row& r) { return r.verified; },
+        app::formatted("left non-Delaunay: interior edges with cot sum < -%g in double, "
+                       "each refused or not by the serial reference",
+                       reference::delaunay_check_bound(a.tolerance)));
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_delaunay: Delaunay edge flips, RXMesh's GPU engine vs a serial CPU "
-        "baseline of the same rule",
-        "bench_delaunay"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    return bench::guarded_main(cli.get_name().c_str(), [&] {
-        bench::keep_pool_memory();
-        std::printf(
-            "GPU: %s; tolerance %g; GPU: median of %d runs after a warm-up; CPU (serial "
-            "Lawson, ours): median of %d runs\n\n",
-            bench::gpu_name().c_str(), a.tolerance, a.runs, a.cpu_runs);
-        print_header();
-        std::vector<Row> rows;
-        bench::for_each_mesh_level(
-            a.meshes, a.min_level, a.levels,
-            [&](const std::string& name, int level, const TriangleSoup& soup) {
-                rows.push_back(measure(name, level, soup, a));
-            });
-        const bool all = bench::write_rows_json(
-            a.json,
-            "{\"gpu\":\"" + bench::gpu_name() + "\",\"tolerance\":" + json_number(a.tolerance) +
-                ",\"rows\":[",
-            rows, row_json, [](const Row& r) { return r.verified; });
-        std::printf(
-            "\nverified: %s (left non-Delaunay: interior edges with cot sum < -%g in "
-            "double, each refused or not by the serial reference)\n",
-            all ? "every size" : "FAILED", reference::delaunay_check_bound(a.tolerance));
-        return all ? 0 : 1;
-    });
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

@@ -26,20 +26,16 @@
 #include <string>
 #include <vector>
 
-#ifdef RXMESH_HAVE_OPENMESH
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
-
-#include "common/openmesh_soup.h"
-#endif
-
-#include "common/bench_cli.h"
-#include "common/bench_util.h"
+#include "common/openmesh_baseline.h"
 #include "rxmesh/geometry/operators.h"
-#include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/delaunay_check.h"
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_delaunay_openmesh",
+    "Lawson's Delaunay flips on OpenMesh, serial"};
 
 struct Args
 {
@@ -48,19 +44,14 @@ struct Args
     float       tolerance = 1e-5f;
 };
 
-int parse(int argc, char** argv, Args& a)
+void add_options(CLI::App& cli, Args& a)
 {
-    CLI::App cli{"bench_delaunay_openmesh: Lawson's Delaunay flips on OpenMesh, serial",
-                 "bench_delaunay_openmesh"};
-    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
-    rxmesh::bench::add_levels(cli, a.levels);
-    rxmesh::bench::add_min_level(cli, a.min_level);
+    rxmesh::bench::add_required_mesh_levels(cli, a.file, a.levels, a.min_level);
     rxmesh::bench::add_runs(cli, a.runs);
     cli.add_option("--tolerance", a.tolerance, "flip when cot(alpha) + cot(beta) < -tolerance")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     rxmesh::bench::add_json(cli, a.json);
-    return rxmesh::bench::parse(cli, argc, argv);
 }
 
 }  // namespace
@@ -156,59 +147,63 @@ Result lawson(Mesh& m, float tolerance)
     return r;
 }
 
+//! One size's outcome: its table row is printed, its JSON object kept.
+struct LevelRow
+{
+    bool        verified = false;
+    std::string json;
+};
+
+LevelRow measure(const rxmesh::TriangleSoup& soup, const Args& a, int level)
+{
+    std::vector<double> times;
+    Result              last;
+    Mesh                kept;
+    std::uint64_t       rejected = 0;
+    for (int run = 0; run < a.runs; ++run) {
+        Mesh m;
+        rxmesh::bench::add_soup(m, soup, rejected);
+        last = lawson(m, a.tolerance);
+        times.push_back(last.ms);
+        if (run + 1 == a.runs) kept = m;
+    }
+    const auto check = rejected ? rxmesh::reference::DelaunayCheck{}
+                                : rxmesh::reference::check_delaunay_flips(
+                                      soup, rxmesh::bench::soup_of(kept),
+                                      rxmesh::reference::delaunay_check_bound(a.tolerance));
+    LevelRow     row;
+    row.verified    = rejected == 0 && check.ok();
+    const double ms = rxmesh::bench::upper_median(times);
+    std::printf("| %d | %zu | %llu | %.3f | %llu | %s |\n", level, soup.faces.size(),
+                (unsigned long long)rejected, ms, (unsigned long long)last.flips,
+                row.verified ? "yes" : (rejected ? "not checked (faces rejected)" : "**NO**"));
+    if (!check.ok()) std::printf("  %s\n", check.first.c_str());
+    row.json = "{\"level\":" + std::to_string(level) + ",\"faces\":" +
+               std::to_string(soup.faces.size()) + ",\"ms\":" + std::to_string(ms) +
+               ",\"flips\":" + std::to_string(last.flips) +
+               ",\"verified\":" + (row.verified ? "true" : "false") + "}";
+    return row;
+}
+
+//! Every size's row, then --json; the exit status (1 when a size is not verified).
+int run(const Args& a)
+{
+    rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
+    std::printf("OpenMesh 9 TriMesh, Lawson's flips, serial; tolerance %g; median of %d runs\n\n"
+                "| level | faces | rejected faces | ms | flips | verified |\n|---|---|---|---|---|---|\n",
+                a.tolerance, a.runs);
+    const auto rows = rxmesh::bench::rows_of_levels<LevelRow>(std::move(soup), a, measure);
+    const bool all = rxmesh::bench::write_rows_json(
+        a.json, "{\"tolerance\":" + std::to_string(a.tolerance) + ",\"rows\":[", rows,
+        [](const LevelRow& r) { return r.json; }, [](const LevelRow& r) { return r.verified; });
+    return all ? 0 : 1;
+}
+
 }  // namespace
 #endif
 
 int main(int argc, char** argv)
 {
-    Args a;
-    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
-#ifndef RXMESH_HAVE_OPENMESH
-    std::printf("OpenMesh not found at build time: bench_delaunay_openmesh has nothing to run\n");
-    return 0;
-#else
-    try {
-        rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
-        std::printf("OpenMesh 9 TriMesh, Lawson's flips, serial; tolerance %g; median of %d runs\n\n"
-                    "| level | faces | rejected faces | ms | flips | verified |\n|---|---|---|---|---|---|\n",
-                    a.tolerance, a.runs);
-        bool        all  = true;
-        std::string json = "{\"tolerance\":" + std::to_string(a.tolerance) + ",\"rows\":[";
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0) soup = rxmesh::generate::refine(soup);
-            if (level < a.min_level) continue;
-            std::vector<double> times;
-            Result              last;
-            Mesh                kept;
-            std::uint64_t       rejected = 0;
-            for (int run = 0; run < a.runs; ++run) {
-                Mesh m;
-                rxmesh::bench::add_soup(m, soup, rejected);
-                last = lawson(m, a.tolerance);
-                times.push_back(last.ms);
-                if (run + 1 == a.runs) kept = m;
-            }
-            const auto check = rejected ? rxmesh::reference::DelaunayCheck{}
-                                        : rxmesh::reference::check_delaunay_flips(
-                                              soup, rxmesh::bench::soup_of(kept),
-                                              rxmesh::reference::delaunay_check_bound(a.tolerance));
-            const bool verified = rejected == 0 && check.ok();
-            all                 = all && verified;
-            const double ms     = rxmesh::bench::upper_median(times);
-            std::printf("| %d | %zu | %llu | %.3f | %llu | %s |\n", level, soup.faces.size(),
-                        (unsigned long long)rejected, ms, (unsigned long long)last.flips,
-                        verified ? "yes" : (rejected ? "not checked (faces rejected)" : "**NO**"));
-            if (!check.ok()) std::printf("  %s\n", check.first.c_str());
-            json += std::string(level > a.min_level ? "," : "") + "{\"level\":" +
-                    std::to_string(level) + ",\"faces\":" + std::to_string(soup.faces.size()) +
-                    ",\"ms\":" + std::to_string(ms) + ",\"flips\":" + std::to_string(last.flips) +
-                    ",\"verified\":" + (verified ? "true" : "false") + "}";
-        }
-        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
-        return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_delaunay_openmesh: %s\n", e.what());
-        return 1;
-    }
-#endif
+    return rxmesh::bench::openmesh_main<Args>(argc, argv, kAbout, add_options,
+                                              [](auto& a) { return run(a); });
 }

@@ -62,16 +62,19 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_dynamic",
+    "split/collapse rounds of RXMesh's changing-topology GPU engine, in operations per "
+    "second"};
+
 using namespace rxmesh;
 using bench::json_number;
 using bench::median;
 
-struct Args
+struct Args : bench::RefinedMeshArgs
 {
-    std::vector<std::string> meshes;
-    int                      levels = 3, min_level = 0, runs = 5, rounds = 5;
+    int                      rounds = 5;
     float                    scale  = 0.7f;
-    std::string              json;
 };
 
 //! Splits edges longer than sqrt(limit2) at the midpoint, longest first.
@@ -128,11 +131,8 @@ struct ToStatic
     bool   same = false;
 };
 
-struct Row
+struct Row : bench::MeshLevel
 {
-    std::string   name;
-    int           level = 0;
-    std::size_t   V = 0, F = 0;
     std::uint32_t faces_out = 0, vertices_out = 0;
     Limits        limits;
     Sequence      last;                    // the last timed run
@@ -309,14 +309,11 @@ std::string mib(double bytes)
 
 double ops_per_s(std::uint64_t ops, double ms) { return ms > 0 ? double(ops) / (ms * 1e-3) : 0; }
 
-void print_header()
-{
-    std::printf(
-        "| mesh | level | faces | faces after | rounds | splits | collapses | refused | conflicted "
-        "| device ms | wall ms | Mops/s (device) | Mops/s (wall) | split pass ms | collapse pass "
-        "ms | DynamicMesh MiB (mesh + conn. + workspace + attr.) | verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-}
+//! The table's columns (bench::print_table_head).
+constexpr const char* kColumns =
+    "| mesh | level | faces | faces after | rounds | splits | collapses | refused | "
+    "conflicted | device ms | wall ms | Mops/s (device) | Mops/s (wall) | split pass ms | "
+    "collapse pass ms | DynamicMesh MiB (mesh + conn. + workspace + attr.) | verified |";
 
 void print_row(const Row& r)
 {
@@ -350,7 +347,7 @@ void print_row(const Row& r)
 Row measure(const std::string& name, int level, const TriangleSoup& soup, const Args& a)
 {
     Row r;
-    r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
+    r.set_input(name, level, soup);
     r.limits = limits_for(soup, a.scale);
     {
         DynamicMesh input(soup);
@@ -416,8 +413,7 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_refined_mesh_runs(cli, a);
     cli.add_option("--rounds", a.rounds, "split + collapse rounds per run")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
@@ -429,42 +425,28 @@ void add_options(CLI::App& cli, Args& a)
     bench::add_json(cli, a.json);
 }
 
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    std::printf("GPU: %s; %d rounds (split > 4/3 L, collapse < 4/5 L, L = %g x mean edge "
+                "length); median of %d runs after a warm-up; no CPU baseline (the serial "
+                "reference is for correctness)\n\n",
+                bench::gpu_name().c_str(), a.rounds, a.scale, a.runs);
+    bench::print_table_head(kColumns);
+    return bench::verified_mesh_levels<Row>(
+        a, measure,
+        bench::gpu_rows_head("\"rounds\":" + std::to_string(a.rounds) +
+                             ",\"scale\":" + json_number(a.scale) +
+                             ",\"runs\":" + std::to_string(a.runs)),
+        row_json, [](const Row& r) { return r.verified; },
+        "valid, manifold and Euler characteristic kept, same counts every run, same "
+        "slots for block_threads 128 / 256 / 512, the same static mesh three ways");
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_dynamic: split/collapse rounds of RXMesh's changing-topology GPU engine, "
-        "in operations per second",
-        "bench_dynamic"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    return bench::guarded_main(cli.get_name().c_str(), [&] {
-        bench::keep_pool_memory();
-        std::printf(
-            "GPU: %s; %d rounds (split > 4/3 L, collapse < 4/5 L, L = %g x mean edge length); "
-            "median of %d runs after a warm-up; no CPU baseline (the serial reference is for "
-            "correctness)\n\n",
-            bench::gpu_name().c_str(), a.rounds, a.scale, a.runs);
-        print_header();
-        std::vector<Row> rows;
-        bench::for_each_mesh_level(
-            a.meshes, a.min_level, a.levels,
-            [&](const std::string& name, int level, const TriangleSoup& soup) {
-                rows.push_back(measure(name, level, soup, a));
-            });
-        const bool all = bench::write_rows_json(
-            a.json,
-            "{\"gpu\":\"" + bench::gpu_name() + "\",\"rounds\":" + std::to_string(a.rounds) +
-                ",\"scale\":" + json_number(a.scale) + ",\"runs\":" + std::to_string(a.runs) +
-                ",\"rows\":[",
-            rows, row_json, [](const Row& r) { return r.verified; });
-        std::printf(
-            "\nverified: %s (valid, manifold and Euler characteristic kept, same counts every "
-            "run, same slots for block_threads 128 / 256 / 512, the same static mesh three "
-            "ways)\n",
-            all ? "every size" : "FAILED");
-        return all ? 0 : 1;
-    });
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

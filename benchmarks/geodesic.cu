@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "cpu_ptp.h"
 #include "geodesic_vf.cuh"
@@ -39,6 +40,11 @@
 #include "rxmesh/rxmesh.cuh"
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_geodesic",
+    "geodesic distance by parallel toplesets propagation, RXMesh vs PDE vs the serial CPU "
+    "version"};
 
 using namespace rxmesh;
 
@@ -62,6 +68,19 @@ struct Timing
     bool   ok = false;
     double max_rel_diff = 0;  // against the RXMesh result
     std::uint32_t levels = 0;
+
+    //! The medians of the runs' toplesets and propagation times, and the
+    //! last run's counts and verdict.
+    void set_runs(const std::vector<double>& topo, const std::vector<double>& prop,
+                  const GeodesicReport& last)
+    {
+        toplesets_ms   = bench::median(topo);
+        propagation_ms = bench::median(prop);
+        iterations     = last.iterations;
+        sweeps         = last.sweeps;
+        levels         = last.levels;
+        ok             = last.converged;
+    }
 };
 
 struct Row
@@ -125,12 +144,7 @@ Timing time_rxmesh_block(const RXMesh& mesh, const std::vector<std::uint32_t>& s
         topo.push_back(rep.toplesets_ms);
         prop.push_back(rep.propagation_ms);
     }, 1, a.runs);
-    t.toplesets_ms   = bench::median(topo);
-    t.propagation_ms = bench::median(prop);
-    t.iterations     = rep.iterations;
-    t.sweeps         = rep.sweeps;
-    t.levels         = rep.levels;
-    t.ok             = rep.converged;
+    t.set_runs(topo, prop, rep);
     return t;
 }
 
@@ -217,12 +231,7 @@ Timing time_pde(const std::vector<Triangle>& faces, const std::vector<float>& po
             rep = baselines::pde_propagate(pde, pos.data(), src, top, d.data(), o, block);
             prop.push_back(rep.propagation_ms);
         }, 1, a.runs);
-        t.toplesets_ms   = bench::median(topo);
-        t.propagation_ms = bench::median(prop);
-        t.iterations     = rep.iterations;
-        t.sweeps         = rep.sweeps;
-        t.levels         = rep.levels;
-        t.ok             = rep.converged;
+        t.set_runs(topo, prop, rep);
         if (best.block == 0 || t.total_ms < best.total_ms)
             best = t;
     }
@@ -311,10 +320,15 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         bench::write_text_file(a.dump + "/rxmesh_level" + std::to_string(level) + ".f32",
                                std::string(reinterpret_cast<const char*>(rx_in_input.data()),
                                            rx_in_input.size() * sizeof(float)));
+    std::fprintf(stderr,
+                 "level %d: %llu faces, RXMesh %.2f ms, PDE %.2f / %.2f ms, CPU "
+                 "%.0f ms\n",
+                 level, (unsigned long long)row.faces, row.rx.total_ms,
+                 row.pde_sorted.total_ms, row.pde_input.total_ms, row.cpu_ms);
     return row;
 }
 
-const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+using bench::yes;
 
 void print_table(const std::vector<Row>& rows)
 {
@@ -388,10 +402,8 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_mesh_levels_runs(cli, a.file, "default: an icosphere of 5 subdivisions", a.levels,
+                                a.min_level, a.runs);
     cli.add_option("--source", a.source, "the source vertex (an input index)")
         ->capture_default_str();
     cli.add_option("--tol", a.tol, "relative tolerance of a level's convergence")
@@ -409,49 +421,35 @@ void add_options(CLI::App& cli, Args& a)
         ->capture_default_str();
 }
 
+//! Whether every method converged to distances that agree.
+bool verified(const Row& r)
+{
+    return r.rx.ok && r.rx_chunked.ok && r.rx_vf.ok && r.pde_sorted.ok && r.pde_sorted_chunked.ok &&
+           r.pde_input.ok && r.cpu_ok && r.oracle_ok;
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    TriangleSoup soup = bench::gpu_driver_input(a.file);
+    std::printf("GPU: %s; mesh %s; source input vertex %u; tol %.1e; median of %d runs "
+                "after a warm-up\n\n",
+                bench::gpu_name().c_str(), bench::input_name(a.file), a.source, a.tol,
+                a.runs);
+    const auto rows = bench::rows_of_levels<Row>(std::move(soup), a, measure);
+    print_table(rows);
+    print_sweeps_table(rows);
+    const bool all = bench::write_rows_json(
+        a.json,
+        "{\"gpu\": \"" + bench::gpu_name() + "\", \"tolerance\": " +
+            bench::json_number(a.tol) + ", \"rows\": [",
+        rows, row_json, verified, ", ");
+    return all ? 0 : 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_geodesic: geodesic distance by parallel toplesets propagation, RXMesh vs PDE vs the "
-        "serial CPU version",
-        "bench_geodesic"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
-        bench::keep_pool_memory();
-        TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
-        std::printf("GPU: %s; mesh %s; source input vertex %u; tol %.1e; median of %d runs after a warm-up\n\n",
-                    bench::gpu_name().c_str(), a.file.empty() ? "icosphere(5)" : a.file.c_str(), a.source,
-                    a.tol, a.runs);
-        std::vector<Row> rows;
-        std::string      json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"tolerance\": " +
-                           bench::json_number(a.tol) + ", \"rows\": [";
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0)
-                soup = generate::refine(soup);
-            if (level < a.min_level)
-                continue;
-            rows.push_back(measure(soup, a, level));
-            const Row& r = rows.back();
-            std::fprintf(stderr, "level %d: %llu faces, RXMesh %.2f ms, PDE %.2f / %.2f ms, CPU %.0f ms\n", level,
-                         (unsigned long long)r.faces, r.rx.total_ms, r.pde_sorted.total_ms, r.pde_input.total_ms,
-                         r.cpu_ms);
-            json += (rows.size() > 1 ? ", " : "") + row_json(r);
-        }
-        print_table(rows);
-        print_sweeps_table(rows);
-        if (!a.json.empty())
-            bench::write_text_file(a.json, json + "]}\n");
-        for (const Row& r : rows)
-            if (!(r.rx.ok && r.rx_chunked.ok && r.rx_vf.ok && r.pde_sorted.ok && r.pde_sorted_chunked.ok &&
-                  r.pde_input.ok && r.cpu_ok && r.oracle_ok))
-                return 2;
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_geodesic: %s\n", e.what());
-        return 1;
-    }
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_mesh.h"
 #include "bench_util.h"
 #include "csr.cuh"
@@ -32,6 +33,10 @@
 using namespace rxmesh;
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_kring",
+    "k-ring queries, RXMesh vs a global vertex-vertex CSR"};
 
 __host__ __device__ inline std::uint32_t mix(std::uint32_t x)
 {
@@ -384,6 +389,10 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     r.csr_vv_bytes   = double(sorted.topo.vv.offsets.bytes() + sorted.topo.vv.indices.bytes());
     r.csr8_bytes =
         double(baselines::CsrMesh(bench::global_faces(mesh), mesh.num_vertices()).bytes());
+    std::fprintf(stderr,
+                 "level %d: %llu faces, k=2 %.3f / %.3f ms, k=3 %.3f / %.3f ms\n",
+                 level, (unsigned long long)r.faces, r.rx[0].ms, r.csr_sorted[0].ms,
+                 r.rx[1].ms, r.csr_sorted[1].ms);
     return r;
 }
 
@@ -440,10 +449,8 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_mesh(cli, a.file, "default: an icosphere of 5 subdivisions");
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_mesh_levels_runs(cli, a.file, "default: an icosphere of 5 subdivisions", a.levels,
+                                a.min_level, a.runs);
     cli.add_option("--sample", a.sample, "vertices checked against the serial BFS per size")
         ->capture_default_str();
     bench::add_json(cli, a.json);
@@ -451,45 +458,32 @@ void add_options(CLI::App& cli, Args& a)
         ->capture_default_str();
 }
 
+//! Whether every method found every k-ring of the row.
+bool verified(const Row& r)
+{
+    for (int q = 0; q < kQueries; ++q)
+        if (!(r.rx[q].ok && r.csr_sorted[q].ok && r.csr_input[q].ok)) return false;
+    return true;
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    TriangleSoup soup = bench::gpu_driver_input(a.file);
+    std::printf("GPU: %s; mesh %s; median of %d runs after 2 warm-ups; every method at its "
+                "best block size\n\n",
+                bench::gpu_name().c_str(), bench::input_name(a.file), a.runs);
+    const auto rows = bench::rows_of_levels<Row>(std::move(soup), a, measure);
+    print_tables(rows);
+    const bool all = bench::write_rows_json(
+        a.json, "{\"gpu\": \"" + bench::gpu_name() + "\", \"rows\": [", rows, row_json,
+        verified, ", ");
+    return all ? 0 : 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{"bench_kring: k-ring queries, RXMesh vs a global vertex-vertex CSR",
-                 "bench_kring"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
-        bench::keep_pool_memory();
-        TriangleSoup soup = a.file.empty() ? generate::icosphere(5) : io::read(a.file);
-        std::printf("GPU: %s; mesh %s; median of %d runs after 2 warm-ups; every method at its best "
-                    "block size\n\n", bench::gpu_name().c_str(),
-                    a.file.empty() ? "icosphere(5)" : a.file.c_str(), a.runs);
-        std::vector<Row> rows;
-        std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"rows\": [";
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0)
-                soup = generate::refine(soup);
-            if (level < a.min_level)
-                continue;
-            rows.push_back(measure(soup, a, level));
-            const Row& r = rows.back();
-            std::fprintf(stderr, "level %d: %llu faces, k=2 %.3f / %.3f ms, k=3 %.3f / %.3f ms\n",
-                         level, (unsigned long long)r.faces, r.rx[0].ms, r.csr_sorted[0].ms,
-                         r.rx[1].ms, r.csr_sorted[1].ms);
-            json += (rows.size() > 1 ? ", " : "") + row_json(r);
-        }
-        print_tables(rows);
-        if (!a.json.empty())
-            bench::write_text_file(a.json, json + "]}\n");
-        for (const Row& r : rows)
-            for (int q = 0; q < kQueries; ++q)
-                if (!(r.rx[q].ok && r.csr_sorted[q].ok && r.csr_input[q].ok))
-                    return 2;
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_kring: %s\n", e.what());
-        return 1;
-    }
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

@@ -28,6 +28,7 @@
 
 #include "assembled_cg.cuh"
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "mcf_recompute.cuh"
 #include "pde_mcf.cuh"
@@ -43,6 +44,10 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_mcf",
+    "implicit mean curvature flow by matrix-free CG, RXMesh vs PDE vs an assembled matrix"};
+
 using namespace rxmesh;
 
 struct Args
@@ -55,6 +60,7 @@ struct Args
 
 struct Row
 {
+    int           level = 0;
     std::uint64_t faces = 0, vertices = 0, nnz = 0;
     float         dt    = 0;
     double rx_iter_ms_by_block[3] = {0, 0, 0};  // accumulate's product: 64, 128, 256 threads
@@ -261,6 +267,15 @@ void time_rxmesh(const RXMesh& mesh, const Args& a, const Reference& ref, Row& r
     row.rx_accumulate_gbps = moved_acc / (row.rx_iter_ms_by_block[1] * 1e6);
 }
 
+//! The baselines' CG to --tol (their iteration bound).
+CgOptions baseline_cg_options(const Args& a)
+{
+    CgOptions solve;
+    solve.tolerance      = a.tol;
+    solve.max_iterations = 100000;
+    return solve;
+}
+
 //! cuSPARSE: assembly, a fixed number of iterations, and a solve.
 void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
                     const Numbering& num)
@@ -309,9 +324,7 @@ void time_assembled(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     if (!best)
         throw Error("bench_mcf: no cuSPARSE variant ran");
     row.sp_variant = best->name;
-    CgOptions solve;
-    solve.tolerance      = a.tol;
-    solve.max_iterations = 100000;
+    const CgOptions solve = baseline_cg_options(a);
     CgReport res;
     const double solve_ms = bench::gpu_median_ms([&] {
         start();
@@ -373,9 +386,7 @@ void time_pde(const RXMesh& mesh, const Args& a, const Reference& ref, Row& row,
     row.pd_single_pass = row.pd_single_pass_ms < row.pd_two_pass_ms;
     row.pd_iter_ms     = row.pd_single_pass ? row.pd_single_pass_ms : row.pd_two_pass_ms;
     row.pd_block       = row.pd_single_pass ? row.pd_single_pass_block : row.pd_two_pass_block;
-    CgOptions solve;
-    solve.tolerance      = a.tol;
-    solve.max_iterations = 100000;
+    const CgOptions solve = baseline_cg_options(a);
     CgReport res;
     const double solve_ms = bench::gpu_median_ms([&] {
         start();
@@ -423,9 +434,7 @@ void time_recompute(const RXMesh& mesh, const Args& a, const Reference& ref, Row
     const double t256 = fixed_run(std::integral_constant<int, 256>{});
     row.rc_block   = t128 <= t256 ? 128 : 256;
     row.rc_iter_ms = std::min(t128, t256);
-    CgOptions solve;
-    solve.tolerance      = a.tol;
-    solve.max_iterations = 100000;
+    const CgOptions solve = baseline_cg_options(a);
     CgReport res;
     row.rc_solve_ms = bench::gpu_median_ms([&] {
         residual();
@@ -458,23 +467,16 @@ namespace {
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_mesh(cli, a.file, "default: a noisy icosphere of 5 subdivisions");
-    bench::add_levels(cli, a.levels);
-    bench::add_min_level(cli, a.min_level);
-    bench::add_runs(cli, a.runs);
-    cli.add_option("--tol", a.tol, "CG stops when |r| <= tol |r0|")
-        ->check(CLI::Range(1e-12, 1.0))
-        ->capture_default_str();
-    cli.add_option("--dt-scale", a.dt_scale, "time step relative to the mean edge length squared")
-        ->check(CLI::Range(1e-12, 1e12))
-        ->capture_default_str();
+    bench::add_mesh_levels_runs(cli, a.file, "default: a noisy icosphere of 5 subdivisions",
+                                a.levels, a.min_level, a.runs);
+    bench::add_mcf_step(cli, a.tol, a.dt_scale);
     cli.add_option("--eigen-max-faces", a.eigen_max_faces,
                    "the CPU direct solve (Eigen) up to this many faces")
         ->capture_default_str();
     bench::add_json(cli, a.json);
 }
 
-const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+using bench::yes;
 
 void print_tables(const std::vector<Row>& rows)
 {
@@ -552,7 +554,7 @@ void print_input_order(const std::vector<Row>& rows, const std::vector<Row>& in)
                     yes(in[i].sp_ok));
 }
 
-std::string row_json(int level, const Row& r)
+std::string row_json(const Row& r)
 {
     char b[2048];
     std::snprintf(b, sizeof b,
@@ -568,7 +570,7 @@ std::string row_json(int level, const Row& r)
                   "\"solution_ms\": %.4f, \"iterations\": %d, \"build_ms_host\": %.1f, \"verified\": %s}, "
                   "\"recomputed_weights\": {\"iteration_ms\": %.5f, \"solution_ms\": %.4f, \"iterations\": %d, "
                   "\"verified\": %s}}",
-                  level, (unsigned long long)r.faces, (unsigned long long)r.vertices,
+                  r.level, (unsigned long long)r.faces, (unsigned long long)r.vertices,
                   (unsigned long long)r.nnz, r.dt, r.rx_iter_ms, r.rx_terms_ms, r.rx_solve_ms,
                   r.rx_iterations, r.rx_iter_gbps, r.rx_bytes, r.rx_ok ? "true" : "false", r.sp_iter_ms,
                   r.sp_assembly_ms, r.sp_solve_ms, r.sp_iterations, r.sp_iter_gbps, r.sp_bytes,
@@ -581,69 +583,78 @@ std::string row_json(int level, const Row& r)
     return b;
 }
 
+//! One size measured: its row, and the baselines' row in the input file's
+//! numbering.
+struct LevelRows
+{
+    Row row, in_order;
+};
+
+LevelRows measure(const TriangleSoup& soup, const Args& a, int level)
+{
+    BuildOptions opt;
+    opt.weld = true;
+    const RXMesh    mesh(soup, opt);
+    const Reference ref(mesh);
+    const Numbering sorted, input = input_numbering(mesh);
+    Row             row;
+    row.faces    = mesh.num_faces();
+    row.vertices = mesh.num_vertices();
+    row.level    = level;
+    const double h = mean_edge_length(mesh, mesh.positions());
+    row.dt = float(a.dt_scale * h * h);
+    time_rxmesh(mesh, a, ref, row);
+    time_assembled(mesh, a, ref, row, sorted);
+    time_pde(mesh, a, ref, row, sorted);
+    Row in_order;  // the baselines in the input file's numbering
+    in_order.faces = row.faces;
+    in_order.dt    = row.dt;
+    in_order.rx_terms_ms = row.rx_terms_ms;  // the terms the assembly starts from
+    time_assembled(mesh, a, ref, in_order, input);
+    time_pde(mesh, a, ref, in_order, input);
+    time_recompute(mesh, a, ref, row);
+    row.rx_build_ms = mesh.stats().total_ms;
+    time_eigen(a, ref, row);
+    return {row, in_order};
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    const double copy_gbps = bench::measured_copy_gbps();
+    TriangleSoup soup      = a.file.empty() ? generate::noisy(generate::icosphere(5), 0.3f)
+                                            : io::read(a.file);
+    std::printf("GPU: %s; measured copy bandwidth %.0f GB/s; mesh %s; tol %.1e; dt = %.3g "
+                "x mean edge length^2; %d fixed iterations for the per-iteration time; "
+                "median of %d runs\n\n",
+                bench::gpu_name().c_str(), copy_gbps,
+                a.file.empty() ? "noisy icosphere" : a.file.c_str(), a.tol, a.dt_scale,
+                a.fixed_iterations, a.runs);
+    const std::string head = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " +
+                             bench::json_number(copy_gbps) + ", \"tolerance\": " +
+                             bench::json_number(a.tol) + ", \"rows\": [";
+    std::vector<Row> rows, rows_input;
+    bench::for_each_level(std::move(soup), a.min_level, a.levels,
+                          [&](int level, const TriangleSoup& s) {
+                              const LevelRows m = measure(s, a, level);
+                              rows_input.push_back(m.in_order);
+                              rows.push_back(m.row);
+                              std::fprintf(stderr,
+                                           "level %d done: RXMesh %.3f ms/iter, PDE %.3f, "
+                                           "cuSPARSE %.3f\n",
+                                           level, m.row.rx_iter_ms, m.row.pd_iter_ms,
+                                           m.row.sp_iter_ms);
+                          });
+    print_tables(rows);
+    print_input_order(rows, rows_input);
+    bench::write_text_file_if(a.json, bench::rows_document(head, rows, row_json, ", "));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_mcf: implicit mean curvature flow by matrix-free CG, RXMesh vs PDE vs an assembled "
-        "matrix",
-        "bench_mcf"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
-        bench::keep_pool_memory();
-        const double copy_gbps = bench::measured_copy_gbps();
-        TriangleSoup soup      = a.file.empty() ? generate::noisy(generate::icosphere(5), 0.3f) : io::read(a.file);
-        std::printf("GPU: %s; measured copy bandwidth %.0f GB/s; mesh %s; tol %.1e; dt = %.3g x mean "
-                    "edge length^2; %d fixed iterations for the per-iteration time; median of %d runs\n\n",
-                    bench::gpu_name().c_str(), copy_gbps, a.file.empty() ? "noisy icosphere" : a.file.c_str(),
-                    a.tol, a.dt_scale, a.fixed_iterations, a.runs);
-        std::string json = "{\"gpu\": \"" + bench::gpu_name() + "\", \"copy_gbps\": " + bench::json_number(copy_gbps) +
-                           ", \"tolerance\": " + bench::json_number(a.tol) + ", \"rows\": [";
-        std::vector<Row> rows, rows_input;
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0)
-                soup = generate::refine(soup);
-            if (level < a.min_level)
-                continue;
-            BuildOptions opt;
-            opt.weld = true;
-            const RXMesh    mesh(soup, opt);
-            const Reference ref(mesh);
-            const Numbering sorted, input = input_numbering(mesh);
-            Row             row;
-            row.faces    = mesh.num_faces();
-            row.vertices = mesh.num_vertices();
-            const double h = mean_edge_length(mesh, mesh.positions());
-            row.dt = float(a.dt_scale * h * h);
-            time_rxmesh(mesh, a, ref, row);
-            time_assembled(mesh, a, ref, row, sorted);
-            time_pde(mesh, a, ref, row, sorted);
-            Row in_order;  // the baselines in the input file's numbering
-            in_order.faces = row.faces;
-            in_order.dt    = row.dt;
-            in_order.rx_terms_ms = row.rx_terms_ms;  // the terms the assembly starts from
-            time_assembled(mesh, a, ref, in_order, input);
-            time_pde(mesh, a, ref, in_order, input);
-            rows_input.push_back(in_order);
-            time_recompute(mesh, a, ref, row);
-            row.rx_build_ms = mesh.stats().total_ms;
-            time_eigen(a, ref, row);
-            rows.push_back(row);
-            std::fprintf(stderr, "level %d done: RXMesh %.3f ms/iter, PDE %.3f, cuSPARSE %.3f\n", level,
-                         row.rx_iter_ms, row.pd_iter_ms, row.sp_iter_ms);
-            json += (rows.size() > 1 ? ", " : "") + row_json(level, row);
-        }
-        json += "]}\n";
-        print_tables(rows);
-        print_input_order(rows, rows_input);
-        if (!a.json.empty())
-            bench::write_text_file(a.json, json);
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_mcf: %s\n", e.what());
-        return 1;
-    }
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

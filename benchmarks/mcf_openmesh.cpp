@@ -32,59 +32,38 @@
 #include <thread>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#ifdef RXMESH_HAVE_OPENMESH
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
-
-#include "common/openmesh_soup.h"
-#endif
-
-#include "common/bench_cli.h"
-#include "rxmesh/io/generate.h"
+#include "common/openmesh_baseline.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/mcf.h"
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_mcf_openmesh",
+    "one implicit MCF step by matrix-free CG on OpenMesh, serial and threaded"};
+
 struct Args
 {
     std::string   file, json;
     int           levels = 4, threads = 0, fixed_iterations = 5;
+    int           min_level = 0;  // every level is measured (no option)
     std::uint64_t solve_max_faces = 1'000'000;
     double        tol = 1e-5, dt_scale = 10;
 };
 
-//! The command line into a; returns -1 to go on, else the exit status.
-int parse(int argc, char** argv, Args& a)
+void add_options(CLI::App& cli, Args& a)
 {
-    CLI::App cli{
-        "bench_mcf_openmesh: one implicit MCF step by matrix-free CG on OpenMesh, serial "
-        "and threaded",
-        "bench_mcf_openmesh"};
     rxmesh::bench::add_mesh(cli, a.file, "required")->required();
     rxmesh::bench::add_levels(cli, a.levels);
-    cli.add_option("--threads", a.threads, "threads of the threaded run (0: all the hardware's)")
-        ->capture_default_str();
+    rxmesh::bench::add_threads(cli, a.threads);
     cli.add_option("--fixed-iterations", a.fixed_iterations,
                    "CG iterations of the per-iteration time")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     cli.add_option("--solve-max-faces", a.solve_max_faces, "solve to --tol up to this many faces")
         ->capture_default_str();
-    cli.add_option("--tol", a.tol, "CG stops when |r| <= tol |r0|")
-        ->check(CLI::Range(1e-12, 1.0))
-        ->capture_default_str();
-    cli.add_option("--dt-scale", a.dt_scale, "time step relative to the mean edge length squared")
-        ->check(CLI::Range(1e-12, 1e12))
-        ->capture_default_str();
+    rxmesh::bench::add_mcf_step(cli, a.tol, a.dt_scale);
     rxmesh::bench::add_json(cli, a.json);
-    if (const int rc = rxmesh::bench::parse(cli, argc, argv); rc >= 0) return rc;
-    if (a.threads <= 0)
-        a.threads = std::max(1, int(std::thread::hardware_concurrency()));
-    return -1;
 }
 
 }  // namespace
@@ -294,14 +273,7 @@ CgOut cg(const McfMesh& mm, float dt, Vectors& v, double tol, int max_iterations
     return out;
 }
 
-void set_threads(int t)
-{
-#ifdef _OPENMP
-    omp_set_num_threads(t);
-#else
-    (void)t;
-#endif
-}
+using rxmesh::bench::set_threads;
 
 //! Whether v.x solves the level's system, by the double reference.
 bool verify(const rxmesh::TriangleSoup& soup, const rxmesh::reference::McfSystem& s, float dt,
@@ -380,7 +352,7 @@ std::string pair_cell(double serial, double par, const char* fmt)
     return b;
 }
 
-const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+using rxmesh::bench::yes;
 
 void print_table(const std::vector<Row>& rows, const Args& a)
 {
@@ -420,17 +392,7 @@ std::string mode_json(const Mode& m, bool solved)
     return b;
 }
 
-//! Escapes a path for a JSON string.
-std::string json_string(const std::string& s)
-{
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
+using rxmesh::bench::json_string;
 
 bool write_json(const std::vector<Row>& rows, const Args& a)
 {
@@ -456,59 +418,53 @@ bool write_json(const std::vector<Row>& rows, const Args& a)
     return std::fclose(f) == 0;
 }
 
+//! One level's row, with its line of counts printed.
+Row measure(const rxmesh::TriangleSoup& soup, const Args& a, int level)
+{
+    const Row r = run_level(soup, level, a);
+    std::printf("level %d: %llu faces, %llu vertices, %llu edges, %llu faces rejected by "
+                "OpenMesh (complex edge or vertex), dt %.4g\n", level, (unsigned long long)r.faces,
+                (unsigned long long)r.vertices, (unsigned long long)r.edges,
+                (unsigned long long)r.rejected, r.dt);
+    std::fflush(stdout);
+    return r;
+}
+
+//! Runs every level, prints the tables, writes --json; returns the exit
+//! status (3 when a solution is not verified).
+int run(Args& a)
+{
+    rxmesh::bench::resolve_threads(a.threads, "columns run");
+    rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
+    std::printf("OpenMesh 9 TriMesh, matrix-free CG without preconditioner; mesh %s refined "
+                "1-to-4, levels 0..%d, no welding; vertex numbering: the input's (OpenMesh keeps "
+                "the input order), not RXMesh's patch order (bench_mcf welds; the meshes are the "
+                "same when the input has no duplicate vertices)\n"
+                "tol %.1e; dt = %g x mean edge length^2; terms: median of 3; ms per iteration: "
+                "%d fixed iterations / %d, median of 3, r0 untimed; solution: r0 + CG to tol, one "
+                "run, terms not included, faces <= %llu only; %d threads (hardware %u)\n",
+                a.file.c_str(), a.levels, a.tol, a.dt_scale, a.fixed_iterations, a.fixed_iterations,
+                (unsigned long long)a.solve_max_faces, a.threads, std::thread::hardware_concurrency());
+    const auto rows = rxmesh::bench::rows_of_levels<Row>(std::move(soup), a, measure);
+    print_table(rows, a);
+    std::printf("\niterations: the serial and threaded counts can differ only through the order "
+                "of the double dot-product sums; the operator and recurrence are bench_mcf's, so "
+                "its counts on the same mesh are the ones to compare with\n");
+    if (!a.json.empty() && !write_json(rows, a)) {
+        std::fprintf(stderr, "bench_mcf_openmesh: cannot write %s\n", a.json.c_str());
+        return 1;
+    }
+    bool ok = true;
+    for (const Row& r : rows)
+        ok = ok && (!r.solved || (r.serial.verified && r.par.verified));
+    return ok ? 0 : 3;
+}
+
 }  // namespace
 #endif  // RXMESH_HAVE_OPENMESH
 
 int main(int argc, char** argv)
 {
-    Args a;
-    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
-#ifndef RXMESH_HAVE_OPENMESH
-    std::printf("OpenMesh not found at build time: bench_mcf_openmesh has nothing to run\n");
-    return 0;
-#else
-#ifndef _OPENMP
-    std::printf("note: built without OpenMP: the threaded columns run on 1 thread\n");
-    a.threads = 1;
-#endif
-    try {
-        rxmesh::TriangleSoup soup = rxmesh::io::read(a.file);
-        std::printf("OpenMesh 9 TriMesh, matrix-free CG without preconditioner; mesh %s refined "
-                    "1-to-4, levels 0..%d, no welding; vertex numbering: the input's (OpenMesh keeps "
-                    "the input order), not RXMesh's patch order (bench_mcf welds; the meshes are the "
-                    "same when the input has no duplicate vertices)\n"
-                    "tol %.1e; dt = %g x mean edge length^2; terms: median of 3; ms per iteration: "
-                    "%d fixed iterations / %d, median of 3, r0 untimed; solution: r0 + CG to tol, one "
-                    "run, terms not included, faces <= %llu only; %d threads (hardware %u)\n",
-                    a.file.c_str(), a.levels, a.tol, a.dt_scale, a.fixed_iterations, a.fixed_iterations,
-                    (unsigned long long)a.solve_max_faces, a.threads, std::thread::hardware_concurrency());
-        std::vector<Row> rows;
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0)
-                soup = rxmesh::generate::refine(soup);
-            rows.push_back(run_level(soup, level, a));
-            const Row& r = rows.back();
-            std::printf("level %d: %llu faces, %llu vertices, %llu edges, %llu faces rejected by "
-                        "OpenMesh (complex edge or vertex), dt %.4g\n", level, (unsigned long long)r.faces,
-                        (unsigned long long)r.vertices, (unsigned long long)r.edges,
-                        (unsigned long long)r.rejected, r.dt);
-            std::fflush(stdout);
-        }
-        print_table(rows, a);
-        std::printf("\niterations: the serial and threaded counts can differ only through the order "
-                    "of the double dot-product sums; the operator and recurrence are bench_mcf's, so "
-                    "its counts on the same mesh are the ones to compare with\n");
-        if (!a.json.empty() && !write_json(rows, a)) {
-            std::fprintf(stderr, "bench_mcf_openmesh: cannot write %s\n", a.json.c_str());
-            return 1;
-        }
-        bool ok = true;
-        for (const Row& r : rows)
-            ok = ok && (!r.solved || (r.serial.verified && r.par.verified));
-        return ok ? 0 : 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_mcf_openmesh: %s\n", e.what());
-        return 1;
-    }
-#endif
+    return rxmesh::bench::openmesh_main<Args>(argc, argv, kAbout, add_options,
+                                              [](auto& a) { return run(a); });
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -44,24 +45,14 @@ double time_op(const RXMesh& mesh, std::uint32_t* out, int runs, bool oriented =
 
 int main(int argc, char** argv)
 {
-    std::string   file;
-    std::uint64_t min_faces = 5'000'000;
-    int           runs      = 21;
-    std::uint32_t capacity  = 512;
-    CLI::App      cli{"bench_queries: RXMesh's queries against the device copy bandwidth",
+    bench::LargeMeshArgs in;
+    CLI::App             cli{"bench_queries: RXMesh's queries against the device copy bandwidth",
                  "bench_queries"};
-    bench::add_mesh(cli, file, "default: a generated torus");
-    cli.add_option("--min-faces", min_faces, "refine 1-to-4 to at least this many faces")
-        ->capture_default_str();
-    bench::add_runs(cli, runs);
-    cli.add_option("--capacity", capacity, "faces per patch")->capture_default_str();
+    bench::add_large_mesh(cli, in);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    bench::keep_pool_memory();
-    TriangleSoup soup = file.empty() ? generate::torus(2048, 1280) : io::read(file);
-    while (soup.faces.size() < min_faces)
-        soup = generate::refine(soup);
+    TriangleSoup soup = bench::large_mesh_soup(in);
     BuildOptions options;
-    options.patcher.capacity = capacity;
+    options.patcher.capacity = in.capacity;
     const RXMesh mesh(soup, options);
     const double copy = bench::measured_copy_gbps();
 
@@ -80,8 +71,8 @@ int main(int argc, char** argv)
                 copy);
     std::printf("mesh: %s, %u vertices, %u edges, %u faces, %u patches (capacity %u), store "
                 "%.1f bytes/face\n\n",
-                file.empty() ? "generated torus" : file.c_str(), mesh.num_vertices(),
-                mesh.num_edges(), mesh.num_faces(), mesh.num_patches(), capacity,
+                in.file.empty() ? "generated torus" : in.file.c_str(), mesh.num_vertices(),
+                mesh.num_edges(), mesh.num_faces(), mesh.num_patches(), in.capacity,
                 mesh.stats().store_bytes_per_face);
     std::printf("| op | ms | Melements/s | effective GB/s | %% of copy |\n|---|---|---|---|---|\n");
     auto row = [&](const char* name, double ms, double sources, double bytes) {
@@ -90,14 +81,14 @@ int main(int argc, char** argv)
                     100.0 * gbps / copy);
     };
     std::uint32_t* o = out.data();
-    row("VV", time_op<Op::VV>(mesh, o, runs), V, ev_bytes);
-    row("VV oriented", time_op<Op::VV>(mesh, o, runs, true), V, ev_bytes + fe_bytes);
-    row("VE", time_op<Op::VE>(mesh, o, runs), V, ev_bytes);
-    row("VF", time_op<Op::VF>(mesh, o, runs), V, ev_bytes + fe_bytes);
-    row("EV", time_op<Op::EV>(mesh, o, runs), E, ev_bytes);
-    row("EF", time_op<Op::EF>(mesh, o, runs), E, fe_bytes);
-    row("FV", time_op<Op::FV>(mesh, o, runs), F, ev_bytes + fe_bytes);
-    row("FE", time_op<Op::FE>(mesh, o, runs), F, fe_bytes);
-    row("FF", time_op<Op::FF>(mesh, o, runs), F, fe_bytes);
+    row("VV", time_op<Op::VV>(mesh, o, in.runs), V, ev_bytes);
+    row("VV oriented", time_op<Op::VV>(mesh, o, in.runs, true), V, ev_bytes + fe_bytes);
+    row("VE", time_op<Op::VE>(mesh, o, in.runs), V, ev_bytes);
+    row("VF", time_op<Op::VF>(mesh, o, in.runs), V, ev_bytes + fe_bytes);
+    row("EV", time_op<Op::EV>(mesh, o, in.runs), E, ev_bytes);
+    row("EF", time_op<Op::EF>(mesh, o, in.runs), E, fe_bytes);
+    row("FV", time_op<Op::FV>(mesh, o, in.runs), F, ev_bytes + fe_bytes);
+    row("FE", time_op<Op::FE>(mesh, o, in.runs), F, fe_bytes);
+    row("FF", time_op<Op::FF>(mesh, o, in.runs), F, fe_bytes);
     return 0;
 }

@@ -97,6 +97,21 @@ struct Options
     std::string      json;
 };
 
+//! The median GPU time of reindex<Dim, Corners> over `runs` after 2
+//! warm-ups; out_vertices: the vertices it keeps.
+template <int Dim, int Corners>
+double timed_reindex(const rxmesh::DeviceBuffer<float>& pos, std::uint64_t verts,
+                     const rxmesh::DeviceBuffer<std::uint32_t>& idx, std::uint64_t elements,
+                     int runs, std::size_t& out_vertices)
+{
+    return rxmesh::bench::gpu_median_ms(
+        [&] {
+            auto r = rxmesh::reindex<Dim, Corners>(pos.data(), verts, idx.data(), elements);
+            out_vertices = r.num_vertices;
+        },
+        2, runs);
+}
+
 void add_options(CLI::App& cli, Options& o)
 {
     cli.add_option("--sizes", o.sizes, "the quad grids' sizes N (N x N quads), comma separated")
@@ -138,13 +153,8 @@ int main(int argc, char** argv)
         make_quad_grid<<<rxmesh::detail::flat_grid(quads), 256>>>(n, pos.data(), idx.data());
         RXMESH_CHECK_LAUNCH();
 
-        std::size_t out_vertices = 0;
-        const double gpu_ms      = rxmesh::bench::gpu_median_ms(
-            [&] {
-                auto r       = rxmesh::reindex<2, 4>(pos.data(), verts, idx.data(), quads);
-                out_vertices = r.num_vertices;
-            },
-            2, o.runs);
+        std::size_t  out_vertices = 0;
+        const double gpu_ms = timed_reindex<2, 4>(pos, verts, idx, quads, o.runs, out_vertices);
         if (out_vertices != std::uint64_t(n + 1) * (n + 1)) {
             std::fprintf(stderr, "wrong result: %zu vertices, expected %llu\n", out_vertices,
                          (unsigned long long)(n + 1) * (n + 1));
@@ -224,12 +234,7 @@ int main(int argc, char** argv)
                                                                              idx.data());
         RXMESH_CHECK_LAUNCH();
         std::size_t  out_vertices = 0;
-        const double gpu_ms = rxmesh::bench::gpu_median_ms(
-            [&] {
-                auto r       = rxmesh::reindex<3, 3>(pos.data(), verts, idx.data(), tris);
-                out_vertices = r.num_vertices;
-            },
-            2, o.runs);
+        const double gpu_ms = timed_reindex<3, 3>(pos, verts, idx, tris, o.runs, out_vertices);
         const double bytes = 12.0 * verts + 12.0 * tris + 12.0 * out_vertices + 12.0 * tris +
                              4.0 * verts;
         std::printf("| %d | %llu | %llu | %zu | %.2f | %.0f |\n", n, (unsigned long long)tris,

@@ -53,25 +53,24 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_remesh",
+    "isotropic remeshing on RXMesh's changing-topology GPU engine, with the quality of "
+    "its output"};
+
 using namespace rxmesh;
 using bench::json_number;
 using bench::mib;
 
-struct Args
+struct Args : bench::RefinedMeshArgs
 {
-    std::vector<std::string> meshes;
-    int                      levels = 3, min_level = 0, runs = 5;
     std::uint32_t iterations = 3, max_passes_per_step = RemeshOptions{}.max_passes_per_step;
     double        scale = 1.0;
-    std::string   json;
     bool          passes = false;  // every pass's report of the last run in the JSON
 };
 
-struct Row
+struct Row : bench::MeshLevel
 {
-    std::string    name;
-    int            level = 0;
-    std::size_t    V = 0, F = 0;
     double         mean_edge = 0, L = 0;
     RemeshReport   report;  // of the last run
     bench::RunMedians times;
@@ -89,10 +88,33 @@ bool same_counts(const RemeshReport& a, const RemeshReport& b)
            a.flip_passes == b.flip_passes;
 }
 
+//! The table's columns (bench::print_table_head).
+constexpr const char* kColumns =
+    "| mesh | level | faces in | faces out | device ms | wall ms | end-to-end ms (host arrays "
+    "to compact output) | splits | collapses | flips | passes (split / collapse / flip) | in "
+    "[4/5 L, 4/3 L] | min angle | valence 6 | Hausdorff | DynamicMesh MiB (peak) | verified |";
+
+void print_row(const Row& r)
+{
+    const RemeshReport& g = r.report;
+    std::printf(
+        "| %s | %d | %zu | %u | %.3f | %.3f | %.3f | %llu | %llu | %llu | %u / %u / %u%s | %.3f "
+        "| %.2f | %.3f | %.3e | %s (%s) | %s |\n",
+        r.name.c_str(), r.level, r.F, r.verdict.last.faces, r.times.ms, r.times.wall_ms,
+        r.times.end_to_end_ms,
+        (unsigned long long)g.splits, (unsigned long long)g.collapses, (unsigned long long)g.flips,
+        g.split_passes, g.collapse_passes, g.flip_passes, g.hit_pass_bound ? " (bound)" : "",
+        r.quality.share_in_band, r.quality.min_angle_degrees, r.quality.share_valence6(),
+        r.distance.relative, mib(double(r.memory.total())).c_str(),
+        mib(double(r.memory.peak)).c_str(), r.verdict.ok() ? "yes" : "**NO**");
+    if (!r.verdict.ok()) std::printf("  failed: %s\n", r.verdict.failure.c_str());
+    std::fflush(stdout);
+}
+
 Row measure(const std::string& name, int level, const TriangleSoup& soup, const Args& a)
 {
     Row r;
-    r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
+    r.set_input(name, level, soup);
     r.mean_edge = reference::mean_edge_length(soup.positions, soup.faces);
     r.L         = a.scale * r.mean_edge;
     RemeshOptions o;
@@ -119,34 +141,8 @@ Row measure(const std::string& name, int level, const TriangleSoup& soup, const 
             }
             passes.clear();
         });
+    print_row(r);
     return r;
-}
-
-void print_header()
-{
-    std::printf(
-        "| mesh | level | faces in | faces out | device ms | wall ms | end-to-end ms (host "
-        "arrays to compact output) | splits | collapses | flips | passes (split / collapse / "
-        "flip) | in [4/5 L, 4/3 L] | min angle | valence 6 | Hausdorff | DynamicMesh MiB (peak) "
-        "| verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-}
-
-void print_row(const Row& r)
-{
-    const RemeshReport& g = r.report;
-    std::printf(
-        "| %s | %d | %zu | %u | %.3f | %.3f | %.3f | %llu | %llu | %llu | %u / %u / %u%s | %.3f "
-        "| %.2f | %.3f | %.3e | %s (%s) | %s |\n",
-        r.name.c_str(), r.level, r.F, r.verdict.last.faces, r.times.ms, r.times.wall_ms,
-        r.times.end_to_end_ms,
-        (unsigned long long)g.splits, (unsigned long long)g.collapses, (unsigned long long)g.flips,
-        g.split_passes, g.collapse_passes, g.flip_passes, g.hit_pass_bound ? " (bound)" : "",
-        r.quality.share_in_band, r.quality.min_angle_degrees, r.quality.share_valence6(),
-        r.distance.relative, mib(double(r.memory.total())).c_str(),
-        mib(double(r.memory.peak)).c_str(), r.verdict.ok() ? "yes" : "**NO**");
-    if (!r.verdict.ok()) std::printf("  failed: %s\n", r.verdict.failure.c_str());
-    std::fflush(stdout);
 }
 
 std::string passes_json(const Row& r)
@@ -174,8 +170,7 @@ std::string row_json(const Row& r)
 
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_refined_mesh_runs(cli, a);
     cli.add_option("--iterations", a.iterations, "remeshing iterations")
         ->check(CLI::Range(1u, 100u))
         ->capture_default_str();
@@ -193,48 +188,34 @@ void add_options(CLI::App& cli, Args& a)
     bench::add_json(cli, a.json);
 }
 
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    std::printf(
+        "GPU: %s; isotropic_remesh, %u iterations, L = %g x the input's mean edge length "
+        "(as bench_remesh_cpu); median of %d runs after a warm-up, each on a fresh "
+        "DynamicMesh. device ms: RemeshReport::ms (CUDA events; the input's BVH and every "
+        "step); wall ms: host time around the call; end-to-end ms: host arrays to compact "
+        "output (DynamicMesh from the soup + isotropic_remesh + compact() + sync). Quality "
+        "of the GPU output: share of edges in [4/5 L, 4/3 L], min angle (degrees), share of "
+        "interior vertices of valence 6. Hausdorff: symmetric, sampled, / the input's "
+        "bounding-box diagonal, bench_remesh_cpu's samples (every vertex used by a face, "
+        "face centroids, edge midpoints; float on the GPU, double on the CPU).\n\n",
+        bench::gpu_name().c_str(), a.iterations, a.scale, a.runs);
+    bench::print_table_head(kColumns);
+    return bench::verified_mesh_levels<Row>(
+        a, measure,
+        bench::gpu_rows_head("\"iterations\":" + std::to_string(a.iterations) +
+                             ",\"scale\":" + json_number(a.scale) +
+                             ",\"runs\":" + std::to_string(a.runs)),
+        row_json, [](const Row& r) { return r.verdict.ok(); },
+        bench::kDynamicRunChecks);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_remesh: isotropic remeshing on RXMesh's changing-topology GPU engine, "
-        "with the quality of its output",
-        "bench_remesh"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    return bench::guarded_main(cli.get_name().c_str(), [&] {
-        bench::keep_pool_memory();
-        std::printf(
-            "GPU: %s; isotropic_remesh, %u iterations, L = %g x the input's mean edge length "
-            "(as bench_remesh_cpu); median of %d runs after a warm-up, each on a fresh "
-            "DynamicMesh. device ms: RemeshReport::ms (CUDA events; the input's BVH and every "
-            "step); wall ms: host time around the call; end-to-end ms: host arrays to compact "
-            "output (DynamicMesh from the soup + isotropic_remesh + compact() + sync). Quality "
-            "of the GPU output: share of edges in [4/5 L, 4/3 L], min angle (degrees), share of "
-            "interior vertices of valence 6. Hausdorff: symmetric, sampled, / the input's "
-            "bounding-box diagonal, bench_remesh_cpu's samples (every vertex used by a face, "
-            "face centroids, edge midpoints; float on the GPU, double on the CPU).\n\n",
-            bench::gpu_name().c_str(), a.iterations, a.scale, a.runs);
-        print_header();
-        std::vector<Row> rows;
-        bench::for_each_mesh_level(
-            a.meshes, a.min_level, a.levels,
-            [&](const std::string& name, int level, const TriangleSoup& soup) {
-                rows.push_back(measure(name, level, soup, a));
-                print_row(rows.back());
-            });
-        const bool all = bench::write_rows_json(
-            a.json,
-            "{\"gpu\":\"" + bench::gpu_name() + "\",\"iterations\":" + std::to_string(a.iterations) +
-                ",\"scale\":" + json_number(a.scale) + ",\"runs\":" + std::to_string(a.runs) +
-                ",\"rows\":[",
-            rows, row_json, [](const Row& r) { return r.verdict.ok(); });
-        std::printf(
-            "\nverified: %s (every run: valid, manifold and Euler characteristic kept where the "
-            "input is manifold; the same counts in every run)\n",
-            all ? "every size" : "FAILED");
-        return all ? 0 : 1;
-    });
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

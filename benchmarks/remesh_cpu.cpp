@@ -29,11 +29,9 @@
 #include "common/cgal_soup.h"
 #endif
 
-#include "common/bench_cli.h"
-#include "common/bench_util.h"
+#include "common/bench_main.h"
 #include "common/cpu_baseline.h"
-#include "rxmesh/io/bounding_box.h"
-#include "rxmesh/io/generate.h"
+#include "format.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
@@ -41,36 +39,30 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_remesh_cpu",
+    "isotropic remeshing on the CPU (CGAL, the serial reference) with quality"};
+
 using rxmesh::TriangleSoup;
 
-struct Args
+struct Args : rxmesh::bench::OutcomeArgs
 {
-    std::string   file, json;
-    int           levels = 2, min_level = 0, runs = 1, iterations = 3;
-    double        scale               = 1.0;
-    std::uint64_t reference_max_faces = 5'000;
+    int    iterations = 3;
+    double scale      = 1.0;
+    Args() : OutcomeArgs(2, 1, 5'000) {}
 };
 
-int parse(int argc, char** argv, Args& a)
+void add_options(CLI::App& cli, Args& a)
 {
-    CLI::App cli{"bench_remesh_cpu: isotropic remeshing on the CPU (CGAL, the serial "
-                 "reference) with quality",
-                 "bench_remesh_cpu"};
-    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
-    rxmesh::bench::add_levels(cli, a.levels);
-    rxmesh::bench::add_min_level(cli, a.min_level);
+    rxmesh::bench::add_outcome_input(cli, a);
     cli.add_option("--iterations", a.iterations, "remeshing iterations")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
     cli.add_option("--scale", a.scale, "target length L = scale x the input's mean edge length")
         ->check(CLI::Range(0.01, 100.0))
         ->capture_default_str();
-    rxmesh::bench::add_runs(cli, a.runs);
-    cli.add_option("--reference-max-faces", a.reference_max_faces,
-                   "run the serial reference (quadratic time) up to this many faces")
-        ->capture_default_str();
+    rxmesh::bench::add_outcome_runs(cli, a);
     rxmesh::bench::add_json(cli, a.json);
-    return rxmesh::bench::parse(cli, argc, argv);
 }
 
 using rxmesh::bench::Outcome;
@@ -101,58 +93,62 @@ double valence6_share(const rxmesh::reference::MeshQuality& q)
     return all == 0 || q.interior_valences.size() <= 6 ? 0 : q.interior_valences[6] / all;
 }
 
+//! The target length L at one size.
+double target_length(const TriangleSoup& soup, const Args& a)
+{
+    return a.scale * rxmesh::reference::mean_edge_length(soup.positions, soup.faces);
+}
+
+//! Every method's outcome at one size.
+std::vector<Outcome> remesh_outcomes(const TriangleSoup& soup, const Args& a)
+{
+    const double         L = target_length(soup, a);
+    std::vector<Outcome> outcomes;
+#ifdef RXMESH_HAVE_CGAL
+    outcomes.push_back(run_cgal(soup, L, a.iterations, a.runs));
+#endif
+    if (soup.faces.size() <= a.reference_max_faces)
+        outcomes.push_back(timed("reference (serial oracle)", 1, [&](TriangleSoup& out) {
+            return wall_ms([&] { out = rxmesh::reference::isotropic_remesh(soup, {L, a.iterations}); });
+        }));
+    return outcomes;
+}
+
+//! One outcome's table row, printed; returns its JSON object.
+std::string quality_row(int level, const TriangleSoup& soup, const Outcome& o, double diag,
+                        const Args& a)
+{
+    const auto   q = rxmesh::reference::mesh_quality(o.output, target_length(soup, a));
+    const double h = rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
+    std::printf("| %d | %zu | %s | %.1f | %zu | %.3f | %.2f | %.3f | %.3e |\n", level,
+                soup.faces.size(), o.method.c_str(), o.ms, o.output.faces.size(), q.share_in_band,
+                q.min_angle_degrees, valence6_share(q), h);
+    return "{\"level\":" + std::to_string(level) + ",\"faces\":" + std::to_string(soup.faces.size()) +
+           ",\"method\":\"" + o.method + "\",\"ms\":" + std::to_string(o.ms) +
+           ",\"faces_out\":" + std::to_string(o.output.faces.size()) +
+           ",\"in_band\":" + std::to_string(q.share_in_band) +
+           ",\"min_angle\":" + std::to_string(q.min_angle_degrees) +
+           ",\"valence6\":" + std::to_string(valence6_share(q)) +
+           ",\"hausdorff_rel\":" + std::to_string(h) + "}";
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    const rxmesh::bench::OutcomeReport report{
+        rxmesh::app::formatted(
+            "CPU isotropic remeshing, %d iterations, L = %g x the mean edge length", a.iterations,
+            a.scale),
+        "remeshing",
+        "| level | faces | method | ms | faces out | in [4/5 L, 4/3 L] | min angle | valence 6 | "
+        "Hausdorff |",
+        "{\"iterations\":" + std::to_string(a.iterations) + ",\"rows\":["};
+    return rxmesh::bench::outcome_baseline(a, report, remesh_outcomes, quality_row);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args a;
-    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
-    try {
-        TriangleSoup soup = rxmesh::io::read(a.file);
-        std::printf("CPU isotropic remeshing, %d iterations, L = %g x the mean edge length; wall "
-                    "time of the remeshing alone, median of %d runs; Hausdorff: symmetric, sampled, "
-                    "/ bounding-box diagonal\n\n| level | faces | method | ms | faces out | in "
-                    "[4/5 L, 4/3 L] | min angle | valence 6 | Hausdorff |\n"
-                    "|---|---|---|---|---|---|---|---|---|\n",
-                    a.iterations, a.scale, a.runs);
-        std::string json  = "{\"iterations\":" + std::to_string(a.iterations) + ",\"rows\":[";
-        bool        first = true;
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0) soup = rxmesh::generate::refine(soup);
-            if (level < a.min_level) continue;
-            const double L = a.scale * rxmesh::reference::mean_edge_length(soup.positions, soup.faces);
-            std::vector<Outcome> outcomes;
-#ifdef RXMESH_HAVE_CGAL
-            outcomes.push_back(run_cgal(soup, L, a.iterations, a.runs));
-#endif
-            if (soup.faces.size() <= a.reference_max_faces)
-                outcomes.push_back(timed("reference (serial oracle)", 1, [&](TriangleSoup& out) {
-                    return wall_ms([&] {
-                        out = rxmesh::reference::isotropic_remesh(soup, {L, a.iterations});
-                    });
-                }));
-            const double diag = rxmesh::bounding_box_diagonal(soup.positions);
-            for (const Outcome& o : outcomes) {
-                const auto   q = rxmesh::reference::mesh_quality(o.output, L);
-                const double h = rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
-                std::printf("| %d | %zu | %s | %.1f | %zu | %.3f | %.2f | %.3f | %.3e |\n", level,
-                            soup.faces.size(), o.method.c_str(), o.ms, o.output.faces.size(),
-                            q.share_in_band, q.min_angle_degrees, valence6_share(q), h);
-                json += std::string(first ? "" : ",") + "{\"level\":" + std::to_string(level) +
-                        ",\"faces\":" + std::to_string(soup.faces.size()) + ",\"method\":\"" +
-                        o.method + "\",\"ms\":" + std::to_string(o.ms) + ",\"faces_out\":" +
-                        std::to_string(o.output.faces.size()) + ",\"in_band\":" +
-                        std::to_string(q.share_in_band) + ",\"min_angle\":" +
-                        std::to_string(q.min_angle_degrees) + ",\"valence6\":" +
-                        std::to_string(valence6_share(q)) + ",\"hausdorff_rel\":" +
-                        std::to_string(h) + "}";
-                first = false;
-            }
-        }
-        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_remesh_cpu: %s\n", e.what());
-        return 1;
-    }
+    return rxmesh::bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

@@ -53,14 +53,17 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_simplify",
+    "quadric-error simplification on RXMesh's changing-topology GPU engine, with the "
+    "quality of its output"};
+
 using namespace rxmesh;
 using bench::json_number;
 using bench::mib;
 
-struct Args
+struct Args : bench::RefinedMeshArgs
 {
-    std::vector<std::string> meshes;
-    int                      levels = 3, min_level = 0, runs = 5;
     double                   ratio           = 0.1;
     std::vector<double>      batch_shares    = {SimplifyOptions{}.batch_share};
     double                   boundary_weight = SimplifyOptions{}.boundary_weight;
@@ -68,11 +71,8 @@ struct Args
     std::string              json;
 };
 
-struct Row
+struct Row : bench::MeshLevel
 {
-    std::string     name;
-    int             level = 0;
-    std::size_t     V = 0, F = 0;
     SimplifyOptions options;
     SimplifyReport  report;  // of the last run
     bench::RunMedians times;
@@ -93,7 +93,7 @@ Row measure_one(const std::string& name, int level, const TriangleSoup& soup,
                 const bench::InputSurface& input, const SimplifyOptions& o, const Args& a)
 {
     Row r;
-    r.name = name, r.level = level, r.V = soup.positions.size(), r.F = soup.faces.size();
+    r.set_input(name, level, soup);
     r.options = o;
     r.verdict = bench::Verdict(input);
     const auto simplify = [&](DynamicMesh& mesh) { return qem_simplify(mesh, o); };
@@ -116,14 +116,11 @@ Row measure_one(const std::string& name, int level, const TriangleSoup& soup,
     return r;
 }
 
-void print_header()
-{
-    std::printf(
-        "| mesh | level | faces in | batch share | target | faces out | device ms | wall ms "
-        "| end-to-end ms (host arrays to compact output) | passes | collapses | stop "
-        "| Hausdorff | min angle | faces below 5 degrees | DynamicMesh MiB (peak) | verified |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-}
+//! The table's columns (bench::print_table_head).
+constexpr const char* kColumns =
+    "| mesh | level | faces in | batch share | target | faces out | device ms | wall ms | "
+    "end-to-end ms (host arrays to compact output) | passes | collapses | stop | Hausdorff | "
+    "min angle | faces below 5 degrees | DynamicMesh MiB (peak) | verified |";
 
 void print_row(const Row& r)
 {
@@ -158,10 +155,25 @@ std::string row_json(const Row& r)
            ",\"verified\":" + (r.verdict.ok() ? "true" : "false") + "}";
 }
 
+//! One row per batch share at one size, each printed as it is measured.
+void measure_shares(const std::string& name, int level, const TriangleSoup& soup, const Args& a,
+                    std::vector<Row>& rows)
+{
+    const bench::InputSurface input(soup);
+    SimplifyOptions           o;
+    o.target_faces    = std::uint32_t(std::lround(a.ratio * double(soup.faces.size())));
+    o.boundary_weight = a.boundary_weight;
+    o.max_passes      = a.max_passes;
+    for (const double share : a.batch_shares) {
+        o.batch_share = share;
+        rows.push_back(measure_one(name, level, soup, input, o, a));
+        print_row(rows.back());
+    }
+}
+
 void add_options(CLI::App& cli, Args& a)
 {
-    bench::add_refined_meshes(cli, a.meshes, a.levels, a.min_level);
-    bench::add_runs(cli, a.runs);
+    bench::add_refined_mesh_runs(cli, a);
     cli.add_option("--ratio", a.ratio, "target faces / input faces (as bench_simplify_cpu)")
         ->check(CLI::Range(0.001, 1.0))
         ->capture_default_str();
@@ -188,54 +200,38 @@ void add_options(CLI::App& cli, Args& a)
     bench::add_json(cli, a.json);
 }
 
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    std::printf(
+        "GPU: %s; qem_simplify to %.3g of the faces (as bench_simplify_cpu), one row per "
+        "batch share; median of %d runs after a warm-up, each on a fresh DynamicMesh. "
+        "device ms: SimplifyReport::ms (CUDA events; the quadrics included); wall ms: host "
+        "time around the call; end-to-end ms: host arrays to compact output (DynamicMesh "
+        "from the soup + qem_simplify + compact() + sync). Hausdorff: symmetric, sampled, "
+        "/ the input's bounding-box diagonal, bench_simplify_cpu's samples (every vertex "
+        "used by a face, face centroids, edge midpoints; float on the GPU, double on the "
+        "CPU). min angle in degrees.\n\n",
+        bench::gpu_name().c_str(), a.ratio, a.runs);
+    bench::print_table_head(kColumns);
+    std::vector<Row> rows;
+    bench::for_each_mesh_level(
+        a.meshes, a.min_level, a.levels,
+        [&](const std::string& name, int level, const TriangleSoup& soup) {
+            measure_shares(name, level, soup, a, rows);
+        });
+    return bench::finish_verified_rows(
+        a.json,
+        bench::gpu_rows_head("\"ratio\":" + json_number(a.ratio) +
+                             ",\"runs\":" + std::to_string(a.runs)),
+        rows, row_json, [](const Row& r) { return r.verdict.ok(); },
+        bench::kDynamicRunChecks);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_simplify: quadric-error simplification on RXMesh's changing-topology "
-        "GPU engine, with the quality of its output",
-        "bench_simplify"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    return bench::guarded_main(cli.get_name().c_str(), [&] {
-        bench::keep_pool_memory();
-        std::printf(
-            "GPU: %s; qem_simplify to %.3g of the faces (as bench_simplify_cpu), one row per "
-            "batch share; median of %d runs after a warm-up, each on a fresh DynamicMesh. device "
-            "ms: SimplifyReport::ms (CUDA events; the quadrics included); wall ms: host time "
-            "around the call; end-to-end ms: host arrays to compact output (DynamicMesh from the "
-            "soup + qem_simplify + compact() + sync). Hausdorff: symmetric, sampled, / the "
-            "input's bounding-box diagonal, bench_simplify_cpu's samples (every vertex used by a "
-            "face, face centroids, edge midpoints; float on the GPU, double on the CPU). min "
-            "angle in degrees.\n\n",
-            bench::gpu_name().c_str(), a.ratio, a.runs);
-        print_header();
-        std::vector<Row> rows;
-        bench::for_each_mesh_level(
-            a.meshes, a.min_level, a.levels,
-            [&](const std::string& name, int level, const TriangleSoup& soup) {
-                const bench::InputSurface input(soup);
-                SimplifyOptions           o;
-                o.target_faces    = std::uint32_t(std::lround(a.ratio * double(soup.faces.size())));
-                o.boundary_weight = a.boundary_weight;
-                o.max_passes      = a.max_passes;
-                for (const double share : a.batch_shares) {
-                    o.batch_share = share;
-                    rows.push_back(measure_one(name, level, soup, input, o, a));
-                    print_row(rows.back());
-                }
-            });
-        const bool all = bench::write_rows_json(
-            a.json,
-            "{\"gpu\":\"" + bench::gpu_name() + "\",\"ratio\":" + json_number(a.ratio) +
-                ",\"runs\":" + std::to_string(a.runs) + ",\"rows\":[",
-            rows, row_json, [](const Row& r) { return r.verdict.ok(); });
-        std::printf(
-            "\nverified: %s (every run: valid, manifold and Euler characteristic kept where the "
-            "input is manifold; the same counts in every run)\n",
-            all ? "every size" : "FAILED");
-        return all ? 0 : 1;
-    });
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

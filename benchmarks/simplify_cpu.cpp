@@ -28,11 +28,8 @@
 #include <meshoptimizer.h>
 #endif
 #ifdef RXMESH_HAVE_OPENMESH
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
 #include <OpenMesh/Tools/Decimater/DecimaterT.hh>
 #include <OpenMesh/Tools/Decimater/ModQuadricT.hh>
-
-#include "common/openmesh_soup.h"
 #endif
 #ifdef RXMESH_HAVE_CGAL
 #include <CGAL/Simple_cartesian.h>
@@ -44,11 +41,9 @@
 #include "common/cgal_soup.h"
 #endif
 
-#include "common/bench_cli.h"
-#include "common/bench_util.h"
 #include "common/cpu_baseline.h"
-#include "rxmesh/io/bounding_box.h"
-#include "rxmesh/io/generate.h"
+#include "common/openmesh_baseline.h"
+#include "format.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/reference/isotropic_remesh.h"
@@ -56,37 +51,31 @@
 
 namespace {
 
+constexpr rxmesh::bench::About kAbout{
+    "bench_simplify_cpu",
+    "quadric simplification on the CPU (meshoptimizer, OpenMesh, CGAL, the serial "
+    "reference) with quality"};
+
 using rxmesh::TriangleSoup;
 
-struct Args
+struct Args : rxmesh::bench::OutcomeArgs
 {
-    std::string   file, json;
-    int           levels = 3, min_level = 0, runs = 3;
-    double        ratio               = 0.1;
-    std::uint64_t reference_max_faces = 20'000;
-    std::uint64_t slow_max_faces      = ~std::uint64_t(0);
+    double        ratio          = 0.1;
+    std::uint64_t slow_max_faces = ~std::uint64_t(0);
+    Args() : OutcomeArgs(3, 3, 20'000) {}
 };
 
-int parse(int argc, char** argv, Args& a)
+void add_options(CLI::App& cli, Args& a)
 {
-    CLI::App cli{"bench_simplify_cpu: quadric simplification on the CPU (meshoptimizer, "
-                 "OpenMesh, CGAL, the serial reference) with quality",
-                 "bench_simplify_cpu"};
-    rxmesh::bench::add_mesh(cli, a.file, "required")->required();
-    rxmesh::bench::add_levels(cli, a.levels);
-    rxmesh::bench::add_min_level(cli, a.min_level);
+    rxmesh::bench::add_outcome_input(cli, a);
     cli.add_option("--ratio", a.ratio, "target faces / input faces")
         ->check(CLI::Range(0.001, 1.0))
         ->capture_default_str();
-    rxmesh::bench::add_runs(cli, a.runs);
-    cli.add_option("--reference-max-faces", a.reference_max_faces,
-                   "run the serial reference (quadratic time) up to this many faces")
-        ->capture_default_str();
+    rxmesh::bench::add_outcome_runs(cli, a);
     cli.add_option("--slow-max-faces", a.slow_max_faces,
                    "run OpenMesh and CGAL (minutes at millions of faces) up to this many faces; "
                    "meshoptimizer runs at every size");
     rxmesh::bench::add_json(cli, a.json);
-    return rxmesh::bench::parse(cli, argc, argv);
 }
 
 using rxmesh::bench::Outcome;
@@ -166,60 +155,59 @@ Outcome run_reference(const TriangleSoup& in, std::uint32_t target)
     });
 }
 
+//! Every method's outcome at one size.
+std::vector<Outcome> simplify_outcomes(const TriangleSoup& soup, const Args& a)
+{
+    const auto target = std::uint32_t(std::lround(a.ratio * double(soup.faces.size())));
+    std::vector<Outcome> outcomes;
+#ifdef RXMESH_HAVE_MESHOPTIMIZER
+    outcomes.push_back(run_meshoptimizer(soup, target, a.runs));
+#endif
+    const bool slow_ones = soup.faces.size() <= a.slow_max_faces;
+#ifdef RXMESH_HAVE_OPENMESH
+    if (slow_ones) outcomes.push_back(run_openmesh(soup, target, a.runs));
+#endif
+#ifdef RXMESH_HAVE_CGAL
+    if (slow_ones) outcomes.push_back(run_cgal(soup, target, a.runs));
+#endif
+    (void)slow_ones;
+    if (soup.faces.size() <= a.reference_max_faces) outcomes.push_back(run_reference(soup, target));
+    return outcomes;
+}
+
+//! One outcome's table row, printed; returns its JSON object.
+std::string quality_row(int level, const TriangleSoup& soup, const Outcome& o, double diag,
+                        const Args&)
+{
+    const double h     = o.output.faces.empty()
+                             ? INFINITY
+                             : rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
+    const auto   q     = rxmesh::reference::mesh_quality(o.output, 1.0);
+    const double angle = q.min_angle_degrees;
+    std::printf("| %d | %zu | %s | %.2f | %zu | %.3e | %.2f | %.4f |\n", level, soup.faces.size(),
+                o.method.c_str(), o.ms, o.output.faces.size(), h, angle, q.share_below_5_degrees);
+    return "{\"level\":" + std::to_string(level) + ",\"faces\":" + std::to_string(soup.faces.size()) +
+           ",\"method\":\"" + o.method + "\",\"ms\":" + std::to_string(o.ms) +
+           ",\"faces_out\":" + std::to_string(o.output.faces.size()) +
+           ",\"hausdorff_rel\":" + std::to_string(h) + ",\"min_angle\":" + std::to_string(angle) +
+           ",\"share_below_5_degrees\":" + std::to_string(q.share_below_5_degrees) + "}";
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    return rxmesh::bench::outcome_baseline(
+        a,
+        {rxmesh::app::formatted("CPU quadric simplification to %.3g of the faces", a.ratio),
+         "simplification",
+         "| level | faces | method | ms | faces out | Hausdorff | min angle | faces below 5 degrees |",
+         "{\"ratio\":" + std::to_string(a.ratio) + ",\"rows\":["},
+        simplify_outcomes, quality_row);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args a;
-    if (const int rc = parse(argc, argv, a); rc >= 0) return rc;
-    try {
-        TriangleSoup soup = rxmesh::io::read(a.file);
-        std::printf("CPU quadric simplification to %.3g of the faces; wall time of the "
-                    "simplification alone, median of %d runs; Hausdorff: symmetric, sampled, / "
-                    "bounding-box diagonal\n\n| level | faces | method | ms | faces out | "
-                    "Hausdorff | min angle | faces below 5 degrees |\n|---|---|---|---|---|---|---|---|\n",
-                    a.ratio, a.runs);
-        std::string json = "{\"ratio\":" + std::to_string(a.ratio) + ",\"rows\":[";
-        bool        first = true;
-        for (int level = 0; level <= a.levels; ++level) {
-            if (level > 0) soup = rxmesh::generate::refine(soup);
-            if (level < a.min_level) continue;
-            const auto target = std::uint32_t(std::lround(a.ratio * double(soup.faces.size())));
-            std::vector<Outcome> outcomes;
-#ifdef RXMESH_HAVE_MESHOPTIMIZER
-            outcomes.push_back(run_meshoptimizer(soup, target, a.runs));
-#endif
-            const bool slow_ones = soup.faces.size() <= a.slow_max_faces;
-#ifdef RXMESH_HAVE_OPENMESH
-            if (slow_ones) outcomes.push_back(run_openmesh(soup, target, a.runs));
-#endif
-#ifdef RXMESH_HAVE_CGAL
-            if (slow_ones) outcomes.push_back(run_cgal(soup, target, a.runs));
-#endif
-            if (soup.faces.size() <= a.reference_max_faces) outcomes.push_back(run_reference(soup, target));
-            const double diag = rxmesh::bounding_box_diagonal(soup.positions);
-            for (const Outcome& o : outcomes) {
-                const double h = o.output.faces.empty()
-                                     ? INFINITY
-                                     : rxmesh::reference::hausdorff_fast(soup, o.output).symmetric() / diag;
-                const auto   q     = rxmesh::reference::mesh_quality(o.output, 1.0);
-                const double angle = q.min_angle_degrees;
-                std::printf("| %d | %zu | %s | %.2f | %zu | %.3e | %.2f | %.4f |\n", level,
-                            soup.faces.size(), o.method.c_str(), o.ms, o.output.faces.size(), h,
-                            angle, q.share_below_5_degrees);
-                json += std::string(first ? "" : ",") + "{\"level\":" + std::to_string(level) +
-                        ",\"faces\":" + std::to_string(soup.faces.size()) + ",\"method\":\"" +
-                        o.method + "\",\"ms\":" + std::to_string(o.ms) + ",\"faces_out\":" +
-                        std::to_string(o.output.faces.size()) + ",\"hausdorff_rel\":" +
-                        std::to_string(h) + ",\"min_angle\":" + std::to_string(angle) +
-                        ",\"share_below_5_degrees\":" + std::to_string(q.share_below_5_degrees) + "}";
-                first = false;
-            }
-        }
-        if (!a.json.empty()) rxmesh::bench::write_text_file(a.json, json + "]}\n");
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_simplify_cpu: %s\n", e.what());
-        return 1;
-    }
+    return rxmesh::bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

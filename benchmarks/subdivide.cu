@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "csr_loop.cuh"
 #include "face_corners.h"
@@ -33,6 +34,10 @@
 #include "rxmesh/reference/loop_subdivision.h"
 
 namespace {
+
+constexpr rxmesh::bench::About kAbout{
+    "bench_subdivide",
+    "Loop subdivision, RXMesh vs the seed's global-CSR method vs OpenSubdiv"};
 
 using namespace rxmesh;
 using bench::json_number;
@@ -266,11 +271,8 @@ double reference_error(const Input& in, int levels, const Ours& ours, const Args
     return err / in.diagonal;
 }
 
-struct Row
+struct Row : bench::MeshLevel
 {
-    std::string name;
-    int         level = 0;
-    std::size_t V = 0, F = 0;
     Ours        ours;
     Csr         csr;
     Osd         osd;
@@ -371,56 +373,50 @@ void add_options(CLI::App& cli, Args& a)
     bench::add_json(cli, a.json);
 }
 
+//! Every row written to --json, the CSR method's refusals and the verdict
+//! printed; the exit status (1 when a size is not verified).
+int finish(const std::vector<Row>& rows, const Args& a, double gbps)
+{
+    for (const Row& r : rows)
+        if (!r.csr.ran)
+            std::printf("CSR refused %s level %d: %s\n", r.name.c_str(), r.level, r.csr.why.c_str());
+    return bench::finish_verified_rows(
+        a.json, bench::gpu_rows_head("\"copy_gbps\":" + json_number(gbps)),
+        rows, row_json, [](const Row& r) { return r.verified; },
+        "errors relative to the bounding-box diagonal, limit 1e-5");
+}
+
+//! Measures every size, prints the tables, writes --json; the exit status.
+int run(const Args& a)
+{
+    bench::keep_pool_memory();
+    const double gbps = bench::measured_copy_gbps();
+    std::printf("GPU: %s; copy bandwidth %.0f GB/s (read + write); OpenSubdiv threaded: %d threads\n\n",
+                bench::gpu_name().c_str(), gbps, a.threads);
+    std::printf("| mesh | L | faces | RXMesh whole call ms | RXMesh levels ms (+setup) | last level | CSR whole call (seed's method) | OpenSubdiv 1 thread | "
+                "OpenSubdiv %d threads | seed quoted (RTX 3060) | floor ms | fraction of floor (x floor) | "
+                "peak MiB measured / model | CSR peak MiB | seed estimate MiB | verified |\n",
+                a.threads);
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::vector<Row> rows;
+    for (const std::string& path : a.meshes) {
+        const Input in = make_input(path.substr(path.find_last_of('/') + 1), io::read(path));
+        for (int l = 1; l <= a.levels; ++l)
+            rows.push_back(measure(in, l, a, gbps));
+    }
+    if (!a.armadillo.empty()) {
+        TriangleSoup s = io::read(a.armadillo);
+        for (int i = 0; i < a.armadillo_refine; ++i)
+            s = generate::refine(s);
+        const Input in = make_input("armadillo refined " + std::to_string(a.armadillo_refine) + "x", s);
+        rows.push_back(measure(in, 1, a, gbps));
+    }
+    return finish(rows, a, gbps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    Args     a;
-    CLI::App cli{
-        "bench_subdivide: Loop subdivision, RXMesh vs the seed's global-CSR method vs OpenSubdiv",
-        "bench_subdivide"};
-    add_options(cli, a);
-    if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    try {
-        bench::keep_pool_memory();
-        const double gbps = bench::measured_copy_gbps();
-        std::printf("GPU: %s; copy bandwidth %.0f GB/s (read + write); OpenSubdiv threaded: %d threads\n\n",
-                    bench::gpu_name().c_str(), gbps, a.threads);
-        std::printf("| mesh | L | faces | RXMesh whole call ms | RXMesh levels ms (+setup) | last level | CSR whole call (seed's method) | OpenSubdiv 1 thread | "
-                    "OpenSubdiv %d threads | seed quoted (RTX 3060) | floor ms | fraction of floor (x floor) | "
-                    "peak MiB measured / model | CSR peak MiB | seed estimate MiB | verified |\n",
-                    a.threads);
-        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        std::vector<Row> rows;
-        for (const std::string& path : a.meshes) {
-            const Input in = make_input(path.substr(path.find_last_of('/') + 1), io::read(path));
-            for (int l = 1; l <= a.levels; ++l)
-                rows.push_back(measure(in, l, a, gbps));
-        }
-        if (!a.armadillo.empty()) {
-            TriangleSoup s = io::read(a.armadillo);
-            for (int i = 0; i < a.armadillo_refine; ++i)
-                s = generate::refine(s);
-            const Input in = make_input("armadillo refined " + std::to_string(a.armadillo_refine) + "x", s);
-            rows.push_back(measure(in, 1, a, gbps));
-        }
-        bool all = true;
-        std::string json = "{\"gpu\":\"" + bench::gpu_name() + "\",\"copy_gbps\":" + json_number(gbps) +
-                           ",\"rows\":[";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            json += (i ? "," : "") + row_json(rows[i]);
-            all = all && rows[i].verified;
-            if (!rows[i].csr.ran)
-                std::printf("CSR refused %s level %d: %s\n", rows[i].name.c_str(), rows[i].level,
-                            rows[i].csr.why.c_str());
-        }
-        if (!a.json.empty())
-            bench::write_text_file(a.json, json + "]}\n");
-        std::printf("\nverified: %s (errors relative to the bounding-box diagonal, limit 1e-5)\n",
-                    all ? "every size" : "FAILED");
-        return all ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_subdivide: %s\n", e.what());
-        return 1;
-    }
+    return bench::driver_main<Args>(argc, argv, kAbout, add_options, run);
 }

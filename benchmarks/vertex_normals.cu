@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench_cli.h"
+#include "bench_main.h"
 #include "bench_util.h"
 #include "patch_normals_kernel.cuh"
 #include "pde.cuh"
@@ -147,27 +148,17 @@ double max_error(const std::vector<float>& n, const std::vector<Vec3f>& ref)
 
 int main(int argc, char** argv)
 {
-    std::string   file;
-    std::uint64_t min_faces = 5'000'000;
-    int           runs      = 21;
-    std::uint32_t capacity  = 512;
-    std::string   json;
-    CLI::App      cli{"bench_vertex_normals: vertex normals, RXMesh vs PDE and hardwired kernels",
+    bench::LargeMeshArgs in;
+    std::string          json;
+    CLI::App             cli{"bench_vertex_normals: vertex normals, RXMesh vs PDE and hardwired kernels",
                  "bench_vertex_normals"};
-    bench::add_mesh(cli, file, "default: a generated torus");
-    cli.add_option("--min-faces", min_faces, "refine 1-to-4 to at least this many faces")
-        ->capture_default_str();
-    bench::add_runs(cli, runs);
-    cli.add_option("--capacity", capacity, "faces per patch")->capture_default_str();
+    bench::add_large_mesh(cli, in);
     bench::add_json(cli, json);
     if (const int rc = bench::parse(cli, argc, argv); rc >= 0) return rc;
-    bench::keep_pool_memory();
-    TriangleSoup soup = file.empty() ? generate::torus(2048, 1280) : io::read(file);
-    while (soup.faces.size() < min_faces)
-        soup = generate::refine(soup);
+    TriangleSoup soup = bench::large_mesh_soup(in);
     BuildOptions options;
     options.weld             = true;
-    options.patcher.capacity = capacity;
+    options.patcher.capacity = in.capacity;
     const RXMesh mesh(soup, options);
     const std::uint32_t V = mesh.num_vertices(), F = mesh.num_faces();
 
@@ -292,17 +283,17 @@ int main(int argc, char** argv)
         };
         run_pde();
         e_pde = check("PDE circulation");
-        t_pde = bench::gpu_median_ms(run_pde, 3, runs);
+        t_pde = bench::gpu_median_ms(run_pde, 3, in.runs);
     } catch (const InvalidInputError& e) {
         std::fprintf(stderr, "PDE skipped: %s\n", e.what());
     }
 
     for (Variant& v : variants)
-        v.ms = bench::gpu_median_ms(v.run, 3, runs);
-    const double t_at  = bench::gpu_median_ms(rx_atomic, 3, runs);
-    const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, runs);
+        v.ms = bench::gpu_median_ms(v.run, 3, in.runs);
+    const double t_at  = bench::gpu_median_ms(rx_atomic, 3, in.runs);
+    const double t_hw  = bench::gpu_median_ms([&] { hard(P, FS); }, 3, in.runs);
     const double t_hwi = bench::gpu_median_ms([&] { hard(d_in_pos.data(), d_in_faces.data()); }, 3,
-                                              runs);
+                                              in.runs);
 
     // the public vertex_normals again once the mesh keeps each vertex's
     // faces (RXMesh::vertex_sources: accumulate skips its per-block
@@ -337,11 +328,11 @@ int main(int argc, char** argv)
         normals.memset(0xFF);
         v.run();
         v.error = check(v.name);
-        v.ms    = bench::gpu_median_ms(v.run, 3, runs);
+        v.ms    = bench::gpu_median_ms(v.run, 3, in.runs);
     }
 
     std::printf("GPU: %s; mesh: %s refined to %u faces, %u vertices, %u patches\n\n",
-                bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
+                bench::gpu_name().c_str(), in.file.empty() ? "torus" : in.file.c_str(), F, V,
                 mesh.num_patches());
     std::printf("| version | ms | vs hardwired (same order) | max error vs CPU |\n|---|---|---|---|\n");
     for (const Variant& v : variants)
@@ -366,8 +357,8 @@ int main(int argc, char** argv)
         std::fprintf(f,
                      "{\n  \"gpu\": \"%s\",\n  \"mesh\": \"%s\",\n  \"faces\": %u,\n"
                      "  \"vertices\": %u,\n  \"patches\": %u,\n  \"runs\": %d,\n  \"ms\": {",
-                     bench::gpu_name().c_str(), file.empty() ? "torus" : file.c_str(), F, V,
-                     mesh.num_patches(), runs);
+                     bench::gpu_name().c_str(), in.file.empty() ? "torus" : in.file.c_str(), F, V,
+                     mesh.num_patches(), in.runs);
         for (const Variant& v : variants)
             std::fprintf(f, "\"%s\": %.4f, ", v.key, v.ms);
         for (const Variant& v : kept)

@@ -31,6 +31,16 @@ std::string check_csr(const std::vector<std::uint32_t>& offsets,
     return {};
 }
 
+//! A result for `parts` whose note is the CSR's error (empty when valid).
+PartitionQuality checked_input(const std::vector<std::uint32_t>& offsets,
+                               const std::vector<std::uint32_t>& neighbours, std::uint32_t parts)
+{
+    PartitionQuality q;
+    q.parts = parts;
+    q.note  = check_csr(offsets, neighbours);
+    return q;
+}
+
 #ifdef RXMESH_HAVE_METIS
 //! Empty string when the graph is symmetric (with multiplicities) and has no
 //! self loops, as METIS requires.
@@ -75,12 +85,8 @@ PartitionQuality assess_partition(const std::vector<std::uint32_t>& offsets,
                                   const std::vector<std::uint32_t>& part_of,
                                   std::uint32_t                     parts)
 {
-    PartitionQuality q;
-    q.parts = parts;
-    if (std::string err = check_csr(offsets, neighbours); !err.empty()) {
-        q.note = err;
-        return q;
-    }
+    PartitionQuality q = checked_input(offsets, neighbours, parts);
+    if (!q.note.empty()) return q;
     const std::size_t nf = offsets.size() - 1;
     if (part_of.size() != nf) {
         q.note = "part_of has " + std::to_string(part_of.size()) + " entries, expected F = " +
@@ -154,12 +160,8 @@ PartitionQuality metis_kway(const std::vector<std::uint32_t>& offsets,
     q.note  = "METIS not found at build time";
     return q;
 #else
-    PartitionQuality q;
-    q.parts = parts;
-    if (std::string err = check_csr(offsets, neighbours); !err.empty()) {
-        q.note = err;
-        return q;
-    }
+    PartitionQuality q = checked_input(offsets, neighbours, parts);
+    if (!q.note.empty()) return q;
     const std::size_t nf = offsets.size() - 1;
     if (parts == 0) {
         q.note = "parts must be at least 1";

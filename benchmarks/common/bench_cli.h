@@ -11,10 +11,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_parse.h"
@@ -61,6 +63,69 @@ inline CLI::Option* add_min_level(CLI::App& cli, int& min_level)
     return cli.add_option("--min-level", min_level, "measure from this level on")
         ->check(CLI::Range(0, 20))
         ->capture_default_str();
+}
+
+//! --mesh (required), --levels, --min-level: the CPU baselines' input and
+//! the refinements measured.
+inline void add_required_mesh_levels(CLI::App& cli, std::string& mesh, int& levels,
+                                     int& min_level)
+{
+    add_mesh(cli, mesh, "required")->required();
+    add_levels(cli, levels);
+    add_min_level(cli, min_level);
+}
+
+//! --refine: the input refined 1-to-4 this many times, one size measured.
+inline CLI::Option* add_refine(CLI::App& cli, int& refine)
+{
+    return cli.add_option("--refine", refine, "refine the input 1-to-4 this many times")
+        ->check(CLI::Range(0, 20))
+        ->capture_default_str();
+}
+
+//! --reference-max-faces: the serial reference (quadratic time) runs up to
+//! this many faces.
+inline CLI::Option* add_reference_max_faces(CLI::App& cli, std::uint64_t& faces)
+{
+    return cli
+        .add_option("--reference-max-faces", faces,
+                    "run the serial reference (quadratic time) up to this many faces")
+        ->capture_default_str();
+}
+
+//! --threads of the OpenMesh baselines' threaded run; 0 (the default)
+//! becomes every hardware thread once parsed (all_hardware_threads).
+inline CLI::Option* add_threads(CLI::App& cli, int& threads)
+{
+    return cli
+        .add_option("--threads", threads, "threads of the threaded run (0: all the hardware's)")
+        ->capture_default_str();
+}
+inline void all_hardware_threads(int& threads)
+{
+    if (threads <= 0) threads = std::max(1, int(std::thread::hardware_concurrency()));
+}
+
+//! --tol and --dt-scale of one implicit MCF step (bench_mcf, bench_mcf_openmesh).
+inline void add_mcf_step(CLI::App& cli, double& tol, double& dt_scale)
+{
+    cli.add_option("--tol", tol, "CG stops when |r| <= tol |r0|")
+        ->check(CLI::Range(1e-12, 1.0))
+        ->capture_default_str();
+    cli.add_option("--dt-scale", dt_scale, "time step relative to the mean edge length squared")
+        ->check(CLI::Range(1e-12, 1e12))
+        ->capture_default_str();
+}
+
+//! --mesh (optional: `otherwise` says what runs without it), --levels,
+//! --min-level, --runs: the GPU drivers over one input and its refinements.
+inline void add_mesh_levels_runs(CLI::App& cli, std::string& mesh, const std::string& otherwise,
+                                 int& levels, int& min_level, int& runs)
+{
+    add_mesh(cli, mesh, otherwise);
+    add_levels(cli, levels);
+    add_min_level(cli, min_level);
+    add_runs(cli, runs);
 }
 
 //! --mesh (repeatable), --levels, --min-level: the changing-topology

@@ -20,6 +20,17 @@
 
 namespace rxmesh::bench {
 
+//! Calls measure(level, soup) for `soup` and its 1-to-4 refinements from
+//! min_level to levels (the levels below are refined through, not measured).
+template <typename Measure>
+void for_each_level(TriangleSoup soup, int min_level, int levels, Measure&& measure)
+{
+    for (int level = 0; level <= levels; ++level) {
+        if (level > 0) soup = generate::refine(soup);
+        if (level >= min_level) measure(level, soup);
+    }
+}
+
 //! Calls measure(name, level, soup) for each mesh file (a noisy
 //! icosphere(5) when none is given) and each of its 1-to-4 refinements
 //! from min_level to levels.
@@ -30,14 +41,12 @@ void for_each_mesh_level(const std::vector<std::string>& paths, int min_level, i
     std::vector<std::string> names = paths;
     if (names.empty()) names.push_back("");
     for (const std::string& path : names) {
-        TriangleSoup soup =
-            path.empty() ? generate::noisy(generate::icosphere(5), 0.3f, 1) : io::read(path);
         const std::string name =
             path.empty() ? "noisy icosphere(5)" : path.substr(path.find_last_of('/') + 1);
-        for (int level = 0; level <= levels; ++level) {
-            if (level > 0) soup = generate::refine(soup);
-            if (level >= min_level) measure(name, level, soup);
-        }
+        for_each_level(
+            path.empty() ? generate::noisy(generate::icosphere(5), 0.3f, 1) : io::read(path),
+            min_level, levels,
+            [&](int level, const TriangleSoup& soup) { measure(name, level, soup); });
     }
 }
 
@@ -160,6 +169,30 @@ inline std::string json_number(double v)
     return buf;
 }
 
+//! A markdown table's head: `columns` ("| a | b |") and its rule, one
+//! "|---" per column.
+inline void print_table_head(const std::string& columns)
+{
+    std::string rule;
+    for (std::size_t i = 1; i < std::size_t(std::count(columns.begin(), columns.end(), '|')); ++i)
+        rule += "|---";
+    std::printf("%s\n%s|\n", columns.c_str(), rule.c_str());
+}
+
+//! A verdict in a table's cell.
+inline const char* yes(bool ok) { return ok ? "yes" : "NO"; }
+
+//! A string as JSON text: quoted, with '"' and '\\' escaped (paths).
+inline std::string json_string(const std::string& s)
+{
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
 //! Writes `text` to `path` through a temporary and a rename: the file is
 //! either complete or absent. \throw std::runtime_error naming the path.
 inline void write_text_file(const std::string& path, const std::string& text)
@@ -172,6 +205,12 @@ inline void write_text_file(const std::string& path, const std::string& text)
         std::remove(tmp.c_str());
         throw std::runtime_error("cannot write " + path);
     }
+}
+
+//! Writes `text` to `path` unless the path is empty (an option not given).
+inline void write_text_file_if(const std::string& path, const std::string& text)
+{
+    if (!path.empty()) write_text_file(path, text);
 }
 
 inline std::string gpu_name()

@@ -233,6 +233,11 @@ struct Verdict
     }
 };
 
+//! What Verdict checks, in words, for the drivers' closing line.
+constexpr const char* kDynamicRunChecks =
+    "every run: valid, manifold and Euler characteristic kept where the input is manifold; the "
+    "same counts in every run";
+
 //! Builds a DynamicMesh from `soup`, calls algorithm(mesh) (which returns
 //! its report), compacts the output, each step timed on the host and
 //! synchronised at its end; then inspect(mesh, compact, report, times)
