@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 
+#include "block_sum.cuh"
 #include "rxmesh/core/cub_call.cuh"
 
 namespace rxmesh::baselines {
@@ -131,11 +132,7 @@ __global__ void dot_into(std::uint64_t n, const float* d, const float* q, detail
     for (std::uint64_t i = blockIdx.x * std::uint64_t(BlockThreads) + threadIdx.x; i < n;
          i += std::uint64_t(gridDim.x) * BlockThreads)
         s += double(d[i]) * q[i];
-    using BlockSum = cub::BlockReduce<double, BlockThreads>;
-    __shared__ typename BlockSum::TempStorage tmp;
-    const double                              total = BlockSum(tmp).Sum(s);
-    if (threadIdx.x == 0)
-        atomicAdd(&state->dq, total);
+    add_block_sum<BlockThreads>(s, &state->dq);
 }
 
 //! cuSPARSE's descriptors of the matrix and of d and q for a variant.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "block_sum.cuh"
 #include "rxmesh/solver/cg_single_pass.cuh"
 #include "rxmesh/algo/detail/mcf_terms.cuh"
 #include "rxmesh/core/launch.cuh"
@@ -114,11 +115,7 @@ __global__ void __launch_bounds__(BlockThreads)
             dot += double(dv[d]) * y;
         }
     }
-    using BlockSum = cub::BlockReduce<double, BlockThreads>;
-    __shared__ typename BlockSum::TempStorage tmp;
-    const double                              total = BlockSum(tmp).Sum(dot);
-    if (threadIdx.x == 0)
-        atomicAdd(&state->dq, total);
+    add_block_sum<BlockThreads>(dot, &state->dq);
 }
 
 //! The single-pass CG's iteration k (rxmesh/solver/cg_single_pass.cuh) over
