@@ -124,10 +124,9 @@ PcgReport pcg_solve(const SparseMatrix<T, K>& A, AttributeView<U, K, VertexId> b
         copy(p, VertexView<const T, K>(z), stream);
         return norm;
     };
-    if (bnorm == 0) {
+    if (bnorm == 0) {  // x = 0 solves it exactly
         fill(x, T(0), stream);
-        rep.converged = true;
-        return rep;
+        return {0, 0.0, true};
     }
     double rnorm = true_residual();
     double rz    = dot(VertexView<const T, K>(r), VertexView<const T, K>(z), stream);
