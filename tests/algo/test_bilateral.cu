@@ -169,21 +169,14 @@ TEST(GpuBilateral, RegisterCappedLaunchesMatchReference)
 TEST(GpuBilateral, RealMeshesMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::string dir = test::cgal_data_dir();
-    if (dir.empty())
+    if (test::cgal_data_dir().empty())
         GTEST_SKIP() << "libcgal-demo's data is not installed";
-    int checked = 0;
-    for (const char* name : {"meshes/elephant.off", "meshes/bunny00.off", "meshes/fandisk.off",
-                             "meshes/cross.off", "meshes/mushroom.off", "meshes/sphere.off"}) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(dir + "/" + name);
-        } catch (const Error&) {
-            continue;
-        }
-        expect_agree(denoise_both(noisy(soup, 0.2f), 2), name);
-        ++checked;
-    }
+    const int checked = test::for_each_cgal_file(
+        {"meshes/elephant.off", "meshes/bunny00.off", "meshes/fandisk.off", "meshes/cross.off",
+         "meshes/mushroom.off", "meshes/sphere.off"},
+        [](const std::string& file, const TriangleSoup& soup) {
+            expect_agree(denoise_both(noisy(soup, 0.2f), 2), file);
+        });
     EXPECT_GE(checked, 4);
 }
 

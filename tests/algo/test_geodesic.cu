@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "geodesic_bounds.h"
 #include "gpu_test.h"
+#include "mesh_families.h"
 #include "mesh_faces.h"
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/io/generate.h"
@@ -28,23 +30,9 @@ namespace geodesic_test {
 
 using namespace rxmesh;
 
-struct NamedMesh
+test::NamedMeshes generated_meshes()
 {
-    std::string  name;
-    TriangleSoup soup;
-};
-
-std::vector<NamedMesh> generated_meshes()
-{
-    return {{"noisy icosphere", generate::noisy(generate::icosphere(4), 0.2f, 7)},
-            {"noisy torus", generate::noisy(generate::torus(48, 24), 0.2f, 3)},
-            {"open grid", generate::noisy(generate::grid(40, 30), 0.1f, 5)},
-            {"cylinder", generate::cylinder(32, 12)},
-            {"components", generate::noisy(generate::components(3, 2), 0.1f, 9)},
-            {"fin (non-manifold edge)", generate::fin(4)},
-            {"bowtie (non-manifold vertex)", generate::bowtie()},
-            {"isolated faces", generate::isolated_faces(5)},
-            {"high valence fan", generate::fan(200)}};
+    return test::noisy_families(4, {48, 24}, {40, 30}, {32, 12});
 }
 
 BuildOptions with_capacity(std::uint32_t capacity)
@@ -154,24 +142,16 @@ TEST(GpuGeodesic, MatchesReferenceOnGeneratedMeshes)
 TEST(GpuGeodesic, MatchesReferenceOnRealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const auto files = test::list_files(test::cgal_data_dir() + "/meshes", {".off"});
+    const auto files = test::cgal_mesh_files({".off"});
     if (files.empty())
         GTEST_SKIP() << "libcgal-demo meshes not installed";
-    int tested = 0;
-    for (const auto& f : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(f);
-        } catch (const Error&) {
-            continue;  // not every file of the demo data is a valid mesh
-        }
-        if (soup.faces.empty() || soup.faces.size() > 200000)
-            continue;  // the serial reference stays quick
-        const RXMesh mesh(soup);
-        expect_matches_reference(mesh, spread_sources(mesh.num_vertices(), 1), f);
-        expect_matches_reference(mesh, spread_sources(mesh.num_vertices(), 5), f);
-        ++tested;
-    }
+    // at most 200000 faces: the serial reference stays quick
+    const int tested = test::for_each_mesh_file(
+        files, {200000}, [](const std::string& file, const TriangleSoup& soup) {
+            const RXMesh mesh(soup);
+            expect_matches_reference(mesh, spread_sources(mesh.num_vertices(), 1), file);
+            expect_matches_reference(mesh, spread_sources(mesh.num_vertices(), 5), file);
+        });
     EXPECT_GT(tested, 5);
 }
 
@@ -258,12 +238,7 @@ double distance(const Vec3f& a, const Vec3f& b)
                      std::pow(double(a[2]) - b[2], 2));
 }
 
-//! The first-order discretisation bound of a vertex at distance r from the
-//! source on a mesh of longest edge h, derived in
-//! tests/reference/test_geodesic.cpp (the local curvature error
-//! l^2 / (2 r) of a planar update, summed back to the source); float storage
-//! adds about 1e-7 r, far below it.
-double discretisation_bound(double r, double h) { return h * (1 + std::log(std::max(r, h) / h)); }
+using test::discretisation_bound;  // derived in geodesic_bounds.h
 
 //! Independent of the algorithm: on a plane the geodesic distance is the
 //! Euclidean one. The GPU's values never fall below it (every update is a
@@ -293,34 +268,15 @@ TEST(GpuGeodesic, FlatGridIsEuclideanWithinTheDiscretisationBound)
 TEST(GpuGeodesic, IcosphereIsTheGreatCircleArcWithinTheDiscretisationBound)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const double R = 2;
-    TriangleSoup m = generate::icosphere(5);
-    for (Vec3f& p : m.positions)
-        for (float& x : p)
-            x *= float(R);  // a power of two: exact
-    double h = 0, rho = R;
-    for (const Triangle& t : m.faces) {
-        const Vec3f &a = m.positions[t[0]], &b = m.positions[t[1]], &c = m.positions[t[2]];
-        const double u[3] = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
-        const double w[3] = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
-        const double nrm[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-        const double len = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-        rho = std::min(rho, std::abs(nrm[0] * a[0] + nrm[1] * a[1] + nrm[2] * a[2]) / len);
-        for (int k = 0; k < 3; ++k)
-            h = std::max(h, distance(m.positions[t[k]], m.positions[t[(k + 1) % 3]]));
-    }
-    const auto   d  = gpu_distances_in_input_order(m, 0, 1e-6);
-    const Vec3f& s  = m.positions[0];
+    const test::ScaledIcosphere sphere = test::scaled_icosphere(5, 2);
+    const TriangleSoup&         m      = sphere.mesh;
+    const double                R = sphere.radius, rho = sphere.least_plane_distance;
+    const auto                  d = gpu_distances_in_input_order(m, 0, 1e-6);
     EXPECT_EQ(d[0], 0.f);
-    for (std::size_t v = 0; v < d.size(); ++v) {
-        const Vec3f& p   = m.positions[v];
-        const double dot = double(s[0]) * p[0] + double(s[1]) * p[1] + double(s[2]) * p[2];
-        const double cx  = double(s[1]) * p[2] - double(s[2]) * p[1];
-        const double cy  = double(s[2]) * p[0] - double(s[0]) * p[2];
-        const double cz  = double(s[0]) * p[1] - double(s[1]) * p[0];
-        const double arc = R * std::atan2(std::sqrt(cx * cx + cy * cy + cz * cz), dot);
-        const double bound = discretisation_bound(arc, h);
-        EXPECT_GE(d[v], distance(p, s) * (1 - 1e-6)) << "vertex " << v;
+    for (std::uint32_t v = 0; v < d.size(); ++v) {
+        const double arc   = sphere.arc(0, v);
+        const double bound = discretisation_bound(arc, sphere.longest_edge);
+        EXPECT_GE(d[v], distance(m.positions[v], m.positions[0]) * (1 - 1e-6)) << "vertex " << v;
         EXPECT_LE(d[v], arc + bound) << "vertex " << v;
         EXPECT_GE(d[v], arc * rho / R - bound) << "vertex " << v;
     }
@@ -344,9 +300,15 @@ TEST(GpuGeodesic, BadInputThrows)
                  Error);
 }
 
+//! One run's distances and report.
+struct GeodesicRun
+{
+    std::vector<float> d;
+    GeodesicReport     report;
+};
+
 //! On every generated mesh (patch capacity 64, `count` spread sources):
-//! check(distances, report) of the default options against those with
-//! change(options) applied.
+//! check(run with the default options, run with change(options) applied).
 template <typename Change, typename Check>
 void against_default_options(std::uint32_t count, Change change, Check check)
 {
@@ -355,11 +317,11 @@ void against_default_options(std::uint32_t count, Change change, Check check)
         const RXMesh    mesh(m.soup, with_capacity(64));
         const auto      sources = spread_sources(mesh.num_vertices(), count);
         GeodesicOptions o;
-        GeodesicReport  by_default, changed;
-        const auto      d_default = gpu_distances(mesh, sources, o, &by_default);
+        GeodesicRun     by_default, changed;
+        by_default.d = gpu_distances(mesh, sources, o, &by_default.report);
         change(o);
-        const auto d_changed = gpu_distances(mesh, sources, o, &changed);
-        check(d_default, by_default, d_changed, changed);
+        changed.d = gpu_distances(mesh, sources, o, &changed.report);
+        check(by_default, changed);
     }
 }
 
@@ -371,13 +333,12 @@ TEST(GpuGeodesic, WithoutClosingSweepsStopsWhereTheSweepsBegin)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     against_default_options(
         2, [](GeodesicOptions& o) { o.closing_sweeps = false; },
-        [](const std::vector<float>& d_swept, const GeodesicReport& swept,
-           const std::vector<float>& d_plain, const GeodesicReport& plain) {
-            EXPECT_TRUE(plain.converged);
-            EXPECT_EQ(plain.sweeps, 0);
-            EXPECT_EQ(plain.iterations, swept.iterations - swept.sweeps);
-            for (std::size_t v = 0; v < d_plain.size(); ++v)
-                ASSERT_GE(d_plain[v], d_swept[v]) << "vertex " << v;
+        [](const GeodesicRun& swept, const GeodesicRun& plain) {
+            EXPECT_TRUE(plain.report.converged);
+            EXPECT_EQ(plain.report.sweeps, 0);
+            EXPECT_EQ(plain.report.iterations, swept.report.iterations - swept.report.sweeps);
+            for (std::size_t v = 0; v < plain.d.size(); ++v)
+                ASSERT_GE(plain.d[v], swept.d[v]) << "vertex " << v;
         });
 }
 
@@ -407,16 +368,15 @@ TEST(GpuGeodesic, OneLaunchAndChunksAgree)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     against_default_options(
         3, [](GeodesicOptions& o) { o.one_launch = false; },
-        [](const std::vector<float>& d_one, const GeodesicReport& one,
-           const std::vector<float>& d_chunks, const GeodesicReport& chunks) {
-            EXPECT_TRUE(one.one_launch);
-            EXPECT_FALSE(chunks.one_launch);
-            EXPECT_EQ(one.iterations, chunks.iterations);
-            EXPECT_EQ(one.sweeps, chunks.sweeps);
-            EXPECT_EQ(one.converged, chunks.converged);
-            ASSERT_EQ(d_one.size(), d_chunks.size());
-            for (std::size_t v = 0; v < d_one.size(); ++v)
-                ASSERT_EQ(d_one[v], d_chunks[v]) << "vertex " << v;
+        [](const GeodesicRun& one, const GeodesicRun& chunks) {
+            EXPECT_TRUE(one.report.one_launch);
+            EXPECT_FALSE(chunks.report.one_launch);
+            EXPECT_EQ(one.report.iterations, chunks.report.iterations);
+            EXPECT_EQ(one.report.sweeps, chunks.report.sweeps);
+            EXPECT_EQ(one.report.converged, chunks.report.converged);
+            ASSERT_EQ(one.d.size(), chunks.d.size());
+            for (std::size_t v = 0; v < one.d.size(); ++v)
+                ASSERT_EQ(one.d[v], chunks.d[v]) << "vertex " << v;
         });
 }
 

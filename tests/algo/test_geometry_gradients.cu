@@ -11,6 +11,7 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
 #include "rxmesh/algo/geometry_gradients.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/vertex_normals.h"
@@ -178,12 +179,11 @@ TEST(GpuGeometryGradients, ForwardAndVectorJacobianProducts)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     namespace g = rxmesh::generate;
-    gradients_test::check(g::torus(30, 18), "torus");
-    gradients_test::check(g::grid(20, 14), "grid");
-    gradients_test::check(g::icosphere(3), "icosphere");
-    gradients_test::check(g::fan(200), "fan");
-    gradients_test::check(g::bowtie(), "bowtie");
-    gradients_test::check(g::components(20, 1), "components");
+    const rxmesh::test::NamedMeshes meshes = {
+        {"torus", g::torus(30, 18)}, {"grid", g::grid(20, 14)}, {"icosphere", g::icosphere(3)},
+        {"fan", g::fan(200)},        {"bowtie", g::bowtie()},   {"components", g::components(20, 1)}};
+    for (const auto& [name, soup] : meshes)
+        gradients_test::check(soup, name);
 }
 
 TEST(GpuGeometryGradients, WrongViewSizesThrow)

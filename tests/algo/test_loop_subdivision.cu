@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_families.h"
 #include "osd_oracle.h"
 #include "rxmesh/algo/loop_subdivision.cuh"
 #include "rxmesh/io/bounding_box.h"
@@ -62,21 +63,17 @@ void expect_matches(const TriangleSoup& soup, int levels, const std::string& nam
 TEST(GpuLoop, ClosedOpenAndManyComponents)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    expect_matches(generate::icosphere(2), 3, "icosphere");
-    expect_matches(generate::torus(12, 7), 3, "torus");
-    expect_matches(generate::grid(6, 5), 3, "open grid");
-    expect_matches(generate::cylinder(9, 4), 3, "cylinder (two boundary loops)");
-    expect_matches(generate::components(40, 1), 2, "40 components");
+    // 40 components: two levels only
+    for (const auto& [name, soup] : test::manifold_families(2, {12, 7}, {6, 5}, {9, 4}, 40))
+        expect_matches(soup, name == "components" ? 2 : 3, name);
 }
 
 TEST(GpuLoop, NonManifoldIsolatedAndHighValence)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    expect_matches(generate::fin(3), 3, "fin of 3 (non-manifold edge)");
-    expect_matches(generate::fin(7), 3, "fin of 7");
-    expect_matches(generate::bowtie(), 3, "bowtie (non-manifold vertex)");
-    expect_matches(generate::isolated_faces(5), 3, "isolated faces");
-    expect_matches(generate::fan(300), 2, "fan of valence 300");
+    // the fan of valence 300: two levels only
+    for (const auto& [name, soup] : test::irregular_families({3, 7}, 5, 300))
+        expect_matches(soup, name == "fan300" ? 2 : 3, name);
     TriangleSoup lonely = generate::torus(6, 4);
     lonely.positions.push_back({5, 5, 5});  // a vertex of no face: kept
     lonely.positions.insert(lonely.positions.begin() + 0, lonely.positions.back());
@@ -100,21 +97,14 @@ TEST(GpuLoop, SharpEdges)
 TEST(GpuLoop, RealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::string dir = test::cgal_data_dir();
-    if (dir.empty())
+    if (test::cgal_data_dir().empty())
         GTEST_SKIP() << "libcgal-demo's meshes are not installed";
-    int checked = 0;
-    for (const char* name : {"meshes/elephant.off", "meshes/fandisk.off", "meshes/cross.off",
-                             "meshes/mech-holes-shark.off", "meshes/sphere.off"}) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(dir + "/" + name);
-        } catch (const Error&) {
-            continue;  // not in this version of the package
-        }
-        expect_matches(soup, 2, name, {}, soup.faces.size() < 20000);
-        ++checked;
-    }
+    const int checked = test::for_each_cgal_file(
+        {"meshes/elephant.off", "meshes/fandisk.off", "meshes/cross.off",
+         "meshes/mech-holes-shark.off", "meshes/sphere.off"},
+        [](const std::string& file, const TriangleSoup& soup) {
+            expect_matches(soup, 2, file, {}, soup.faces.size() < 20000);
+        });
     EXPECT_GE(checked, 3);
 }
 

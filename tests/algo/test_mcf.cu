@@ -18,6 +18,8 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
+#include "random_values.h"
 #include "rxmesh/algo/mcf.cuh"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
@@ -83,12 +85,6 @@ std::vector<double> reference_weights_by_gpu_edge(const RXMesh& mesh, const refe
 //! cross product's cancellation grows like 1 / sin(angle) ~ |cot|.
 double weight_tolerance(double w) { return 1e-5 * (1 + std::abs(w)) * (1 + std::abs(w)); }
 
-struct NamedMesh
-{
-    std::string  name;
-    TriangleSoup soup;
-};
-
 //! A grid with a zero-area triangle glued to one of its boundary edges.
 TriangleSoup grid_with_zero_area_triangle()
 {
@@ -99,18 +95,11 @@ TriangleSoup grid_with_zero_area_triangle()
     return s;
 }
 
-std::vector<NamedMesh> generated_meshes()
+test::NamedMeshes generated_meshes()
 {
-    return {{"noisy icosphere", generate::noisy(generate::icosphere(3), 0.2f, 7)},
-            {"noisy torus", generate::noisy(generate::torus(24, 12), 0.2f, 3)},
-            {"open grid", generate::noisy(generate::grid(12, 9), 0.1f, 5)},
-            {"cylinder", generate::cylinder(16, 6)},
-            {"components", generate::noisy(generate::components(3, 2), 0.1f, 9)},
-            {"fin (non-manifold edge)", generate::fin(4)},
-            {"bowtie (non-manifold vertex)", generate::bowtie()},
-            {"isolated faces", generate::isolated_faces(5)},
-            {"zero-area triangle", grid_with_zero_area_triangle()},
-            {"high valence fan", generate::fan(200)}};
+    test::NamedMeshes meshes = test::noisy_families(3, {24, 12}, {12, 9}, {16, 6});
+    meshes.push_back({"zero-area triangle", grid_with_zero_area_triangle()});
+    return meshes;
 }
 
 BuildOptions with_capacity(std::uint32_t faces_per_patch)
@@ -170,12 +159,7 @@ TEST(GpuMcf, WeightsAndAreasMatchReference)
 //! x: random values in [-1, 1], 3 per vertex.
 std::vector<float> random_vector(std::size_t n, unsigned seed)
 {
-    std::mt19937                          gen(seed);
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::vector<float>                    x(n);
-    for (float& v : x)
-        v = u(gen);
-    return x;
+    return test::random_values<float>(n, seed);
 }
 
 std::vector<float> gpu_apply(const RXMesh& mesh, const McfSystem& s, float dt,
@@ -564,28 +548,20 @@ TEST(GpuMcf, ConvergedCgMatchesEigenOnRealMeshes)
 #if !RXMESH_HAVE_EIGEN
     GTEST_SKIP() << "Eigen3 not found: no independent direct solver to compare with";
 #else
-    const auto files = test::list_files(test::cgal_data_dir() + "/meshes", {".off"});
+    const auto files = test::cgal_mesh_files({".off"});
     if (files.empty())
         GTEST_SKIP() << "libcgal-demo meshes not installed";
-    int tested = 0, within_1e4 = 0;
-    for (const auto& f : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(f);
-        } catch (const Error&) {
-            continue;  // not every file of the demo data is a valid mesh
-        }
-        if (soup.faces.empty() || soup.faces.size() > 60000)
-            continue;  // the direct solve stays quick
-        SCOPED_TRACE(f);
-        const SolveCheck c = check_solve(soup, false, 1.0);
-        EXPECT_TRUE(c.converged) << c.iterations << " iterations";
-        EXPECT_TRUE(c.residual.within(kSolveTolerance, c.iterations))
-            << "true residual " << c.residual.residual << ", initial " << c.residual.initial;
-        EXPECT_LE(c.error, std::max(1e-4, c.proven_bound)) << c.iterations << " iterations";
-        within_1e4 += c.error <= 1e-4;
-        ++tested;
-    }
+    int within_1e4 = 0;
+    // at most 60000 faces: the direct solve stays quick
+    const int tested = test::for_each_mesh_file(
+        files, {60000}, [&](const std::string&, const TriangleSoup& soup) {
+            const SolveCheck c = check_solve(soup, false, 1.0);
+            EXPECT_TRUE(c.converged) << c.iterations << " iterations";
+            EXPECT_TRUE(c.residual.within(kSolveTolerance, c.iterations))
+                << "true residual " << c.residual.residual << ", initial " << c.residual.initial;
+            EXPECT_LE(c.error, std::max(1e-4, c.proven_bound)) << c.iterations << " iterations";
+            within_1e4 += c.error <= 1e-4;
+        });
     EXPECT_GT(tested, 5);
     EXPECT_GE(2 * within_1e4, tested) << "most real meshes must meet 1e-4 of the bbox diagonal";
 #endif

@@ -16,9 +16,11 @@
 
 #include "../common/shape_meshes.h"
 #include "../common/test_data.h"
+#include "dynamic_checks.h"
 #include "gpu_test.h"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/algo/remesh.h"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/boundary_check.h"
@@ -76,16 +78,6 @@ void expect_boundary_kept(const TriangleSoup& in, const Remeshed& out, double L)
 {
     const reference::BoundaryCheck b = reference::check_boundary(in, out.mesh, 0.5 * L);
     EXPECT_TRUE(b.ok()) << b.first << " " << b.to_json();
-}
-
-double diagonal(const TriangleSoup& m)
-{
-    Vec3f lo = m.positions[0], hi = m.positions[0];
-    for (const Vec3f& p : m.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
-    return std::sqrt(double(hi[0] - lo[0]) * (hi[0] - lo[0]) +
-                     double(hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                     double(hi[2] - lo[2]) * (hi[2] - lo[2]));
 }
 
 //! A soup's arrays on the device and a TriangleBvh over them: the surface
@@ -273,7 +265,7 @@ TEST(GpuRemesh, SmoothingMatchesTheSerialStep)
     const TriangleSoup      gpu = mesh.to_host();
     reference::EditableMesh m(soup.positions, soup.faces);
     reference::tangential_smoothing(m, nullptr, kRemeshMinAngleDegrees);
-    const double scale = diagonal(soup);
+    const double scale = bounding_box_diagonal(soup.positions);
     for (std::uint32_t v = 0; v < soup.positions.size(); ++v)
         for (int d = 0; d < 3; ++d)
             ASSERT_NEAR(gpu.positions[v][d], m.position(v)[d], 2e-5 * scale) << "vertex " << v;
@@ -439,7 +431,7 @@ TEST(GpuRemesh, MatchesTheSerialRemesherOnGeneratedMeshes)
         const SurfaceQuality       gpu = surface_quality(mesh, L);
         const reference::MeshQuality cpu = reference::mesh_quality(ref, L);
         EXPECT_GE(gpu.share_in_band, cpu.share_in_band - 0.1) << gpu.to_json();
-        const double d     = diagonal(c.soup);
+        const double d     = bounding_box_diagonal(c.soup.positions);
         const double h_gpu = reference::hausdorff_fast(out.mesh, c.soup).symmetric();
         const double h_ref = reference::hausdorff_fast(ref, c.soup).symmetric();
         EXPECT_LE(h_gpu, 1.5 * h_ref + 1e-4 * d) << "GPU " << h_gpu << ", serial " << h_ref;
@@ -546,21 +538,9 @@ TEST(GpuRemesh, CoarserSquareKeepsItsSidesAndCorners)
 TEST(GpuRemesh, SameResultForEveryBlockSize)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const TriangleSoup soup = generate::noisy(generate::torus(30, 14), 0.3f, 8);
-    TriangleSoup       first;
-    for (std::uint32_t block : {128u, 256u, 1024u}) {
-        DynamicOptions o;
-        o.block_threads = block;
-        DynamicMesh mesh(soup, o);
-        isotropic_remesh(mesh);
-        const TriangleSoup out = mesh.to_host();
-        if (block == 128u)
-            first = out;
-        else {
-            EXPECT_EQ(out.faces, first.faces) << block;
-            EXPECT_EQ(out.positions, first.positions) << block;
-        }
-    }
+    rxmesh::test::expect_same_at_every_block_size(
+        generate::noisy(generate::torus(30, 14), 0.3f, 8), {128, 256, 1024},
+        [](DynamicMesh& mesh) { isotropic_remesh(mesh); });
 }
 
 TEST(GpuRemesh, BadTargetLengthIsRefused)
@@ -581,29 +561,19 @@ TEST(GpuRemesh, BadTargetLengthIsRefused)
 TEST(GpuRemesh, EveryRealMeshFinishesValid)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    if (rxmesh::test::real_mesh_files().empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
     int remeshed = 0;
-    rxmesh::test::for_each_real_mesh(300'000, [&](const std::string& file, const TriangleSoup& soup) {
-        SCOPED_TRACE(file);
-        DynamicMesh mesh(soup);
-        const bool  valid_in    = mesh.validate().ok();  // some repeat a face
-        const bool  manifold_in = mesh.is_manifold();
-        const auto  euler       = mesh.euler_characteristic();
-        RemeshReport r;
+    rxmesh::test::for_each_real_mesh(300'000, [&](const std::string&, const TriangleSoup& soup) {
+        DynamicMesh                      mesh(soup);
+        const rxmesh::test::KeptTopology in(mesh);
+        RemeshReport                     r;
         try {
             r = isotropic_remesh(mesh);
         } catch (const InvalidInputError&) {
             return true;  // all edges of zero length: no default target
         }
         EXPECT_FALSE(r.hit_pass_bound) << r.to_json();
-        const DynamicValidation v = mesh.validate();
-        EXPECT_EQ(v.bad_faces, 0u) << v.first;
-        if (valid_in) {
-            EXPECT_TRUE(v.ok()) << v.first;
-            EXPECT_EQ(mesh.euler_characteristic(), euler);
-        }
-        if (manifold_in) EXPECT_TRUE(mesh.is_manifold());
+        in.expect_kept(mesh);
         const SurfaceQuality q = surface_quality(mesh, r.target_length);
         EXPECT_EQ(q.faces, mesh.num_faces());
         EXPECT_GE(q.min_angle_degrees, 0);

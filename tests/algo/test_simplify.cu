@@ -14,10 +14,12 @@
 
 #include "../common/shape_meshes.h"
 #include "../common/test_data.h"
+#include "dynamic_checks.h"
 #include "gpu_test.h"
 #include "rxmesh/algo/simplify.h"
 #include "rxmesh/dynamic/dynamic_attribute.cuh"
 #include "rxmesh/dynamic/dynamic_pass.cuh"
+#include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/closest_point_tree.h"
@@ -27,16 +29,6 @@
 namespace {
 
 using namespace rxmesh;
-
-double diagonal(const TriangleSoup& m)
-{
-    Vec3f lo = m.positions[0], hi = m.positions[0];
-    for (const Vec3f& p : m.positions)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
-    return std::sqrt(double(hi[0] - lo[0]) * (hi[0] - lo[0]) +
-                     double(hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                     double(hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
 
 SimplifyOptions to_faces(std::uint32_t faces)
 {
@@ -61,7 +53,7 @@ TEST(GpuSimplify, FlatGridStaysFlatAndKeepsItsRectangle)
     for (const Vec3f& p : out.positions) EXPECT_NEAR(p[2], z, 1e-5f);  // every quadric is the plane's
     // the rectangle: every input corner is still there, and the outline covers the input
     const reference::HausdorffDistance h = reference::hausdorff_fast(out, grid);
-    EXPECT_LT(h.symmetric(), 1e-4 * diagonal(grid));
+    EXPECT_LT(h.symmetric(), 1e-4 * bounding_box_diagonal(grid.positions));
 }
 
 //! A flat grid (every collapse costs 0) to a tenth: the shape tie-break and
@@ -149,17 +141,15 @@ TEST(GpuSimplify, HausdorffCloseToTheSerialSimplifier)
         const TriangleSoup out   = mesh.to_host();
         const double       h_gpu = reference::hausdorff_fast(out, soup).symmetric();
         const double       h_ref = reference::hausdorff_fast(ref, soup).symmetric();
-        EXPECT_LE(h_gpu, 2.0 * h_ref + 1e-5 * diagonal(soup)) << "GPU " << h_gpu << ", serial " << h_ref;
+        EXPECT_LE(h_gpu, 2.0 * h_ref + 1e-5 * bounding_box_diagonal(soup.positions))
+            << "GPU " << h_gpu << ", serial " << h_ref;
     }
 }
 
 TEST(GpuSimplify, StopsWhenNoCollapseIsLeft)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    TriangleSoup tetrahedron;
-    tetrahedron.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    tetrahedron.faces     = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
-    DynamicMesh          mesh(tetrahedron);
+    DynamicMesh          mesh(rxmesh::test::tetrahedron());
     const SimplifyReport r = qem_simplify(mesh, to_faces(1));
     EXPECT_FALSE(r.reached_target);
     EXPECT_EQ(r.stop_reason(), "no valid collapse left");
@@ -178,20 +168,9 @@ TEST(GpuSimplify, DeterministicAtEveryBlockSize)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup soup = generate::noisy(generate::icosphere(4), 0.2f, 9);
-    TriangleSoup       first;
-    for (std::uint32_t block : {128u, 256u, 512u, 256u}) {
-        DynamicOptions o;
-        o.block_threads = block;
-        DynamicMesh mesh(soup, o);
-        qem_simplify(mesh, to_faces(std::uint32_t(soup.faces.size() / 20)));
-        const TriangleSoup out = mesh.to_host();
-        if (first.faces.empty())
-            first = out;
-        else {
-            EXPECT_EQ(out.faces, first.faces) << block;
-            EXPECT_EQ(out.positions, first.positions) << block;
-        }
-    }
+    const std::uint32_t target = std::uint32_t(soup.faces.size() / 20);
+    rxmesh::test::expect_same_at_every_block_size(
+        soup, {128, 256, 512, 256}, [&](DynamicMesh& mesh) { qem_simplify(mesh, to_faces(target)); });
 }
 
 TEST(GpuSimplify, BadOptionsAreRefused)
@@ -295,26 +274,16 @@ TEST(GpuSimplify, SumRuleKeepsTotalsAndForEachVertexSeesOneRings)
 TEST(GpuSimplify, EveryRealMeshFinishesValid)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    if (rxmesh::test::real_mesh_files().empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
     const int simplified = rxmesh::test::for_each_real_mesh(
-        300'000, [&](const std::string& file, const TriangleSoup& soup) {
-            SCOPED_TRACE(file);
-            DynamicMesh          mesh(soup);
-            const bool           valid_in    = mesh.validate().ok();
-            const bool           manifold_in = mesh.is_manifold();
-            const auto           euler       = mesh.euler_characteristic();
-            const SimplifyReport r =
+        300'000, [&](const std::string&, const TriangleSoup& soup) {
+            DynamicMesh                      mesh(soup);
+            const rxmesh::test::KeptTopology in(mesh);
+            const SimplifyReport             r =
                 qem_simplify(mesh, to_faces(std::uint32_t(soup.faces.size() / 10)));
             EXPECT_FALSE(r.hit_pass_bound) << r.to_json();
             EXPECT_TRUE(r.reached_target || r.stop_reason() == "no valid collapse left");
-            const DynamicValidation v = mesh.validate();
-            EXPECT_EQ(v.bad_faces, 0u) << v.first;
-            if (valid_in) {
-                EXPECT_TRUE(v.ok()) << v.first;
-                EXPECT_EQ(mesh.euler_characteristic(), euler);
-            }
-            if (manifold_in) EXPECT_TRUE(mesh.is_manifold());
+            in.expect_kept(mesh);
             return !HasFailure();
         });
     EXPECT_GT(simplified, 100);

@@ -154,21 +154,11 @@ TEST(GpuVertexNormals, MatchReference)
     normals_test::check(g::components(50, 2), "components");
     normals_test::check(g::fin(4), "fin");
     normals_test::check(g::refine(g::refine(g::torus(12, 7))), "refined");
-    const auto files = rxmesh::test::list_files(rxmesh::test::cgal_data_dir(), {".off"});
-    int        n     = 0;
-    for (const auto& f : files) {
-        rxmesh::TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(f);
-        } catch (const rxmesh::Error&) {
-            continue;
-        }
-        if (soup.faces.size() > 300'000)
-            continue;
-        normals_test::check(soup, f);
-        if (++n == 40)
-            break;
-    }
+    rxmesh::test::for_each_mesh_file(
+        rxmesh::test::list_files(rxmesh::test::cgal_data_dir(), {".off"}), {300'000, true, 40},
+        [](const std::string& file, const rxmesh::TriangleSoup& soup) {
+            normals_test::check(soup, file);
+        });
 }
 
 TEST(GpuVertexNormals, OneRingBeyondSharedMemoryTakesTheGlobalPath)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_faces.h"
 #include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/attribute/registry.h"
 #include "rxmesh/export.h"
@@ -30,13 +31,6 @@ namespace attributes_test {
 
 using namespace rxmesh;
 namespace g = rxmesh::generate;
-
-RXMesh welded(const TriangleSoup& soup)
-{
-    BuildOptions options;
-    options.weld = true;
-    return RXMesh(soup, options);
-}
 
 //! The value the test kernel writes: exact in float for the sizes used.
 RXMESH_HD inline float pattern(std::uint32_t i, int k)
@@ -148,7 +142,7 @@ using namespace attributes_test;
 TEST(GpuAttributes, RegistryAddGetRemoveAndTypeErrors)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh mesh = welded(g::torus(12, 8));
+    RXMesh mesh = test::welded_mesh(g::torus(12, 8));
 
     auto a = mesh.add_vertex_attribute<float, 3>("a", 1.f);
     auto e = mesh.add_edge_attribute<int>("e", -1);
@@ -185,7 +179,7 @@ TEST(GpuAttributes, RegistryAddGetRemoveAndTypeErrors)
 TEST(GpuAttributes, InitAndFillReachDeviceAndHost)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh mesh = welded(g::icosphere(3));
+    RXMesh mesh = test::welded_mesh(g::icosphere(3));
 
     auto v = mesh.add_vertex_attribute<float, 3>("v", 2.5f);
     // add() fills the host mirror as well as the device
@@ -224,7 +218,7 @@ TEST(GpuAttributes, InitAndFillReachDeviceAndHost)
 TEST(GpuAttributes, KernelWritesThroughHandle)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh mesh = welded(g::torus(40, 30));
+    RXMesh mesh = test::welded_mesh(g::torus(40, 30));
     auto   x    = mesh.add_vertex_attribute<float, 3>("x", -7.f);
     write_pattern<<<16, 128>>>(x, mesh.num_vertices());
     RXMESH_CHECK_CUDA(cudaGetLastError());
@@ -246,7 +240,7 @@ TEST(GpuAttributes, KernelWritesThroughHandle)
 TEST(GpuAttributes, HandlesSurviveMovingTheMesh)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh first = welded(g::icosphere(2));
+    RXMesh first = test::welded_mesh(g::icosphere(2));
     auto   w     = first.add_vertex_attribute<int>("w", 5);
     RXMesh moved(std::move(first));
     EXPECT_EQ(moved.vertex_attribute<int>("w").device_data(), w.device_data());
@@ -359,7 +353,7 @@ TEST(GpuAttributes, PositionsAreThePositionAttribute)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup soup = g::duplicated_quad_grid(6);
-    RXMesh             mesh = welded(soup);
+    RXMesh             mesh = test::welded_mesh(soup);
     auto               p    = mesh.vertex_attribute<float, 3>("position");
     EXPECT_EQ(p.num_elements(), mesh.num_vertices());
     // one copy of the positions: the attribute is what positions() returns
@@ -385,7 +379,7 @@ TEST(GpuAttributes, ExportPlyInInputOrder)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const TriangleSoup soup = g::duplicated_quad_grid(8);
-    RXMesh             mesh = welded(soup);
+    RXMesh             mesh = test::welded_mesh(soup);
     const auto         to_input = mesh.global_vertex_to_input().to_host();
     ASSERT_EQ(to_input.size(), mesh.num_vertices());
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_families.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/build/reindex.h"
 #include "rxmesh/build/topology.h"
@@ -151,29 +152,30 @@ TriangleSoup wald_example()
     return s;
 }
 
+//! import_mesh refuses `soup` with an InvalidInputError that names `needle`.
+void expect_import_refused(const TriangleSoup& soup, const rxmesh::ImportOptions& options,
+                           const std::string& needle)
+{
+    try {
+        rxmesh::import_mesh(soup, options);
+        FAIL() << "expected InvalidInputError";
+    } catch (const rxmesh::InvalidInputError& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 
 TEST(GpuImport, GeneratedMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     namespace g = rxmesh::generate;
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"icosphere0", g::icosphere(0)},
-        {"icosphere4", g::icosphere(4)},
-        {"torus", g::torus(24, 16)},
-        {"grid", g::grid(31, 17)},
-        {"cylinder", g::cylinder(20, 9)},
-        {"components", g::components(25, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin3", g::fin(3)},
-        {"fin4", g::fin(4)},
-        {"isolated", g::isolated_faces(50)},
-        {"degenerate", g::with_degenerate_faces()},
-        {"fan2500", g::fan(2500)},
-        {"quad_grid", g::duplicated_quad_grid(40)},
-        {"refined_torus", g::refine(g::torus(10, 7))},
-        {"wald", wald_example()},
-    };
+    using namespace rxmesh::test;
+    const NamedMeshes meshes =
+        joined({{{"icosphere0", g::icosphere(0)}},
+                manifold_families(4, {24, 16}, {31, 17}, {20, 9}, 25),
+                irregular_families({3, 4}, 50, 2500), repair_families(40),
+                {{"refined_torus", g::refine(g::torus(10, 7))}, {"wald", wald_example()}}});
     for (const auto& [name, soup] : meshes)
         check_pipeline(soup, name);
 }
@@ -227,12 +229,7 @@ TEST(GpuImport, OutOfRangeIndexIsAnError)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     TriangleSoup s = rxmesh::generate::icosphere(1);
     s.faces[17][1] = static_cast<std::uint32_t>(s.positions.size());
-    try {
-        rxmesh::import_mesh(s);
-        FAIL() << "expected InvalidInputError";
-    } catch (const rxmesh::InvalidInputError& e) {
-        EXPECT_NE(std::string(e.what()).find("element 17"), std::string::npos) << e.what();
-    }
+    expect_import_refused(s, {}, "element 17");
 }
 
 TEST(GpuImport, FaceAdjacencyBeyondThirtyTwoBitOffsetsIsRefused)
@@ -240,13 +237,7 @@ TEST(GpuImport, FaceAdjacencyBeyondThirtyTwoBitOffsetsIsRefused)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     // 65537 faces on one edge: 65537 x 65536 ordered pairs, just past 2^32;
     // refused before the pairs are allocated (about 69 GB)
-    const TriangleSoup fin = rxmesh::generate::fin(65537);
-    try {
-        rxmesh::import_mesh(fin);
-        FAIL() << "expected InvalidInputError";
-    } catch (const rxmesh::InvalidInputError& e) {
-        EXPECT_NE(std::string(e.what()).find("4295032832"), std::string::npos) << e.what();
-    }
+    expect_import_refused(rxmesh::generate::fin(65537), {}, "4295032832");
 }
 
 TEST(GpuImport, NonFinitePositionIsAnError)
@@ -257,12 +248,7 @@ TEST(GpuImport, NonFinitePositionIsAnError)
         s.positions[7][2] = std::numeric_limits<float>::quiet_NaN();
         rxmesh::ImportOptions options;
         options.weld = weld;
-        try {
-            rxmesh::import_mesh(s, options);
-            FAIL() << "expected InvalidInputError";
-        } catch (const rxmesh::InvalidInputError& e) {
-            EXPECT_NE(std::string(e.what()).find("vertex 7"), std::string::npos) << e.what();
-        }
+        expect_import_refused(s, options, "vertex 7");
     }
 }
 
@@ -289,22 +275,12 @@ TEST(GpuImport, BuildTopologyRejectsRepeatedVertex)
 TEST(GpuImport, RealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
-    if (files.empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
-    int checked = 0;
-    for (const std::string& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
-            continue;  // unreadable files are the I/O tests' business
-        }
-        if (soup.faces.size() > 2'000'000)
-            continue;  // keep the O(n log n) CPU oracle quick
-        check_pipeline(soup, file);
-        ++checked;
-    }
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
+    // at most 2M faces: the O(n log n) CPU oracle stays quick
+    const int checked = rxmesh::test::for_each_real_mesh(
+        {2'000'000, true}, [](const std::string& file, const TriangleSoup& soup) {
+            check_pipeline(soup, file);
+        });
     std::printf("checked %d real meshes\n", checked);
     EXPECT_GT(checked, 100);
 }

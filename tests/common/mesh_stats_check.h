@@ -1,6 +1,6 @@
-// Expected MeshStats written as counts, and the field-by-field comparison
-// that names the field that differs: shared by the generator and the
-// reference topology tests.
+// Expected MeshStats written as counts, the field-by-field comparison that
+// names the field that differs, and the reference topology and stats of a
+// soup: shared by the generator and the reference topology tests.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +8,8 @@
 #include <cstdint>
 
 #include "rxmesh/core/mesh_stats.h"
+#include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/reference/topology.h"
 
 namespace rxmesh::test {
 
@@ -41,6 +43,17 @@ inline void expect_stats(const MeshStats& got, const MeshStats& want)
     EXPECT_EQ(got.components, want.components);
     EXPECT_EQ(got.euler, want.euler);
     EXPECT_TRUE(got == want);
+}
+
+//! The reference topology of a soup, over all its vertices.
+inline reference::Topology topology_of(const TriangleSoup& m)
+{
+    return reference::build_topology(static_cast<std::uint32_t>(m.positions.size()), m.faces);
+}
+
+inline MeshStats stats_of(const TriangleSoup& m)
+{
+    return reference::compute_stats(topology_of(m), m.faces);
 }
 
 }  // namespace rxmesh::test

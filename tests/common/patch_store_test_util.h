@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "mesh_families.h"
+#include "store_check.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/patch/validate.h"
@@ -25,17 +27,8 @@
 namespace patch_store_test {
 
 namespace gen = rxmesh::generate;
-using rxmesh::Contract;
-using rxmesh::HostPatchStore;
-using rxmesh::InvalidInputError;
-using rxmesh::Triangle;
-using rxmesh::TriangleSoup;
-using rxmesh::ValidationReport;
-using rxmesh::reference::bfs_patches;
-using rxmesh::reference::build_patch_store;
-using rxmesh::reference::build_topology;
-using rxmesh::reference::PatchedMesh;
-using rxmesh::reference::Topology;
+using namespace rxmesh;
+using namespace rxmesh::reference;
 using u32  = std::uint32_t;
 using U32s = std::vector<u32>;
 using U16s = std::vector<std::uint16_t>;
@@ -244,21 +237,20 @@ inline HostPatchStore brute_force_store(const Built& b)
                 vs.insert(pm.faces[g][k]);
                 es.insert(eid(pm.faces[g][k], pm.faces[g][(k + 1) % 3]));
             }
-        U32s local_v, local_e;
-        for (u32 v = s.vertex_offsets[p]; v < s.vertex_offsets[p + 1]; ++v)
-            local_v.push_back(v);
-        for (u32 v : vs)
-            if (v < s.vertex_offsets[p] || v >= s.vertex_offsets[p + 1]) {
-                local_v.push_back(v);
-                s.ribbon_v.push_back(v);
-            }
-        for (u32 e = s.edge_offsets[p]; e < s.edge_offsets[p + 1]; ++e)
-            local_e.push_back(e);
-        for (u32 e : es)
-            if (e < s.edge_offsets[p] || e >= s.edge_offsets[p + 1]) {
-                local_e.push_back(e);
-                s.ribbon_e.push_back(e);
-            }
+        // the owned range of p, then the others it touches, which are its ribbon
+        auto local_ids = [p](const U32s& offsets, const std::set<u32>& touched, U32s& ribbon) {
+            U32s local;
+            for (u32 x = offsets[p]; x < offsets[p + 1]; ++x)
+                local.push_back(x);
+            for (u32 x : touched)
+                if (x < offsets[p] || x >= offsets[p + 1]) {
+                    local.push_back(x);
+                    ribbon.push_back(x);
+                }
+            return local;
+        };
+        const U32s local_v = local_ids(s.vertex_offsets, vs, s.ribbon_v);
+        const U32s local_e = local_ids(s.edge_offsets, es, s.ribbon_e);
         s.ribbon_v_offsets.push_back(static_cast<u32>(s.ribbon_v.size()));
         s.ribbon_e_offsets.push_back(static_cast<u32>(s.ribbon_e.size()));
         s.ribbon_f_offsets.push_back(static_cast<u32>(s.ribbon_f.size()));
@@ -285,19 +277,8 @@ inline HostPatchStore brute_force_store(const Built& b)
 
 inline void expect_same_store(const HostPatchStore& a, const HostPatchStore& b)
 {
-    EXPECT_EQ(a.num_patches, b.num_patches);
     EXPECT_EQ(a.capacity, b.capacity);
-    EXPECT_EQ(a.vertex_offsets, b.vertex_offsets);
-    EXPECT_EQ(a.edge_offsets, b.edge_offsets);
-    EXPECT_EQ(a.face_offsets, b.face_offsets);
-    EXPECT_EQ(a.ribbon_v_offsets, b.ribbon_v_offsets);
-    EXPECT_EQ(a.ribbon_e_offsets, b.ribbon_e_offsets);
-    EXPECT_EQ(a.ribbon_f_offsets, b.ribbon_f_offsets);
-    EXPECT_EQ(a.ribbon_v, b.ribbon_v);
-    EXPECT_EQ(a.ribbon_e, b.ribbon_e);
-    EXPECT_EQ(a.ribbon_f, b.ribbon_f);
-    EXPECT_EQ(a.m_ev, b.m_ev);
-    EXPECT_EQ(a.m_fe, b.m_fe);
+    rxmesh::test::expect_same_store_contents(a, b);
 }
 
 //! Everything a correct build must satisfy.
@@ -356,30 +337,29 @@ inline TriangleSoup welded(const TriangleSoup& m)
     return out;
 }
 
-inline std::vector<std::pair<std::string, TriangleSoup>> test_meshes()
+inline rxmesh::test::NamedMeshes test_meshes()
 {
-    return {
-        {"icosphere(3)", gen::icosphere(3)},
-        {"torus(16,10)", gen::torus(16, 10)},
-        {"grid(12,7)", gen::grid(12, 7)},
-        {"cylinder(10,6)", gen::cylinder(10, 6)},
-        {"components(3,1)", gen::components(3, 1)},
-        {"bowtie", gen::bowtie()},
-        {"fin(3)", gen::fin(3)},
-        {"fin(4)", gen::fin(4)},
-        {"isolated_faces(7)", gen::isolated_faces(7)},
-        {"welded duplicated_quad_grid(6)", welded(gen::duplicated_quad_grid(6))},
-        {"duplicated_quad_grid(4) with unreferenced vertices", gen::duplicated_quad_grid(4)},
-        {"refine(icosphere(1))", gen::refine(gen::icosphere(1))},
-        {"refine(grid(4,3))", gen::refine(gen::grid(4, 3))},
-        {"fan(40)", gen::fan(40)},
-    };
+    using namespace rxmesh::test;
+    return joined(
+        {manifold_families(3, {16, 10}, {12, 7}, {10, 6}, 3), irregular_families({3, 4}, 7, 40),
+         {{"welded duplicated_quad_grid(6)", welded(gen::duplicated_quad_grid(6))},
+          {"duplicated_quad_grid(4) with unreferenced vertices", gen::duplicated_quad_grid(4)},
+          {"refine(icosphere(1))", gen::refine(gen::icosphere(1))},
+          {"refine(grid(4,3))", gen::refine(gen::grid(4, 3))}}});
 }
 
 // ---- validate: the corruption tests' starting point ------------------------
 
 //! The store every corruption test starts from: several patches.
 inline Built base() { return build(gen::icosphere(2), 24); }  // 320 faces -> >= 14 patches
+
+//! The fixture of the corruption tests: base(), and its store to corrupt.
+class CorruptionTest : public ::testing::Test
+{
+ protected:
+    Built           b = base();
+    HostPatchStore& s = b.pm.store;
+};
 
 inline std::uint64_t fe_base(const HostPatchStore& s, u32 p)
 {

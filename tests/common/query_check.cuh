@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "each_op.h"
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
 #include "rxmesh/query_rows.cuh"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
@@ -245,26 +247,15 @@ inline TriangleSoup with_flipped_faces(TriangleSoup soup, std::size_t every)
     return soup;
 }
 
-inline std::vector<std::pair<std::string, TriangleSoup>> generated()
+inline rxmesh::test::NamedMeshes generated()
 {
     namespace g = rxmesh::generate;
-    return {
-        {"torus_flipped", with_flipped_faces(g::torus(64, 40), 97)},
-        {"icosphere4", g::icosphere(4)},
-        {"torus", g::torus(64, 40)},
-        {"grid", g::grid(70, 45)},
-        {"cylinder", g::cylinder(48, 20)},
-        {"components", g::components(200, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin3", g::fin(3)},
-        {"fin5", g::fin(5)},
-        {"fin600", g::fin(600)},  // FF too large for shared memory: global fallback
-        {"isolated", g::isolated_faces(300)},
-        {"degenerate", g::with_degenerate_faces()},
-        {"fan2000", g::fan(2000)},
-        {"quad_grid", g::duplicated_quad_grid(40)},
-        {"refined", g::refine(g::refine(g::torus(16, 7)))},
-    };
+    using namespace rxmesh::test;
+    // fin600: FF too large for shared memory, the global fallback
+    return joined({{{"torus_flipped", with_flipped_faces(g::torus(64, 40), 97)}},
+                   manifold_families(4, {64, 40}, {70, 45}, {48, 20}, 200),
+                   irregular_families({3, 5, 600}, 300, 2000), repair_families(40),
+                   {{"refined", g::refine(g::refine(g::torus(16, 7)))}}});
 }
 
 template <typename Query>

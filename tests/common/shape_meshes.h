@@ -1,5 +1,5 @@
-// Generated meshes whose faces' shapes the remeshing and simplification
-// tests need, shared by the CPU and GPU tests.
+// Generated meshes whose faces' shapes the remeshing, simplification and
+// changing-topology tests need, shared by the CPU and GPU tests.
 #pragma once
 
 #include <cmath>
@@ -9,6 +9,16 @@
 #include "rxmesh/io/generate.h"
 
 namespace rxmesh::test {
+
+//! The unit corner tetrahedron, closed and consistently oriented: every edge
+//! collapse would break the link condition.
+inline TriangleSoup tetrahedron()
+{
+    TriangleSoup t;
+    t.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    t.faces     = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+    return t;
+}
 
 //! A grid stretched 10:1: every face a needle of about 5.7 degrees.
 inline TriangleSoup needle_grid()

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rxmesh/core/error.h"
@@ -86,20 +87,34 @@ void expect_error(F&& f, const std::vector<std::string>& needles)
     }
 }
 
-//! Expects a ParseError at the given 1-based line of `name`.
+//! Where a reader's message says an error is: "name:line:" (1-based).
+inline std::string line_place(const std::string& name, std::uint64_t line)
+{
+    return name + ":" + std::to_string(line) + ":";
+}
+
+//! Where a binary reader's message says an error is: "name: byte N:" (0-based).
+inline std::string byte_place(const std::string& name, std::uint64_t offset)
+{
+    return name + ": byte " + std::to_string(offset) + ":";
+}
+
+//! Expects a ParseError of `name` at `position` (a line or a byte offset, as
+//! `where` says) whose message names it as `place` and contains `needle`.
 template <typename F>
-void expect_parse_error_line(F&& f, const std::string& name, std::uint64_t line,
-                             const std::string& needle = "")
+void expect_parse_error(F&& f, const std::string& name, ParseError::Where where,
+                        std::uint64_t position, const std::string& place,
+                        const std::string& needle)
 {
     try {
         f();
-        ADD_FAILURE() << "no exception thrown; expected a ParseError at " << name << ":" << line;
+        ADD_FAILURE() << "no exception thrown; expected a ParseError at " << place;
     } catch (const ParseError& e) {
-        EXPECT_EQ(e.where(), ParseError::Where::Line) << e.what();
-        EXPECT_EQ(e.position(), line) << e.what();
+        EXPECT_EQ(e.where(), where) << e.what();
+        EXPECT_EQ(e.position(), position) << e.what();
         EXPECT_EQ(e.file(), name) << e.what();
         const std::string msg = e.what();
-        EXPECT_NE(msg.find(name + ":" + std::to_string(line) + ":"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(place), std::string::npos) << msg;
         if (!needle.empty()) {
             EXPECT_NE(msg.find(needle), std::string::npos) << msg << " lacks " << needle;
         }
@@ -108,27 +123,30 @@ void expect_parse_error_line(F&& f, const std::string& name, std::uint64_t line,
     }
 }
 
+//! Expects a ParseError at the given 1-based line of `name`.
+template <typename F>
+void expect_parse_error_line(F&& f, const std::string& name, std::uint64_t line,
+                             const std::string& needle = "")
+{
+    expect_parse_error(std::forward<F>(f), name, ParseError::Where::Line, line,
+                       line_place(name, line), needle);
+}
+
 //! Expects a ParseError at the given 0-based byte offset of `name`.
 template <typename F>
 void expect_parse_error_byte(F&& f, const std::string& name, std::uint64_t offset,
                              const std::string& needle = "")
 {
-    try {
-        f();
-        ADD_FAILURE() << "no exception thrown; expected a ParseError at " << name << " byte "
-                      << offset;
-    } catch (const ParseError& e) {
-        EXPECT_EQ(e.where(), ParseError::Where::ByteOffset) << e.what();
-        EXPECT_EQ(e.position(), offset) << e.what();
-        const std::string msg = e.what();
-        EXPECT_NE(msg.find(name + ": byte " + std::to_string(offset) + ":"), std::string::npos)
-            << msg;
-        if (!needle.empty()) {
-            EXPECT_NE(msg.find(needle), std::string::npos) << msg << " lacks " << needle;
-        }
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "wrong exception type; message: " << e.what();
-    }
+    expect_parse_error(std::forward<F>(f), name, ParseError::Where::ByteOffset, offset,
+                       byte_place(name, offset), needle);
+}
+
+//! The place, then the needle where there is one.
+inline std::vector<std::string> place_and_needle(const std::string& place,
+                                                 const std::string& needle)
+{
+    return needle.empty() ? std::vector<std::string>{place}
+                          : std::vector<std::string>{place, needle};
 }
 
 //! Expects InvalidInputError (bad data in well-formed syntax) at a line.
@@ -137,18 +155,16 @@ void expect_invalid_line(F&& f, const std::string& name, std::uint64_t line,
                          const std::string& needle = "")
 {
     expect_error<InvalidInputError>(std::forward<F>(f),
-                                     needle.empty()
-                                         ? std::vector<std::string>{name + ":" + std::to_string(line) + ":"}
-                                         : std::vector<std::string>{name + ":" + std::to_string(line) + ":", needle});
+                                    place_and_needle(line_place(name, line), needle));
 }
 
+//! Expects InvalidInputError at a byte offset of a binary file.
 template <typename F>
 void expect_invalid_byte(F&& f, const std::string& name, std::uint64_t offset,
                          const std::string& needle = "")
 {
-    const std::string at = name + ": byte " + std::to_string(offset) + ":";
-    expect_error<InvalidInputError>(std::forward<F>(f), needle.empty() ? std::vector<std::string>{at}
-                                                                       : std::vector<std::string>{at, needle});
+    expect_error<InvalidInputError>(std::forward<F>(f),
+                                    place_and_needle(byte_place(name, offset), needle));
 }
 
 inline std::string write_tmp(const std::string& file, std::string_view bytes)

@@ -59,6 +59,22 @@ namespace {
 
 using Pair = std::array<std::uint32_t, 2>;
 
+//! `value` is the pair `edge` had before a collapse merged one of its
+//! vertices away: (b, x) when the collapse made it (a, x).
+bool merged_into(const Pair& edge, const Pair& value,
+                 const std::map<std::uint32_t, std::uint32_t>& merged_from)
+{
+    bool merged = false;
+    for (int k = 0; k < 2; ++k) {
+        auto it = merged_from.find(edge[k]);
+        if (it == merged_from.end()) continue;
+        Pair p = {it->second, edge[1 - k]};
+        if (p[0] > p[1]) std::swap(p[0], p[1]);
+        merged = merged || p == value;
+    }
+    return merged;
+}
+
 //! After a pass: every edge's value is its own pair, unless the pass
 //! changed it: then its parent's pair (split halves), the pair it was
 //! merged from (collapse), or fill (an edge the pass created).
@@ -76,27 +92,13 @@ void check_edge_values(DynamicMesh& mesh, const EdgePairs& pairs, EdgeOpKind kin
         if (before.count(edge)) {
             // it existed: it keeps its value (a merge may pick either source)
             if (value == edge) continue;
-            bool from_merge = false;
-            for (int k = 0; k < 2; ++k) {
-                auto it = merged_from.find(edge[k]);
-                if (it == merged_from.end()) continue;
-                Pair p = {it->second, edge[1 - k]};
-                if (p[0] > p[1]) std::swap(p[0], p[1]);
-                from_merge = from_merge || p == value;
-            }
-            ASSERT_TRUE(from_merge) << "value " << value[0] << "-" << value[1];
+            ASSERT_TRUE(merged_into(edge, value, merged_from))
+                << "value " << value[0] << "-" << value[1];
             continue;
         }
         if (kind == EdgeOpKind::Collapse) {  // (b, x) became (a, x)
-            bool ok = false;
-            for (int k = 0; k < 2; ++k) {
-                auto it = merged_from.find(edge[k]);
-                if (it == merged_from.end()) continue;
-                Pair p = {it->second, edge[1 - k]};
-                if (p[0] > p[1]) std::swap(p[0], p[1]);
-                ok = ok || p == value;
-            }
-            ASSERT_TRUE(ok) << "value " << value[0] << "-" << value[1];
+            ASSERT_TRUE(merged_into(edge, value, merged_from))
+                << "value " << value[0] << "-" << value[1];
             continue;
         }
         const auto parent = split_parent.find(edge[1]);  // the new vertex is the larger id

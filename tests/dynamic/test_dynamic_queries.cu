@@ -32,17 +32,22 @@ void change(DynamicMesh& mesh)
     }
 }
 
+//! What the engine changes before the queries and the build are checked:
+//! closed, open, many components and a non-manifold edge.
+std::vector<std::pair<std::string, TriangleSoup>> meshes_to_change()
+{
+    return {{"sphere", generate::noisy(generate::icosphere(3), 0.2f, 2)},
+            {"open grid", generate::grid(20, 16)},
+            {"components", generate::components(12, 1)},
+            {"fin", generate::fin(5)}};
+}
+
 }  // namespace
 
 TEST(GpuDynamicQueries, ChangedMeshesAllOpsMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"sphere", generate::noisy(generate::icosphere(3), 0.2f, 2)},
-        {"open grid", generate::grid(20, 16)},
-        {"components", generate::components(12, 1)},
-        {"fin", generate::fin(5)}};
-    for (const auto& [name, soup] : meshes) {
+    for (const auto& [name, soup] : meshes_to_change()) {
         DynamicMesh mesh(soup);
         change(mesh);
         if (HasFatalFailure()) return;
@@ -81,12 +86,7 @@ TEST(GpuDynamicQueries, FromAnRXMeshAndBack)
 TEST(GpuDynamicQueries, ToRxmeshEqualsTheBuildFromAHostCopy)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"sphere", generate::noisy(generate::icosphere(3), 0.2f, 2)},
-        {"open grid", generate::grid(20, 16)},
-        {"components", generate::components(12, 1)},
-        {"fin", generate::fin(5)}};
-    for (const auto& [name, soup] : meshes) {
+    for (const auto& [name, soup] : meshes_to_change()) {
         SCOPED_TRACE(name);
         DynamicMesh mesh(soup);
         change(mesh);

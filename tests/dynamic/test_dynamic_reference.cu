@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_families.h"
 #include "rxmesh/dynamic/dynamic_pass.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/editable_mesh.h"
+#include "shape_meshes.h"
 
 namespace {
 
@@ -140,28 +142,16 @@ PassCounts lockstep_pass(DynamicMesh& gpu, reference::EditableMesh& ref, EdgeOpK
     return counts;
 }
 
-struct NamedSoup
-{
-    std::string  name;
-    TriangleSoup soup;
-};
-
-std::vector<NamedSoup> small_meshes()
+test::NamedMeshes small_meshes()
 {
     TriangleSoup with_unused = generate::grid(3, 2);
     with_unused.positions.push_back({5.f, 5.f, 5.f});  // an isolated vertex
-    return {{"icosphere1", generate::icosphere(1)},
-            {"noisy icosphere2", generate::noisy(generate::icosphere(2), 0.3f, 7)},
-            {"grid 6x5", generate::grid(6, 5)},
-            {"noisy grid", generate::noisy(generate::grid(7, 6), 0.4f, 3)},
-            {"torus", generate::torus(8, 6)},
-            {"cylinder", generate::cylinder(6, 4)},
-            {"components", generate::components(4, 1)},
-            {"fan 40", generate::fan(40)},
-            {"bowtie", generate::bowtie()},
-            {"fin 4", generate::fin(4)},
-            {"isolated faces", generate::isolated_faces(5)},
-            {"grid with an unused vertex", with_unused}};
+    return test::joined(
+        {test::manifold_families(1, {8, 6}, {6, 5}, {6, 4}, 4),
+         test::irregular_families({4}, 5, 40),
+         {{"noisy icosphere2", generate::noisy(generate::icosphere(2), 0.3f, 7)},
+          {"noisy grid", generate::noisy(generate::grid(7, 6), 0.4f, 3)},
+          {"grid with an unused vertex", with_unused}}});
 }
 
 reference::EditableMesh reference_of(const TriangleSoup& s)
@@ -237,10 +227,7 @@ TEST(GpuDynamic, SplitOnABoundaryEdgeAndCollapseBack)
 TEST(GpuDynamic, CollapseRefusedByTheLinkConditionOnATetrahedron)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    TriangleSoup tet;
-    tet.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    tet.faces     = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
-    DynamicMesh mesh(tet);
+    DynamicMesh mesh(test::tetrahedron());
     const auto  r = mesh.collapse_pass(AskAll{});
     EXPECT_EQ(r.asked, 6u);
     EXPECT_EQ(r.refused, 6u);

@@ -202,37 +202,38 @@ TEST(GpuDynamicStress, DelaunayOnGeneratedMeshes)
     }
 }
 
+namespace {
+
+//! Delaunay flips on a real mesh, then random passes where it was valid.
+void delaunay_then_shake(const TriangleSoup& soup)
+{
+    DynamicMesh             mesh(soup);
+    Checks                  checks   = start(mesh);
+    const DynamicValidation in       = mesh.validate();  // some repeat a face
+    const bool              valid_in = in.ok();
+    const DelaunayReport    r        = delaunay_flips(mesh);
+    EXPECT_TRUE(r.converged) << r.to_json();
+    const DynamicValidation v = mesh.validate();
+    if (valid_in) ASSERT_TRUE(v.ok()) << v.first;
+    EXPECT_LE(v.duplicate_faces, in.duplicate_faces);
+    EXPECT_EQ(v.bad_faces, 0u) << v.first;
+    if (checks.manifold_in) EXPECT_TRUE(mesh.is_manifold());
+    EXPECT_EQ(mesh.euler_characteristic(), checks.euler_in);
+    if (valid_in) shake(mesh, 6, 20, checks, false);
+}
+
+}  // namespace
+
 TEST(GpuDynamicStress, RealMeshesDelaunayAndShake)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
-    if (files.empty()) GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
-    int checked = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
-            continue;
-        }
-        if (soup.faces.empty() || soup.faces.size() > 300'000) continue;
-        SCOPED_TRACE(file);
-        DynamicMesh          mesh(soup);
-        Checks               checks   = start(mesh);
-        const DynamicValidation in       = mesh.validate();  // some repeat a face
-        const bool              valid_in = in.ok();
-        const DelaunayReport r        = delaunay_flips(mesh);
-        EXPECT_TRUE(r.converged) << r.to_json();
-        const DynamicValidation v = mesh.validate();
-        if (valid_in) ASSERT_TRUE(v.ok()) << v.first;
-        EXPECT_LE(v.duplicate_faces, in.duplicate_faces);
-        EXPECT_EQ(v.bad_faces, 0u) << v.first;
-        if (checks.manifold_in) EXPECT_TRUE(mesh.is_manifold());
-        EXPECT_EQ(mesh.euler_characteristic(), checks.euler_in);
-        if (valid_in) shake(mesh, 6, 20, checks, false);
-        if (HasFatalFailure()) return;
-        ++checked;
-    }
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
+    const int checked = rxmesh::test::for_each_real_mesh(
+        300'000, [&](const std::string&, const TriangleSoup& soup) {
+            delaunay_then_shake(soup);
+            return !HasFatalFailure();
+        });
+    if (HasFatalFailure()) return;
     EXPECT_GT(checked, 100);
 }
 

@@ -86,14 +86,6 @@ void check_boundary(const RXMesh& m, const std::string& name)
     EXPECT_EQ(boundary_edges, std::count(ev.begin(), ev.end(), 1));
 }
 
-RXMesh welded(const TriangleSoup& soup, std::uint32_t capacity = 512)
-{
-    BuildOptions options;
-    options.weld             = true;
-    options.patcher.capacity = capacity;
-    return RXMesh(soup, options);
-}
-
 }  // namespace boundary_test
 
 using namespace boundary_test;
@@ -101,7 +93,7 @@ using namespace boundary_test;
 TEST(GpuBoundary, ClosedMeshHasNoBoundary)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const RXMesh m = welded(generate::torus(40, 24));
+    const RXMesh m = test::welded_mesh(generate::torus(40, 24));
     m.boundary_vertices().to_host();
     const auto vb = m.boundary_vertices();
     for (std::uint32_t v = 0; v < m.num_vertices(); ++v)
@@ -122,7 +114,8 @@ TEST(GpuBoundary, GeneratedMeshesMatchReference)
     };
     for (const auto& [name, soup] : meshes)
         for (std::uint32_t capacity : {64u, 512u})
-            check_boundary(welded(soup, capacity), name + " capacity " + std::to_string(capacity));
+            check_boundary(test::welded_mesh(soup, capacity),
+                           name + " capacity " + std::to_string(capacity));
 }
 
 TEST(GpuBoundary, RealMeshesMatchReference)
@@ -132,18 +125,9 @@ TEST(GpuBoundary, RealMeshesMatchReference)
         rxmesh::test::list_files(rxmesh::test::cgal_data_dir(), rxmesh::test::mesh_extensions());
     if (files.empty())
         GTEST_SKIP() << "libcgal-demo's data is not installed";
-    int checked = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(file);
-        } catch (const Error&) {
-            continue;
-        }
-        if (soup.faces.size() > 200'000)
-            continue;
-        check_boundary(welded(soup), file);
-        ++checked;
-    }
+    const int checked = rxmesh::test::for_each_mesh_file(
+        files, {200'000, true}, [](const std::string& file, const TriangleSoup& soup) {
+            check_boundary(test::welded_mesh(soup), file);
+        });
     EXPECT_GT(checked, 50);
 }

@@ -11,6 +11,7 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
 #include "query_check.cuh"
 #include "rxmesh/query_rows.cuh"
 #include "rxmesh/io/generate.h"
@@ -62,15 +63,12 @@ void check(const TriangleSoup& soup, const std::string& name)
     BuildOptions o;
     o.weld = true;
     const RXMesh m(soup, o);
-    expect_same_as_lambda_rows<Op::VV>(m, false);
+    // VF oriented only; VV both ways
+    test::for_each_op([&](auto op) {
+        constexpr Op o = decltype(op)::value;
+        expect_same_as_lambda_rows<o>(m, o == Op::VF);
+    });
     expect_same_as_lambda_rows<Op::VV>(m, true);
-    expect_same_as_lambda_rows<Op::VE>(m, false);
-    expect_same_as_lambda_rows<Op::VF>(m, true);
-    expect_same_as_lambda_rows<Op::EV>(m, false);
-    expect_same_as_lambda_rows<Op::EF>(m, false);
-    expect_same_as_lambda_rows<Op::FV>(m, false);
-    expect_same_as_lambda_rows<Op::FE>(m, false);
-    expect_same_as_lambda_rows<Op::FF>(m, false);
     // and directly against the reference where no id map is needed
     const auto t  = reference::build_topology(m.num_vertices(), test::faces_of(m));
     const auto vv = download(query_rows<Op::VV>(m)), vf = download(query_rows<Op::VF>(m)),
@@ -102,13 +100,12 @@ TEST(GpuQueryRows, MatchLambdaRowsAndReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     namespace g = rxmesh::generate;
-    query_rows_test::check(g::torus(40, 24), "torus");
-    query_rows_test::check(g::grid(30, 20), "grid");
-    query_rows_test::check(g::components(40, 1), "components");
-    query_rows_test::check(g::bowtie(), "bowtie");
-    query_rows_test::check(g::fin(5), "fin5");
-    query_rows_test::check(g::fan(700), "fan700");
-    query_rows_test::check(g::isolated_faces(50), "isolated");
+    using namespace rxmesh::test;
+    for (const auto& [name, soup] : joined({{{"torus", g::torus(40, 24)},
+                                             {"grid", g::grid(30, 20)},
+                                             {"components", g::components(40, 1)}},
+                                            irregular_families({5}, 50, 700)}))
+        query_rows_test::check(soup, name);
     int n = rxmesh::test::for_each_real_mesh(60'000, [&](const std::string& file,
                                                         const rxmesh::TriangleSoup& soup) {
         query_rows_test::check(soup, file);

@@ -18,25 +18,12 @@
 namespace {
 
 namespace g = rxmesh::generate;
-using rxmesh::MeshStats;
-using rxmesh::Triangle;
-using rxmesh::TriangleSoup;
-using rxmesh::Vec3f;
-using rxmesh::reference::build_topology;
-using rxmesh::reference::compute_stats;
-using rxmesh::reference::Topology;
+using namespace rxmesh;
+using namespace rxmesh::reference;
+using test::stats_of;
+using test::topology_of;
 
 constexpr double kPi = 3.14159265358979323846;
-
-Topology topology_of(const TriangleSoup& m)
-{
-    return build_topology(static_cast<std::uint32_t>(m.positions.size()), m.faces);
-}
-
-MeshStats stats_of(const TriangleSoup& m)
-{
-    return compute_stats(topology_of(m), m.faces);
-}
 
 //! Every index in range, no face repeats a vertex.
 void expect_valid(const TriangleSoup& m)

@@ -330,6 +330,27 @@ PlyFile quad_header(const char* enc, int nv = 4, int nf = 2)
     return f;
 }
 
+enum class Refusal
+{
+    Parse,        // a ParseError: the syntax is wrong
+    InvalidInput  // an InvalidInputError: well-formed, bad data
+};
+
+//! Reading `f` is refused as `kind` says, naming `needle`: at `line` of an
+//! ASCII file, at byte `at` of a binary one.
+void expect_refused_at(const PlyFile& f, Refusal kind, std::uint64_t line, std::uint64_t at,
+                       const std::string& needle)
+{
+    const auto read  = [&] { ply(f.bytes()); };
+    const bool parse = kind == Refusal::Parse;
+    if (f.ascii())
+        parse ? expect_parse_error_line(read, "t.ply", line, needle)
+              : expect_invalid_line(read, "t.ply", line, needle);
+    else
+        parse ? expect_parse_error_byte(read, "t.ply", at, needle)
+              : expect_invalid_byte(read, "t.ply", at, needle);
+}
+
 void quad_vertices(PlyFile& f)
 {
     f.values("float", {0, 0, 0}).end_record().values("float", {1, 0, 0}).end_record();
@@ -347,10 +368,7 @@ TEST(IoPly, IndexOutOfRange)
         f.value("uchar", 3).value("int", 0).value("int", 2);
         const std::uint64_t at = f.offset();  // the bad index itself
         f.value("int", 4).end_record();
-        if (f.ascii())
-            expect_invalid_line([&] { ply(f.bytes()); }, "t.ply", line, "out of range");
-        else
-            expect_invalid_byte([&] { ply(f.bytes()); }, "t.ply", at, "out of range");
+        expect_refused_at(f, Refusal::InvalidInput, line, at, "out of range");
     }
 }
 
@@ -364,10 +382,7 @@ TEST(IoPly, NegativeIndex)
         f.value("uchar", 3).value("int", 0);
         const std::uint64_t at = f.offset();
         f.value("int", -1).value("int", 2).end_record();
-        if (f.ascii())
-            expect_invalid_line([&] { ply(f.bytes()); }, "t.ply", line, "-1");
-        else
-            expect_invalid_byte([&] { ply(f.bytes()); }, "t.ply", at, "-1");
+        expect_refused_at(f, Refusal::InvalidInput, line, at, "-1");
     }
 }
 
@@ -385,10 +400,7 @@ TEST(IoPly, NanAndInfCoordinates)
         for (PlyFile* h : {&f, &g}) {
             h->values("float", {0, 1, 0}).end_record();
             h->list("uchar", "int", {0, 1, 2}).end_record();
-            if (h->ascii())
-                expect_invalid_line([&] { ply(h->bytes()); }, "t.ply", line, "NaN");
-            else
-                expect_invalid_byte([&] { ply(h->bytes()); }, "t.ply", at, "NaN");
+            expect_refused_at(*h, Refusal::InvalidInput, line, at, "NaN");
         }
     }
 }
@@ -437,10 +449,7 @@ TEST(IoPly, HugeCountsRejectedBeforeAllocation)
         quad_vertices(g);
         g.list("uchar", "int", {0, 1, 2}).end_record();
         const std::uint64_t body = g.bytes().find("end_header\n") + 11;  // first body byte
-        if (g.ascii())
-            expect_parse_error_line([&] { ply(g.bytes()); }, "t.ply", 10, "4000000000");
-        else
-            expect_parse_error_byte([&] { ply(g.bytes()); }, "t.ply", body, "4000000000");
+        expect_refused_at(g, Refusal::Parse, 10, body, "4000000000");
     }
 }
 
@@ -468,10 +477,7 @@ TEST(IoPly, FaceWithTooFewVertices)
         f.list("uchar", "int", {0, 1, 2}).end_record();
         const std::uint64_t line = f.line_no(), at = f.offset();
         f.list("uchar", "int", {0, 1}).end_record();
-        if (f.ascii())
-            expect_parse_error_line([&] { ply(f.bytes()); }, "t.ply", line, "at least 3");
-        else
-            expect_parse_error_byte([&] { ply(f.bytes()); }, "t.ply", at, "at least 3");
+        expect_refused_at(f, Refusal::Parse, line, at, "at least 3");
     }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_families.h"
 #include "rxmesh/build/import.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
@@ -17,6 +18,7 @@
 #include "rxmesh/reference/patch_store.h"
 #include "rxmesh/reference/patcher.h"
 #include "rxmesh/rxmesh.h"
+#include "store_check.h"
 #include "test_data.h"
 
 namespace {
@@ -29,23 +31,6 @@ std::vector<rxmesh::Triangle> as_triangles(const std::vector<std::uint32_t>& fla
     std::vector<rxmesh::Triangle> t(flat.size() / 3);
     std::memcpy(t.data(), flat.data(), flat.size() * sizeof(std::uint32_t));
     return t;
-}
-
-void expect_same_store(const rxmesh::HostPatchStore& gpu, const rxmesh::HostPatchStore& cpu,
-                       const std::string& name)
-{
-    EXPECT_EQ(gpu.num_patches, cpu.num_patches) << name;
-    EXPECT_EQ(gpu.vertex_offsets, cpu.vertex_offsets) << name;
-    EXPECT_EQ(gpu.edge_offsets, cpu.edge_offsets) << name;
-    EXPECT_EQ(gpu.face_offsets, cpu.face_offsets) << name;
-    EXPECT_EQ(gpu.ribbon_v_offsets, cpu.ribbon_v_offsets) << name;
-    EXPECT_EQ(gpu.ribbon_e_offsets, cpu.ribbon_e_offsets) << name;
-    EXPECT_EQ(gpu.ribbon_f_offsets, cpu.ribbon_f_offsets) << name;
-    EXPECT_EQ(gpu.ribbon_v, cpu.ribbon_v) << name;
-    EXPECT_EQ(gpu.ribbon_e, cpu.ribbon_e) << name;
-    EXPECT_EQ(gpu.ribbon_f, cpu.ribbon_f) << name;
-    EXPECT_EQ(gpu.m_ev, cpu.m_ev) << name;
-    EXPECT_EQ(gpu.m_fe, cpu.m_fe) << name;
 }
 
 //! The curve patcher's partition equals the CPU reference's, face by face.
@@ -94,7 +79,10 @@ void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::st
     const auto cpu   = rxmesh::reference::build_patch_store(mesh.num_vertices, faces, face_patch,
                                                             patches.num_patches, capacity);
     const auto host  = gpu.store.to_host();
-    expect_same_store(host, cpu.store, name);
+    {
+        SCOPED_TRACE(name);
+        rxmesh::test::expect_same_store_contents(host, cpu.store);
+    }
     EXPECT_EQ(gpu.vertex_new_to_old.to_host(), cpu.vertex_new_to_old);
     EXPECT_EQ(gpu.edge_new_to_old.to_host(), cpu.edge_new_to_old);
     EXPECT_EQ(gpu.face_new_to_old.to_host(), cpu.face_new_to_old);
@@ -105,23 +93,12 @@ void check_build(const TriangleSoup& soup, std::uint32_t capacity, const std::st
     EXPECT_TRUE(report.ok()) << report.summary();
 }
 
-std::vector<std::pair<std::string, TriangleSoup>> generated()
+rxmesh::test::NamedMeshes generated()
 {
-    return {
-        {"icosphere5", g::icosphere(5)},
-        {"torus", g::torus(96, 48)},
-        {"grid", g::grid(80, 50)},
-        {"cylinder", g::cylinder(64, 30)},
-        {"components", g::components(300, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin3", g::fin(3)},
-        {"fin4", g::fin(4)},
-        {"isolated", g::isolated_faces(700)},
-        {"degenerate", g::with_degenerate_faces()},
-        {"fan2000", g::fan(2000)},
-        {"quad_grid", g::duplicated_quad_grid(60)},
-        {"refined", g::refine(g::refine(g::torus(20, 9)))},
-    };
+    using namespace rxmesh::test;
+    return joined({manifold_families(5, {96, 48}, {80, 50}, {64, 30}, 300),
+                   irregular_families({3, 4}, 700, 2000), repair_families(60),
+                   {{"refined", g::refine(g::refine(g::torus(20, 9)))}}});
 }
 
 //! A triangle rotated to start at its least vertex (winding kept).
@@ -198,23 +175,12 @@ TEST(GpuPatch, GeneratedMeshesMatchReferenceAndValidate)
 TEST(GpuPatch, RealMeshesValidate)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
-    if (files.empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
-    int checked = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
-            continue;
-        }
-        if (soup.faces.size() > 1'000'000)
-            continue;
-        check_build(soup, 512, file);
-        check_build(soup, 512, file, rxmesh::PatcherMethod::Lloyd);
-        ++checked;
-    }
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
+    const int checked = rxmesh::test::for_each_real_mesh(
+        {1'000'000, true}, [](const std::string& file, const TriangleSoup& soup) {
+            check_build(soup, 512, file);
+            check_build(soup, 512, file, rxmesh::PatcherMethod::Lloyd);
+        });
     EXPECT_GT(checked, 100);
 }
 
@@ -318,7 +284,8 @@ TEST(GpuPatch, DeterministicForEachMethod)
         options.patcher.method   = method;
         const auto a = rxmesh::RXMesh(soup, options).store().to_host();
         const auto b = rxmesh::RXMesh(soup, options).store().to_host();
-        expect_same_store(a, b, "same input");
+        SCOPED_TRACE("same input");
+        rxmesh::test::expect_same_store_contents(a, b);
     }
     rxmesh::BuildOptions options;
     options.patcher.method      = rxmesh::PatcherMethod::Lloyd;

@@ -6,6 +6,11 @@
 namespace {
 
 using namespace patch_store_test;
+// each suite of one corruption per test starts from base()
+using ValidateCapacity      = CorruptionTest;
+using ValidateLocalIds      = CorruptionTest;
+using ValidateFaceGeometry  = CorruptionTest;
+using ValidateEdgeOwnership = CorruptionTest;
 
 // ---- validate: one targeted corruption per contract ----------------------------
 
@@ -75,10 +80,8 @@ TEST(ValidateOffsets, WrongSizesAndStart)
     }
 }
 
-TEST(ValidateCapacity, BelowLargestPatch)
+TEST_F(ValidateCapacity, BelowLargestPatch)
 {
-    Built       b = base();
-    auto&       s = b.pm.store;
     u32         largest = 0;
     std::size_t at_max  = 0;
     for (u32 p = 0; p < s.num_patches; ++p)
@@ -110,20 +113,16 @@ TEST(ValidateConnected, TwoFarApartFaces)
     EXPECT_TRUE(reported(r, Contract::Connected, 0, "face", 1)) << r.summary();
 }
 
-TEST(ValidateLocalIds, MevSentinel)
+TEST_F(ValidateLocalIds, MevSentinel)
 {
-    Built b = base();
-    auto& s = b.pm.store;
     s.m_ev[ev_base(s, 3) + 2 * 1 + 1] = 0xFFFF;  // patch 3, local edge 1
     const auto r = check(b.pm);
     EXPECT_TRUE(reported(r, Contract::LocalIds, 3, "edge", s.edge_offsets[3] + 1)) << r.summary();
     EXPECT_EQ(count(r, Contract::LocalIds), 1u);
 }
 
-TEST(ValidateLocalIds, MfePastLocalEdges)
+TEST_F(ValidateLocalIds, MfePastLocalEdges)
 {
-    Built     b  = base();
-    auto&     s  = b.pm.store;
     const u32 ne = s.edge_offsets[2] - s.edge_offsets[1] + s.ribbon_e_offsets[2] -
                    s.ribbon_e_offsets[1];
     s.m_fe[fe_base(s, 1) + 3 * 2 + 0] = static_cast<std::uint16_t>(ne << 1);  // local face 2
@@ -132,20 +131,16 @@ TEST(ValidateLocalIds, MfePastLocalEdges)
     EXPECT_EQ(r.total, 1u) << r.summary();
 }
 
-TEST(ValidateFaceGeometry, FlipBit)
+TEST_F(ValidateFaceGeometry, FlipBit)
 {
-    Built b = base();
-    auto& s = b.pm.store;
     s.m_fe[fe_base(s, 2) + 1] ^= 1;  // patch 2, local face 0, side 1
     const auto r = check(b.pm);
     EXPECT_EQ(r.total, 1u) << r.summary();
     EXPECT_TRUE(reported(r, Contract::FaceGeometry, 2, "face", s.face_offsets[2])) << r.summary();
 }
 
-TEST(ValidateFaceGeometry, SwappedSides)
+TEST_F(ValidateFaceGeometry, SwappedSides)
 {
-    Built b = base();
-    auto& s = b.pm.store;
     std::swap(s.m_fe[fe_base(s, 2)], s.m_fe[fe_base(s, 2) + 1]);
     const auto r = check(b.pm);
     EXPECT_EQ(r.total, 2u) << r.summary();
@@ -153,10 +148,8 @@ TEST(ValidateFaceGeometry, SwappedSides)
     EXPECT_TRUE(reported(r, Contract::FaceGeometry, 2, "face", s.face_offsets[2])) << r.summary();
 }
 
-TEST(ValidateFaceGeometry, RibbonFaceSide)
+TEST_F(ValidateFaceGeometry, RibbonFaceSide)
 {
-    Built     b     = base();
-    auto&     s     = b.pm.store;
     const u32 p     = 4;
     const u32 own_f = s.face_offsets[p + 1] - s.face_offsets[p];
     ASSERT_GT(s.ribbon_f_offsets[p + 1], s.ribbon_f_offsets[p]);
@@ -168,10 +161,8 @@ TEST(ValidateFaceGeometry, RibbonFaceSide)
     EXPECT_TRUE(reported(r, Contract::FaceGeometry, p, "face", g)) << r.summary();
 }
 
-TEST(ValidateEdgeOwnership, OwnedEdgeNotAMeshEdge)
+TEST_F(ValidateEdgeOwnership, OwnedEdgeNotAMeshEdge)
 {
-    Built          b    = base();
-    auto&          s    = b.pm.store;
     const Topology topo = build_topology(nverts(b.mesh), b.pm.faces);
     const u32      p    = 5;
     const u32      own_v = s.vertex_offsets[p + 1] - s.vertex_offsets[p];
@@ -196,10 +187,8 @@ TEST(ValidateEdgeOwnership, OwnedEdgeNotAMeshEdge)
     EXPECT_GE(count(r, Contract::EdgeOwnership), 2u) << r.summary();
 }
 
-TEST(ValidateEdgeOwnership, DuplicatedEdge)
+TEST_F(ValidateEdgeOwnership, DuplicatedEdge)
 {
-    Built               b  = base();
-    auto&               s  = b.pm.store;
     const u32           p  = 6;
     const std::uint64_t at = ev_base(s, p);
     ASSERT_GE(s.edge_offsets[p + 1] - s.edge_offsets[p], 2u);
@@ -215,10 +204,8 @@ TEST(ValidateEdgeOwnership, DuplicatedEdge)
     EXPECT_TRUE(twice) << r.summary();
 }
 
-TEST(ValidateEdgeOwnership, RibbonCopyDisagrees)
+TEST_F(ValidateEdgeOwnership, RibbonCopyDisagrees)
 {
-    Built     b     = base();
-    auto&     s     = b.pm.store;
     const u32 p     = 7;
     const u32 own_e = s.edge_offsets[p + 1] - s.edge_offsets[p];
     ASSERT_GT(s.ribbon_e_offsets[p + 1], s.ribbon_e_offsets[p]);

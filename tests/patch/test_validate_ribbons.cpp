@@ -6,6 +6,10 @@
 namespace {
 
 using namespace patch_store_test;
+// every test starts from base() and corrupts one patch's ribbon
+using ValidateRibbonFaces = CorruptionTest;
+using ValidateRibbonLists = CorruptionTest;
+using ValidateOneRing     = CorruptionTest;
 
 //! Removes ribbon face `idx` (index inside patch p's ribbon list), keeping
 //! every size consistent.
@@ -44,10 +48,8 @@ void insert_ribbon_vertex(HostPatchStore& s, u32 p, u32 v)
     for (u32 q = p + 1; q <= s.num_patches; ++q)
         ++s.ribbon_v_offsets[q];
 }
-TEST(ValidateRibbonFaces, MissingRibbonFace)
+TEST_F(ValidateRibbonFaces, MissingRibbonFace)
 {
-    Built b = base();
-    auto& s = b.pm.store;
     const u32 p = 1;
     const u32 g = erase_ribbon_face(s, p, 0);
     const auto r = check(b.pm);
@@ -55,10 +57,8 @@ TEST(ValidateRibbonFaces, MissingRibbonFace)
     EXPECT_EQ(count(r, Contract::RibbonFaces), 1u);
 }
 
-TEST(ValidateRibbonFaces, FaceSharingNoVertex)
+TEST_F(ValidateRibbonFaces, FaceSharingNoVertex)
 {
-    Built          b = base();
-    auto&          s = b.pm.store;
     const u32      p = 1;
     std::set<u32> near;  // vertices of p's owned faces
     for (u32 g = s.face_offsets[p]; g < s.face_offsets[p + 1]; ++g)
@@ -78,10 +78,8 @@ TEST(ValidateRibbonFaces, FaceSharingNoVertex)
     EXPECT_EQ(count(r, Contract::RibbonFaces), 1u);
 }
 
-TEST(ValidateRibbonLists, DuplicateRibbonVertex)
+TEST_F(ValidateRibbonLists, DuplicateRibbonVertex)
 {
-    Built     b = base();
-    auto&     s = b.pm.store;
     const u32 p = 2;
     ASSERT_GT(s.ribbon_v_offsets[p + 1], s.ribbon_v_offsets[p]);
     const u32 v = s.ribbon_v[s.ribbon_v_offsets[p]];
@@ -90,10 +88,8 @@ TEST(ValidateRibbonLists, DuplicateRibbonVertex)
     EXPECT_TRUE(reported(r, Contract::RibbonLists, p, "vertex", v)) << r.summary();
 }
 
-TEST(ValidateRibbonLists, OwnedVertexInRibbon)
+TEST_F(ValidateRibbonLists, OwnedVertexInRibbon)
 {
-    Built     b = base();
-    auto&     s = b.pm.store;
     const u32 p = 3;
     ASSERT_LT(s.vertex_offsets[p], s.vertex_offsets[p + 1]);
     const u32 v = s.vertex_offsets[p];
@@ -106,10 +102,8 @@ TEST(ValidateRibbonLists, OwnedVertexInRibbon)
     EXPECT_TRUE(found) << r.summary();
 }
 
-TEST(ValidateRibbonLists, UnsortedRibbonEdges)
+TEST_F(ValidateRibbonLists, UnsortedRibbonEdges)
 {
-    Built     b = base();
-    auto&     s = b.pm.store;
     const u32 p = 4;
     const u32 i = s.ribbon_e_offsets[p];
     ASSERT_GE(s.ribbon_e_offsets[p + 1] - i, 2u);
@@ -118,11 +112,9 @@ TEST(ValidateRibbonLists, UnsortedRibbonEdges)
     EXPECT_TRUE(reported(r, Contract::RibbonLists, p, "edge", s.ribbon_e[i + 1])) << r.summary();
 }
 
-TEST(ValidateRibbonLists, RibbonVertexOfNoLocalFace)
+TEST_F(ValidateRibbonLists, RibbonVertexOfNoLocalFace)
 {
     // replace a ribbon vertex by a far, larger one owned elsewhere
-    Built          b    = base();
-    auto&          s    = b.pm.store;
     const u32      p    = 0;
     const u32      last = s.ribbon_v_offsets[p + 1] - 1;
     ASSERT_GE(last, s.ribbon_v_offsets[p]);
@@ -133,10 +125,8 @@ TEST(ValidateRibbonLists, RibbonVertexOfNoLocalFace)
     EXPECT_TRUE(reported(r, Contract::RibbonLists, p, "vertex", far)) << r.summary();
 }
 
-TEST(ValidateOneRing, RemovedRibbonFaceNextToOwnedVertex)
+TEST_F(ValidateOneRing, RemovedRibbonFaceNextToOwnedVertex)
 {
-    Built b = base();
-    auto& s = b.pm.store;
     for (u32 p = 0; p < s.num_patches; ++p)
         for (u32 i = s.ribbon_f_offsets[p]; i < s.ribbon_f_offsets[p + 1]; ++i) {
             const u32 g = s.ribbon_f[i];

@@ -242,7 +242,7 @@ void expect_kept_source_lists(const RXMesh& mesh)
     EXPECT_THROW(mesh.vertex_sources(Op::VV), InvalidInputError);
 }
 
-std::vector<std::pair<std::string, TriangleSoup>> meshes()
+test::NamedMeshes meshes()
 {
     namespace g = rxmesh::generate;
     return {
@@ -262,37 +262,22 @@ using namespace accumulate_test;
 TEST(GpuAccumulate, FaceSumsOnGeneratedMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const std::uint32_t capacity : {64u, 256u, 1024u})
-        for (const auto& [name, soup] : meshes()) {
-            BuildOptions opt;
-            opt.patcher.capacity = capacity;
-            const RXMesh mesh(soup, opt);
-            expect_face_sums<3>(mesh, name + " capacity " + std::to_string(capacity));
-        }
+    test::for_each_built_mesh(meshes(), {64, 256, 1024}, [](const RXMesh& mesh) {
+        expect_face_sums<3>(mesh, "generated");
+    });
 }
 
 TEST(GpuAccumulate, EdgeSumsOnGeneratedMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& [name, soup] : meshes()) {
-        SCOPED_TRACE(name);
-        BuildOptions opt;
-        opt.patcher.capacity = 128;
-        const RXMesh mesh(soup, opt);
-        expect_edge_sums(mesh);
-    }
+    test::for_each_built_mesh(meshes(), {128}, [](const RXMesh& mesh) { expect_edge_sums(mesh); });
 }
 
 TEST(GpuAccumulate, StagedVertexInput)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& [name, soup] : meshes()) {
-        SCOPED_TRACE(name);
-        BuildOptions opt;
-        opt.patcher.capacity = 256;
-        const RXMesh mesh(soup, opt);
-        expect_staged_sums(mesh);
-    }
+    test::for_each_built_mesh(meshes(), {256},
+                              [](const RXMesh& mesh) { expect_staged_sums(mesh); });
 }
 
 //! A computed input (value d of vertex g: 3 g + d + 1, made while staged)
@@ -331,38 +316,32 @@ std::pair<std::vector<u64>, double> gpu_computed_input_sums(const RXMesh& mesh)
 TEST(GpuAccumulate, ComputedInputAndSum)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const auto& [name, soup] : meshes()) {
-        SCOPED_TRACE(name);
-        for (std::uint32_t capacity : {64u, 512u}) {
-            BuildOptions opt;
-            opt.patcher.capacity = capacity;
-            const RXMesh        mesh(soup, opt);
-            const std::uint32_t V = mesh.num_vertices();
-            std::vector<u64>    ref(V, 0);
-            std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
-            for (const Triangle& t : rxmesh::test::faces_of(mesh))
-                for (int k = 0; k < 3; ++k)
-                    edges.insert(std::minmax(t[k], t[(k + 1) % 3]));
-            double want = 0;
-            for (std::uint32_t v = 0; v < V; ++v)
-                want += v;
-            for (const auto& [a, b] : edges) {
-                ref[a] += u64(b) * 3 + 1;
-                ref[b] += u64(a) * 3 + 1;
-                want += double(a) * 3 + 1 + double(b) * 3 + 1;
-            }
-            const auto expect = [&](const auto& result, const char* form) {
-                const auto& [gpu, total] = result;
-                for (std::uint32_t v = 0; v < V; ++v)
-                    ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << ", " << form;
-                EXPECT_EQ(total, want) << form;
-            };
-            expect(gpu_computed_input_sums(mesh), "transpose per block");
-            mesh.vertex_sources(Op::EV);  // then with the kept lists, in both forms
-            expect(gpu_computed_input_sums<AccumulateForm::Patches>(mesh), "kept lists, patches");
-            expect(gpu_computed_input_sums<AccumulateForm::Flat>(mesh), "kept lists, flat");
+    test::for_each_built_mesh(meshes(), {64, 512}, [](const RXMesh& mesh) {
+        const std::uint32_t V = mesh.num_vertices();
+        std::vector<u64>    ref(V, 0);
+        std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+        for (const Triangle& t : rxmesh::test::faces_of(mesh))
+            for (int k = 0; k < 3; ++k)
+                edges.insert(std::minmax(t[k], t[(k + 1) % 3]));
+        double want = 0;
+        for (std::uint32_t v = 0; v < V; ++v)
+            want += v;
+        for (const auto& [a, b] : edges) {
+            ref[a] += u64(b) * 3 + 1;
+            ref[b] += u64(a) * 3 + 1;
+            want += double(a) * 3 + 1 + double(b) * 3 + 1;
         }
-    }
+        const auto expect = [&](const auto& result, const char* form) {
+            const auto& [gpu, total] = result;
+            for (std::uint32_t v = 0; v < V; ++v)
+                ASSERT_EQ(gpu[v], ref[v]) << "vertex " << v << ", " << form;
+            EXPECT_EQ(total, want) << form;
+        };
+        expect(gpu_computed_input_sums(mesh), "transpose per block");
+        mesh.vertex_sources(Op::EV);  // then with the kept lists, in both forms
+        expect(gpu_computed_input_sums<AccumulateForm::Patches>(mesh), "kept lists, patches");
+        expect(gpu_computed_input_sums<AccumulateForm::Flat>(mesh), "kept lists, flat");
+    });
 }
 
 TEST(GpuAccumulate, InputTooLargeForSharedMemoryUsesGlobalScratch)
@@ -422,46 +401,28 @@ void expect_kept_list_sums(const RXMesh& mesh)
 TEST(GpuAccumulate, KeptSourceListsGiveTheSameSums)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const std::uint32_t capacity : {64u, 1024u})
-        for (const auto& [name, soup] : meshes()) {
-            SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
-            BuildOptions opt;
-            opt.patcher.capacity = capacity;
-            const RXMesh mesh(soup, opt);
-            expect_kept_source_lists(mesh);
-            {
-                SCOPED_TRACE("a block per patch");
-                expect_kept_list_sums<AccumulateForm::Patches>(mesh);
-            }
-            {
-                SCOPED_TRACE("a thread per vertex");
-                expect_kept_list_sums<AccumulateForm::Flat>(mesh);
-            }
+    test::for_each_built_mesh(meshes(), {64, 1024}, [](const RXMesh& mesh) {
+        expect_kept_source_lists(mesh);
+        {
+            SCOPED_TRACE("a block per patch");
+            expect_kept_list_sums<AccumulateForm::Patches>(mesh);
         }
+        {
+            SCOPED_TRACE("a thread per vertex");
+            expect_kept_list_sums<AccumulateForm::Flat>(mesh);
+        }
+    });
 }
 
 TEST(GpuAccumulate, RealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const auto files = rxmesh::test::list_files(rxmesh::test::cgal_data_dir() + "/meshes",
-                                                {".off", ".obj", ".ply"});
+    const auto files = rxmesh::test::cgal_mesh_files({".off", ".obj", ".ply"});
     if (files.empty())
         GTEST_SKIP() << "libcgal-demo meshes not found";
-    int done = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(file);
-        } catch (const Error&) {
-            continue;  // the I/O tests cover files we refuse
-        }
-        if (soup.faces.empty() || soup.faces.size() > 300000)
-            continue;
-        BuildOptions opt;
-        opt.weld = true;
-        const RXMesh mesh(soup, opt);
-        expect_face_sums<3>(mesh, file);
-        ++done;
-    }
+    const int done = rxmesh::test::for_each_mesh_file(
+        files, {300000}, [](const std::string& file, const TriangleSoup& soup) {
+            expect_face_sums<3>(rxmesh::test::welded_mesh(soup), file);
+        });
     EXPECT_GT(done, 5);
 }

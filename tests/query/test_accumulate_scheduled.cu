@@ -105,16 +105,6 @@ std::vector<u64> cpu_least(const std::vector<Triangle>& faces, std::uint32_t V)
     return least;
 }
 
-std::vector<std::uint32_t> owner_of_vertices(const RXMesh& mesh)
-{
-    const auto                 offsets = mesh.store().vertex_offsets.to_host();
-    std::vector<std::uint32_t> owner(mesh.num_vertices());
-    for (std::uint32_t p = 0; p + 1 < offsets.size(); ++p)
-        for (std::uint32_t v = offsets[p]; v < offsets[p + 1]; ++v)
-            owner[v] = p;
-    return owner;
-}
-
 void expect_result(const Result& r, const std::vector<u64>& least, const std::vector<bool>& takes_part)
 {
     for (std::size_t v = 0; v < least.size(); ++v) {
@@ -128,7 +118,7 @@ void expect_result(const Result& r, const std::vector<u64>& least, const std::ve
     }
 }
 
-std::vector<std::pair<std::string, TriangleSoup>> meshes()
+test::NamedMeshes meshes()
 {
     namespace g = rxmesh::generate;
     return {{"icosphere", g::icosphere(3)},       {"grid", g::grid(30, 17)},
@@ -144,38 +134,33 @@ using namespace accumulate_scheduled_test;
 TEST(GpuAccumulateScheduled, MinOverScheduledActiveVertices)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    for (const std::uint32_t capacity : {64u, 512u})
-        for (const auto& [name, soup] : meshes()) {
-            SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
-            BuildOptions opt;
-            opt.patcher.capacity = capacity;
-            const RXMesh        mesh(soup, opt);
-            const std::uint32_t P = mesh.num_patches();
-            // the patches in reverse order; the range leaves out the first
-            // entry (the last patch) when there are several
-            std::vector<std::uint32_t> list(P);
-            for (std::uint32_t i = 0; i < P; ++i)
-                list[i] = P - 1 - i;
-            const std::uint32_t begin = P > 1 ? 1 : 0;
-            const auto          patches = DeviceBuffer<std::uint32_t>::from_host(list);
-            const auto          range   = DeviceBuffer<std::uint32_t>::from_host({begin, P});
-            const auto          owner = owner_of_vertices(mesh);
-            std::vector<bool>   takes_part(mesh.num_vertices());
-            for (std::uint32_t v = 0; v < takes_part.size(); ++v) {
-                const std::uint32_t p = owner[v];
-                takes_part[v] = !(P > 1 && p == P - 1) && p % 4 != 1 && v % 3 != 0;
-            }
-            const auto least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
-            // the per-block transpose, then the mesh's kept lists
-            for (const bool kept : {false, true}) {
-                SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
-                if (kept)
-                    mesh.vertex_sources(Op::FV);
-                expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P},
-                                      SomeVertices{}),
-                              least, takes_part);
-            }
+    test::for_each_built_mesh(meshes(), {64, 512}, [](const RXMesh& mesh) {
+        const std::uint32_t P = mesh.num_patches();
+        // the patches in reverse order; the range leaves out the first
+        // entry (the last patch) when there are several
+        std::vector<std::uint32_t> list(P);
+        for (std::uint32_t i = 0; i < P; ++i)
+            list[i] = P - 1 - i;
+        const std::uint32_t begin = P > 1 ? 1 : 0;
+        const auto          patches = DeviceBuffer<std::uint32_t>::from_host(list);
+        const auto          range   = DeviceBuffer<std::uint32_t>::from_host({begin, P});
+        const auto          owner = test::owner_of_vertices(mesh);
+        std::vector<bool>   takes_part(mesh.num_vertices());
+        for (std::uint32_t v = 0; v < takes_part.size(); ++v) {
+            const std::uint32_t p = owner[v];
+            takes_part[v] = !(P > 1 && p == P - 1) && p % 4 != 1 && v % 3 != 0;
         }
+        const auto least = cpu_least(test::faces_of(mesh), mesh.num_vertices());
+        // the per-block transpose, then the mesh's kept lists
+        for (const bool kept : {false, true}) {
+            SCOPED_TRACE(kept ? "kept source lists" : "transpose per block");
+            if (kept)
+                mesh.vertex_sources(Op::FV);
+            expect_result(run_gpu(mesh, PatchSchedule{patches.data(), range.data(), P},
+                                  SomeVertices{}),
+                          least, takes_part);
+        }
+    });
 }
 
 TEST(GpuAccumulateScheduled, WholeMeshAndEmptyRange)

@@ -14,6 +14,7 @@
 
 #include "gpu_test.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
 #include "rxmesh/reference/kring.h"
 #include "rxmesh/reference/topology.h"
 #include "rxmesh/rxmesh.cuh"
@@ -183,37 +184,19 @@ void expect_rings(const RXMesh& m, int k, const std::string& name,
     }
 }
 
-std::vector<std::pair<std::string, TriangleSoup>> generated()
+test::NamedMeshes generated()
 {
     namespace g = rxmesh::generate;
-    return {
-        {"icosphere4", g::icosphere(4)},
-        {"torus", g::torus(64, 40)},
-        {"grid", g::grid(70, 45)},
-        {"cylinder", g::cylinder(48, 20)},
-        {"components", g::components(120, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin5", g::fin(5)},
-        {"isolated", g::isolated_faces(300)},
-        {"degenerate", g::with_degenerate_faces()},
-        {"fan2000", g::fan(2000)},
-        {"quad_grid", g::duplicated_quad_grid(40)},
-        {"refined", g::refine(g::refine(g::torus(16, 7)))},
-    };
+    using namespace rxmesh::test;
+    return joined({manifold_families(4, {64, 40}, {70, 45}, {48, 20}, 120),
+                   irregular_families({5}, 300, 2000), repair_families(40),
+                   {{"refined", g::refine(g::refine(g::torus(16, 7)))}}});
 }
 
 struct NoOp
 {
     __device__ void operator()(VertexId, const KRingView&) const {}
 };
-
-RXMesh build(const TriangleSoup& soup, std::uint32_t capacity)
-{
-    BuildOptions options;
-    options.weld             = true;
-    options.patcher.capacity = capacity;
-    return RXMesh(soup, options);
-}
 
 }  // namespace kring_test
 
@@ -224,7 +207,7 @@ TEST(GpuKRing, GeneratedMeshesMatchReference)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& [name, soup] : generated())
         for (std::uint32_t capacity : {256u, 512u, 1024u, 2048u}) {
-            const RXMesh mesh = build(soup, capacity);
+            const RXMesh mesh = test::welded_mesh(soup, capacity);
             for (int k = 1; k <= 4; ++k)
                 expect_rings(mesh, k, name + " patch " + std::to_string(capacity));
             expect_rings(mesh, -4, name + " patch " + std::to_string(capacity));
@@ -235,25 +218,14 @@ TEST(GpuKRing, GeneratedMeshesMatchReference)
 TEST(GpuKRing, RealMeshesMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::string> files = test::real_mesh_files();
-    if (files.empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
-    int checked = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = io::read(file);
-        } catch (const Error&) {
-            continue;
-        }
-        if (soup.faces.empty() || soup.faces.size() > 200'000)
-            continue;
-        const RXMesh mesh = build(soup, 512);
-        for (int k = 1; k <= 3; ++k)
-            expect_rings(mesh, k, file);
-        expect_rings(mesh, -3, file);
-        ++checked;
-    }
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
+    const int checked = test::for_each_real_mesh(
+        {200'000}, [](const std::string& file, const TriangleSoup& soup) {
+            const RXMesh mesh = test::welded_mesh(soup, 512);
+            for (int k = 1; k <= 3; ++k)
+                expect_rings(mesh, k, file);
+            expect_rings(mesh, -3, file);
+        });
     EXPECT_GT(checked, 100);
 }
 
@@ -262,7 +234,7 @@ TEST(GpuKRing, LargeKCrossesManyPatches)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     // patches of 64 faces have a radius of a few edges: rings of 5..8 cross several
     for (const auto& soup : {generate::icosphere(3), generate::grid(30, 20)}) {
-        const RXMesh mesh = build(soup, 64);
+        const RXMesh mesh = test::welded_mesh(soup, 64);
         ASSERT_GT(mesh.num_patches(), 10u);
         for (int k : {5, 8})
             expect_rings(mesh, k, "small patches");
@@ -274,20 +246,21 @@ TEST(GpuKRing, ShortListsTakeTheGlobalPath)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     // lists of 2 and 5 entries: nearly every vertex overflows, some several times
-    const RXMesh mesh = build(generate::refine(generate::torus(20, 9)), 256);
+    const RXMesh mesh = test::welded_mesh(generate::refine(generate::torus(20, 9)), 256);
     for (std::uint32_t capacity : {2u, 5u}) {
         expect_rings(mesh, 3, "short lists", {}, capacity);
         expect_rings(mesh, -5, "short lists", {}, capacity);
         expect_rings(mesh, staged(5), "short lists", {}, capacity);
     }
-    const RXMesh fan = build(generate::fan(5000), 512);  // one vertex of valence 5000
+    // one vertex of valence 5000
+    const RXMesh fan = test::welded_mesh(generate::fan(5000), 512);
     expect_rings(fan, 2, "fan 5000");
 }
 
 TEST(GpuKRing, ActiveSubsets)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const RXMesh        mesh = build(generate::torus(48, 30), 256);
+    const RXMesh        mesh = test::welded_mesh(generate::torus(48, 30), 256);
     const std::uint32_t V    = mesh.num_vertices();
     std::mt19937        rng(11);
     std::vector<std::uint8_t> none(V, 0), one(V, 0), half(V);
@@ -373,7 +346,7 @@ TEST(GpuKRing, HaloMatchesMultiSourceSearch)
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& [name, soup] : generated())
         for (std::uint32_t capacity : {64u, 512u}) {
-            const RXMesh mesh = build(soup, capacity);
+            const RXMesh mesh = test::welded_mesh(soup, capacity);
             EXPECT_EQ(mesh.kring_bytes(), 0u);
             expect_halo_contract(mesh, name + " patch " + std::to_string(capacity));
         }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "each_op.h"
 #include "rxmesh/query/accumulate_args.h"
 #include "rxmesh/query/combine.h"
 #include "rxmesh/query/op.h"
@@ -83,14 +84,8 @@ TEST(OpTraits, OrientationBlockSizesAndRegisterCaps)
 
 TEST(OpTraits, WrappersReadTheTraits)
 {
-    expect_wrappers_read_the_traits<Op::VV>();
-    expect_wrappers_read_the_traits<Op::VE>();
-    expect_wrappers_read_the_traits<Op::VF>();
-    expect_wrappers_read_the_traits<Op::EV>();
-    expect_wrappers_read_the_traits<Op::EF>();
-    expect_wrappers_read_the_traits<Op::FV>();
-    expect_wrappers_read_the_traits<Op::FE>();
-    expect_wrappers_read_the_traits<Op::FF>();
+    rxmesh::test::for_each_op(
+        [](auto op) { expect_wrappers_read_the_traits<decltype(op)::value>(); });
 }
 
 namespace {

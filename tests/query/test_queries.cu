@@ -11,37 +11,19 @@ TEST(GpuQuery, GeneratedMeshesAllOpsMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     for (const auto& [name, soup] : generated())
-        for (std::uint32_t capacity : {64u, 512u, 2048u}) {
-            BuildOptions options;
-            options.weld             = true;
-            options.patcher.capacity = capacity;
-            const RXMesh mesh(soup, options);
-            check_mesh(mesh, name + " capacity " + std::to_string(capacity));
-        }
+        for (std::uint32_t capacity : {64u, 512u, 2048u})
+            check_mesh(rxmesh::test::welded_mesh(soup, capacity),
+                       name + " capacity " + std::to_string(capacity));
 }
 
 TEST(GpuQuery, RealMeshesAllOpsMatchReference)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const std::vector<std::string> files = rxmesh::test::real_mesh_files();
-    if (files.empty())
-        GTEST_SKIP() << "neither libcgal-demo's data nor assimp-testmodels is installed";
-    int checked = 0;
-    for (const auto& file : files) {
-        TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
-            continue;
-        }
-        if (soup.faces.size() > 300'000)
-            continue;
-        BuildOptions options;
-        options.weld = true;
-        const RXMesh mesh(soup, options);
-        check_mesh(mesh, file);
-        ++checked;
-    }
+    RXMESH_SKIP_WITHOUT_REAL_MESHES();
+    const int checked = rxmesh::test::for_each_real_mesh(
+        {300'000, true}, [](const std::string& file, const TriangleSoup& soup) {
+            check_mesh(rxmesh::test::welded_mesh(soup), file);
+        });
     EXPECT_GT(checked, 100);
 }
 
@@ -83,10 +65,7 @@ TEST(GpuQuery, UserKernelWithPatchQuery)
     EXPECT_EQ(q.grid(), mesh.num_patches());
     rxmesh::launch(q, valence_kernel<decltype(q)>, 0, q, valence.data());
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
-    const auto h = valence.to_host();
-    // an icosphere: 12 vertices of valence 5, all others 6
-    EXPECT_EQ(std::count(h.begin(), h.end(), 5u), 12);
-    EXPECT_EQ(std::count(h.begin(), h.end(), 6u), long(h.size()) - 12);
+    rxmesh::test::expect_icosphere_valences(valence.to_host());
 }
 
 TEST(GpuQuery, SmallMeshesForSanitizers)
@@ -130,10 +109,7 @@ TEST(GpuQuery, OrientedManifoldFlagsMatchCpu)
              {"bowtie", g::bowtie(), false}  // non-manifold vertex only: edges are fine
          }) {
         SCOPED_TRACE(name);
-        BuildOptions options;
-        options.weld             = true;
-        options.patcher.capacity = 64;
-        const RXMesh mesh(soup, options);
+        const RXMesh         mesh  = rxmesh::test::welded_mesh(soup, 64);
         const HostPatchStore h     = mesh.store().to_host();
         const auto           flags = mesh.store().oriented_manifold.to_host();
         ASSERT_EQ(flags.size(), h.num_patches);
@@ -168,21 +144,12 @@ TEST(GpuQuery, FewBlocksLoopOverPatches)
         // steps (every thread has all its elements), 64: partial steps only
         for (std::uint32_t capacity : {64u, 512u}) {
             SCOPED_TRACE(name + " capacity " + std::to_string(capacity));
-            BuildOptions options;
-            options.weld             = true;
-            options.patcher.capacity = capacity;
-            const RXMesh mesh(soup, options);
+            const RXMesh mesh = rxmesh::test::welded_mesh(soup, capacity);
             ASSERT_GE(mesh.num_patches(), 8u);
-            for (unsigned grid : {1u, 3u, 7u}) {
-                expect_same_rows_with_small_grid<Op::VV>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::VE>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::VF>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::EV>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::EF>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::FV>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::FE>(mesh, grid);
-                expect_same_rows_with_small_grid<Op::FF>(mesh, grid);
-            }
+            for (unsigned grid : {1u, 3u, 7u})
+                rxmesh::test::for_each_op([&](auto op) {
+                    expect_same_rows_with_small_grid<decltype(op)::value>(mesh, grid);
+                });
         }
     }
 }

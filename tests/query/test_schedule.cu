@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "mesh_faces.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/rxmesh.cuh"
 
@@ -34,16 +35,6 @@ struct EvenPatches
     __device__ bool patch(std::uint32_t p) const { return p % 2 == 0; }
 };
 
-std::vector<std::uint32_t> owner_of_vertices(const RXMesh& mesh)
-{
-    const auto                 offsets = mesh.store().vertex_offsets.to_host();
-    std::vector<std::uint32_t> owner(mesh.num_vertices());
-    for (std::uint32_t p = 0; p + 1 < offsets.size(); ++p)
-        for (std::uint32_t v = offsets[p]; v < offsets[p + 1]; ++v)
-            owner[v] = p;
-    return owner;
-}
-
 template <Op op, typename Active = AllActive>
 std::vector<std::uint32_t> visits_of(const RXMesh& mesh, const std::vector<std::uint32_t>& patches,
                                      std::uint32_t begin, std::uint32_t end, Active active = {})
@@ -64,7 +55,7 @@ TEST(GpuSchedule, VisitsExactlyTheScheduledPatches)
     o.patcher.capacity = 64;
     const RXMesh mesh(generate::icosphere(4), o);
     ASSERT_GT(mesh.num_patches(), 8u);
-    const auto owner = owner_of_vertices(mesh);
+    const auto owner = test::owner_of_vertices(mesh);
     // a list in any order; the range picks entries 1 .. 4 of it
     const std::vector<std::uint32_t> list = {0, 5, 2, 7, 3, 1};
     const std::vector<std::uint32_t> picked = {5, 2, 7, 3};
@@ -81,7 +72,7 @@ TEST(GpuSchedule, PatchTestSkipsWholePatches)
     BuildOptions o;
     o.patcher.capacity = 64;
     const RXMesh mesh(generate::torus(40, 20), o);
-    const auto   owner = owner_of_vertices(mesh);
+    const auto   owner = test::owner_of_vertices(mesh);
     std::vector<std::uint32_t> all(mesh.num_patches());
     for (std::uint32_t p = 0; p < all.size(); ++p)
         all[p] = p;

@@ -18,16 +18,13 @@
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
 #include "rxmesh/reference/geodesic.h"
+#include "geodesic_bounds.h"
 #include "test_data.h"
 
 namespace {
 
-using rxmesh::Triangle;
-using rxmesh::TriangleSoup;
-using rxmesh::Vec3f;
-using rxmesh::reference::Geodesic;
-using rxmesh::reference::kUnreached;
-using rxmesh::reference::Toplesets;
+using namespace rxmesh;
+using namespace rxmesh::reference;
 using U32s    = std::vector<std::uint32_t>;
 using Vec3d   = std::array<double, 3>;
 namespace gen = rxmesh::generate;
@@ -41,10 +38,6 @@ Vec3d  operator-(const Vec3d& a, const Vec3d& b) { return {a[0] - b[0], a[1] - b
 Vec3d  operator*(double s, const Vec3d& a) { return {s * a[0], s * a[1], s * a[2]}; }
 double dot(const Vec3d& a, const Vec3d& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 double norm(const Vec3d& a) { return std::sqrt(dot(a, a)); }
-Vec3d  cross(const Vec3d& a, const Vec3d& b)
-{
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
 double length(const Vec3f& a, const Vec3f& b) { return norm(to_double(a) - to_double(b)); }
 
 bool repeats_vertex(const Triangle& t) { return t[0] == t[1] || t[1] == t[2] || t[0] == t[2]; }
@@ -244,16 +237,7 @@ void expect_not_below_straight_line(const TriangleSoup& m, const Geodesic& g, st
 //! Vertex (i, j) of gen::grid(n, n).
 std::uint32_t grid_vertex(int n, int i, int j) { return std::uint32_t(j * (n + 1) + i); }
 
-//! The discretisation bound on the grid and the sphere, for a vertex at
-//! distance r from the source on a mesh of longest edge h (a first-order
-//! estimate). Given exact times at a and b, the planar update is off by the
-//! curvature 1 / r of the circular front across ab: <= l^2 / (2 r) for
-//! |ab| = l <= h. The accepted update is a convex combination of ta and tb
-//! (weights >= 0, sum 1), so earlier errors carry over without growth and
-//! the local ones add up along the updates back to the source, whose
-//! distances fall by about h / 2 or more per step (the grid's legs are
-//! h / sqrt(2)): sum_k h^2 / (2 (k h / 2)) = sum_k h / k <= h (1 + ln(r / h)).
-double discretisation_bound(double r, double h) { return h * (1 + std::log(std::max(r, h) / h)); }
+using rxmesh::test::discretisation_bound;  // derived in geodesic_bounds.h
 
 TEST(ReferenceGeodesic, FlatGridWithinTheDiscretisationBound)
 {
@@ -302,28 +286,16 @@ TEST(ReferenceGeodesic, IcosphereWithinTheDiscretisationBound)
     // distance >= rho from the centre) onto the sphere stretches by <= R / rho.
     // PTP differs from d_p by the discretisation bound, either way: on the
     // sphere the fronts converge again past the equator.
-    const double R = 2;
-    TriangleSoup m = gen::icosphere(5);
-    for (Vec3f& p : m.positions)
-        for (float& x : p)
-            x *= float(R);  // a power of two: exact
-    double h = 0, rho = R;
-    for (const Triangle& t : m.faces) {
-        const Vec3d p0 = to_double(m.positions[t[0]]);
-        const Vec3d c = cross(to_double(m.positions[t[1]]) - p0, to_double(m.positions[t[2]]) - p0);
-        rho           = std::min(rho, std::abs(dot(c, p0)) / norm(c));
-        for (int k = 0; k < 3; ++k)
-            h = std::max(h, length(m.positions[t[k]], m.positions[t[(k + 1) % 3]]));
-    }
+    const rxmesh::test::ScaledIcosphere sphere = rxmesh::test::scaled_icosphere(5, 2);
+    const TriangleSoup&                 m      = sphere.mesh;
+    const double   R = sphere.radius, rho = sphere.least_plane_distance;
     const Geodesic g = ref::geodesic_ptp(m.positions, m.faces, {0}, 1e-9);
     ASSERT_TRUE(g.converged);
     EXPECT_EQ(g.distance[0], 0.0);
     expect_not_below_straight_line(m, g, 0);
-    const Vec3d source = to_double(m.positions[0]);
-    for (std::size_t v = 0; v < m.num_vertices(); ++v) {
-        const Vec3d  p     = to_double(m.positions[v]);
-        const double arc   = R * std::atan2(norm(cross(source, p)), dot(source, p));
-        const double bound = discretisation_bound(arc, h);
+    for (std::uint32_t v = 0; v < m.num_vertices(); ++v) {
+        const double arc   = sphere.arc(0, v);
+        const double bound = discretisation_bound(arc, sphere.longest_edge);
         EXPECT_LE(g.distance[v], arc + bound) << "vertex " << v;
         EXPECT_GE(g.distance[v], arc * rho / R - bound) << "vertex " << v;
     }

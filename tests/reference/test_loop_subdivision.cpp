@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mesh_families.h"
 #include "osd_oracle.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/bounding_box.h"
@@ -193,26 +194,15 @@ void expect_same_as_opensubdiv(const TriangleSoup& soup, int levels, const std::
 TEST(ReferenceLoop, MatchesOpenSubdivOnManifoldMeshes)
 {
     RXMESH_SKIP_WITHOUT_OSD();
-    expect_same_as_opensubdiv(generate::icosphere(1), 3, "icosphere");
-    expect_same_as_opensubdiv(generate::torus(8, 5), 3, "torus");
-    expect_same_as_opensubdiv(generate::grid(5, 4), 3, "open grid");
-    expect_same_as_opensubdiv(generate::cylinder(6, 3), 3, "cylinder (two boundary loops)");
-    expect_same_as_opensubdiv(generate::components(3, 1), 2, "components");
+    // the components: two levels only
+    for (const auto& [name, soup] : test::manifold_families(1, {8, 5}, {5, 4}, {6, 3}, 3))
+        expect_same_as_opensubdiv(soup, name == "components" ? 2 : 3, name);
     expect_same_as_opensubdiv(generate::fan(9), 3, "fan (boundary rim)");
-    int checked = 0;
-    for (const char* name : {"meshes/cross.off", "meshes/elephant.off", "meshes/fandisk.off"}) {
-        const std::string dir = test::cgal_data_dir();
-        if (dir.empty())
-            break;
-        TriangleSoup soup;
-        try {
-            soup = io::read(dir + "/" + name);
-        } catch (const Error&) {
-            continue;
-        }
-        expect_same_as_opensubdiv(soup, 2, name);
-        ++checked;
-    }
+    const int checked = test::for_each_cgal_file(
+        {"meshes/cross.off", "meshes/elephant.off", "meshes/fandisk.off"},
+        [](const std::string& file, const TriangleSoup& soup) {
+            expect_same_as_opensubdiv(soup, 2, file);
+        });
     if (!test::cgal_data_dir().empty()) {
         EXPECT_GE(checked, 2);
     }

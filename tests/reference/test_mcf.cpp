@@ -13,6 +13,7 @@
 
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/mcf.h"
+#include "random_values.h"
 
 #if RXMESH_HAVE_EIGEN
 #include "eigen_mcf.h"
@@ -64,12 +65,7 @@ double weight_of(const McfSystem& s, Edge e)
 
 std::vector<double> random_vector(std::size_t n, std::uint32_t seed)
 {
-    std::mt19937                           rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double>                    x(n);
-    for (double& v : x)
-        v = u(rng);
-    return x;
+    return rxmesh::test::random_values<double>(n, seed);
 }
 
 double dot(const std::vector<double>& a, const std::vector<double>& b)

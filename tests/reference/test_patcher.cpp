@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mesh_families.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/patcher.h"
 #include "rxmesh/reference/topology.h"
@@ -70,17 +71,10 @@ void expect_valid_partition(const TriangleSoup& soup, const rxmesh::reference::C
 
 TEST(ReferencePatcher, PartitionsIntoConnectedPatchesWithinCapacity)
 {
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"icosphere5", g::icosphere(5)},
-        {"torus", g::torus(96, 48)},
-        {"grid", g::grid(80, 50)},
-        {"cylinder", g::cylinder(64, 30)},
-        {"components", g::components(300, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin4", g::fin(4)},
-        {"isolated", g::isolated_faces(700)},
-        {"fan2000", g::fan(2000)},
-    };
+    using namespace rxmesh::test;
+    // the GPU patcher's test covers these meshes too (tests/patch/test_patcher.cu)
+    const NamedMeshes meshes = joined({manifold_families(5, {96, 48}, {80, 50}, {64, 30}, 300),
+                                       irregular_families({4}, 700, 2000)});
     for (const auto& [name, soup] : meshes)
         for (std::uint32_t capacity : {1u, 64u, 256u, 512u, 2048u}) {
             rxmesh::PatcherOptions options;

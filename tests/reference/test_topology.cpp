@@ -13,20 +13,13 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/topology.h"
+#include "mesh_families.h"
 #include "mesh_stats_check.h"
 
 namespace {
 
-using rxmesh::InvalidInputError;
-using rxmesh::MeshStats;
-using rxmesh::Triangle;
-using rxmesh::TriangleSoup;
-using rxmesh::Vec3f;
-using rxmesh::reference::build_topology;
-using rxmesh::reference::compute_stats;
-using rxmesh::reference::Csr;
-using rxmesh::reference::reindex;
-using rxmesh::reference::Topology;
+using namespace rxmesh;
+using namespace rxmesh::reference;
 using U32s = std::vector<std::uint32_t>;
 
 constexpr std::uint32_t kNone = ~0u;
@@ -139,13 +132,21 @@ void expect_consistent(const Topology& t, const std::vector<Triangle>& faces)
     }
 }
 
-Topology topology_of(const TriangleSoup& m)
-{
-    return build_topology(static_cast<std::uint32_t>(m.positions.size()), m.faces);
-}
+using rxmesh::test::topology_of;
 
 using rxmesh::test::expect_stats;
 using rxmesh::test::make_stats;
+
+//! The topology of `faces` over `num_vertices` vertices: consistent, with
+//! the stats `want`.
+Topology expect_topology(std::uint32_t num_vertices, const std::vector<Triangle>& faces,
+                         const MeshStats& want)
+{
+    Topology t = build_topology(num_vertices, faces);
+    expect_consistent(t, faces);
+    expect_stats(compute_stats(t, faces), want);
+    return t;
+}
 
 // ---------------------------------------------------------------------------
 // Hand-checked tiny cases
@@ -229,9 +230,7 @@ TEST(ReferenceTopology, UnusedVerticesHaveEmptyRows)
 TEST(ReferenceTopology, EmptyMesh)
 {
     const std::vector<Triangle> faces;
-    const Topology t = build_topology(4, faces);
-    expect_consistent(t, faces);
-    expect_stats(compute_stats(t, faces), make_stats(0, 0, 0, 0, 0, 0, 0));
+    expect_topology(4, faces, make_stats(0, 0, 0, 0, 0, 0, 0));
 }
 
 TEST(ReferenceTopology, ThrowsOnOutOfRangeIndex)
@@ -274,10 +273,8 @@ TEST(ReferenceTopology, StatsRejectMismatchedFaces)
 TEST(ReferenceNonManifold, BowtieCentre)
 {
     const std::vector<Triangle> faces = {{0, 1, 2}, {0, 3, 4}};
-    const Topology t = build_topology(5, faces);
-    expect_consistent(t, faces);
     // one component through the shared vertex
-    expect_stats(compute_stats(t, faces), make_stats(5, 2, 6, 6, 0, 1, 1));
+    expect_topology(5, faces, make_stats(5, 2, 6, 6, 0, 1, 1));
 }
 
 TEST(ReferenceNonManifold, DoubleConeApex)
@@ -285,37 +282,29 @@ TEST(ReferenceNonManifold, DoubleConeApex)
     // two closed-rim cones sharing apex 0: two fans, no non-manifold edge
     const std::vector<Triangle> faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1},
                                          {0, 4, 5}, {0, 5, 6}, {0, 6, 4}};
-    const Topology t = build_topology(7, faces);
-    expect_consistent(t, faces);
     // edges: 6 spokes + 6 rim edges; the rims are the boundary
-    expect_stats(compute_stats(t, faces), make_stats(7, 6, 12, 6, 0, 1, 1));
+    expect_topology(7, faces, make_stats(7, 6, 12, 6, 0, 1, 1));
 }
 
 TEST(ReferenceNonManifold, FinEdgeEndpoints)
 {
     // three triangles on edge (0,1): both endpoints non-manifold, tips not
     const std::vector<Triangle> faces = {{0, 1, 2}, {1, 0, 3}, {0, 1, 4}};
-    const Topology t = build_topology(5, faces);
-    expect_consistent(t, faces);
+    const Topology t = expect_topology(5, faces, make_stats(5, 3, 7, 6, 1, 2, 1));
     EXPECT_EQ(t.ef.row_size(0), 3u);  // edge (0,1) is edge 0
-    expect_stats(compute_stats(t, faces), make_stats(5, 3, 7, 6, 1, 2, 1));
 }
 
 TEST(ReferenceNonManifold, OpenStripIsManifold)
 {
     // a strip of 3 triangles: every vertex has one open fan
     const std::vector<Triangle> faces = {{0, 1, 2}, {2, 1, 3}, {2, 3, 4}};
-    const Topology t = build_topology(5, faces);
-    expect_consistent(t, faces);
-    expect_stats(compute_stats(t, faces), make_stats(5, 3, 7, 5, 0, 0, 1));
+    expect_topology(5, faces, make_stats(5, 3, 7, 5, 0, 0, 1));
 }
 
 TEST(ReferenceNonManifold, ClosedTetrahedron)
 {
     const std::vector<Triangle> faces = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}};
-    const Topology t = build_topology(4, faces);
-    expect_consistent(t, faces);
-    expect_stats(compute_stats(t, faces), make_stats(4, 4, 6, 0, 0, 0, 1));
+    const Topology t = expect_topology(4, faces, make_stats(4, 4, 6, 0, 0, 0, 1));
     for (std::uint32_t f = 0; f < 4; ++f)
         EXPECT_EQ(t.ff.row_size(f), 3u);
 }
@@ -325,18 +314,14 @@ TEST(ReferenceNonManifold, DuplicateFaceMakesNoNonManifoldEdge)
     // the same triangle twice: each edge has exactly 2 faces (a closed
     // "pillow"), one fan per vertex
     const std::vector<Triangle> faces = {{0, 1, 2}, {0, 2, 1}};
-    const Topology t = build_topology(3, faces);
-    expect_consistent(t, faces);
-    expect_stats(compute_stats(t, faces), make_stats(3, 2, 3, 0, 0, 0, 1));
+    expect_topology(3, faces, make_stats(3, 2, 3, 0, 0, 0, 1));
 }
 
 TEST(ReferenceStats, ComponentsIgnoreUnreferencedVertices)
 {
     // two triangles and unreferenced ids 3, 7, 8
     const std::vector<Triangle> faces = {{0, 1, 2}, {4, 5, 6}};
-    const Topology t = build_topology(9, faces);
-    expect_consistent(t, faces);
-    expect_stats(compute_stats(t, faces), make_stats(6, 2, 6, 6, 0, 0, 2));
+    expect_topology(9, faces, make_stats(6, 2, 6, 6, 0, 0, 2));
 }
 
 // ---------------------------------------------------------------------------
@@ -346,20 +331,12 @@ TEST(ReferenceStats, ComponentsIgnoreUnreferencedVertices)
 TEST(ReferenceConsistency, GeneratedMeshes)
 {
     namespace g = rxmesh::generate;
-    const std::vector<std::pair<std::string, TriangleSoup>> meshes = {
-        {"icosphere(0)", g::icosphere(0)},
-        {"icosphere(2)", g::icosphere(2)},
-        {"torus(8,5)", g::torus(8, 5)},
-        {"grid(4,3)", g::grid(4, 3)},
-        {"cylinder(6,3)", g::cylinder(6, 3)},
-        {"components(3,1)", g::components(3, 1)},
-        {"bowtie", g::bowtie()},
-        {"fin(4)", g::fin(4)},
-        {"isolated_faces(5)", g::isolated_faces(5)},
-        {"fan(50)", g::fan(50)},
-        {"refine(fin(3))", g::refine(g::fin(3))},
-        {"duplicated_quad_grid(3)", g::duplicated_quad_grid(3)},
-    };
+    using namespace rxmesh::test;
+    const NamedMeshes meshes =
+        joined({{{"icosphere0", g::icosphere(0)}},
+                manifold_families(2, {8, 5}, {4, 3}, {6, 3}, 3), irregular_families({4}, 5, 50),
+                {{"refine(fin(3))", g::refine(g::fin(3))},
+                 {"duplicated_quad_grid(3)", g::duplicated_quad_grid(3)}}});
     for (const auto& [name, mesh] : meshes) {
         SCOPED_TRACE(name);
         const Topology t = topology_of(mesh);

@@ -81,20 +81,13 @@ TEST(GpuBvh, ClosestPointsMatchTheOracleOnGeneratedMeshes)
 TEST(GpuBvh, RealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    int checked = 0;
-    for (const auto& file : rxmesh::test::real_mesh_files()) {
-        if (checked == 20) break;
-        TriangleSoup soup;
-        try {
-            soup = rxmesh::io::read(file);
-        } catch (const rxmesh::Error&) {
-            continue;
-        }
-        if (soup.faces.empty() || soup.faces.size() > 100'000) continue;
-        expect_matches_oracle(soup, file, 300);
-        if (HasFatalFailure()) return;
-        ++checked;
-    }
+    const int checked = rxmesh::test::for_each_mesh_file(
+        rxmesh::test::real_mesh_files(), {100'000, false, 20},
+        [&](const std::string& file, const TriangleSoup& soup) {
+            expect_matches_oracle(soup, file, 300);
+            return !HasFatalFailure();
+        });
+    if (HasFatalFailure()) return;
     if (checked == 0) GTEST_SKIP() << "no real mesh installed";
 }
 
