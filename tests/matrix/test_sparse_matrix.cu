@@ -130,9 +130,8 @@ void check_builders(const TriangleSoup& input, const std::string& what)
 void assemble_laplacian_blocks(SparseMatrix<double, 3>& L3, VertexView<const float, 3> p)
 {
     assemble_faces(L3, [=] __device__(FaceId, const VertexId(&v)[3], FaceBlocks<double, 3>& b) {
-        const detail::Point3<double> q[3] = {detail::point_of<double>(p, v[0].id()),
-                                             detail::point_of<double>(p, v[1].id()),
-                                             detail::point_of<double>(p, v[2].id())};
+        const detail::CornerPoints<double> corners(p, v);
+        const auto&                        q = corners.p;
         for (int k = 0; k < 3; ++k) {
             const int    i = k, j = (k + 1) % 3, o = (k + 2) % 3;
             const double w = 0.5 * detail::cot_at(q[o], q[i], q[j]);

@@ -23,6 +23,7 @@
 #include <string>
 #include <type_traits>
 
+#include "rxmesh/attribute/blas.cuh"
 #include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
@@ -35,12 +36,7 @@ namespace detail {
 //! Keeps an argument out of deduction, so that it converts: scale(A, 2.0) on
 //! a float matrix, an Attribute where an output view is taken.
 template <typename T>
-struct ScalarOf
-{
-    using type = T;
-};
-template <typename T>
-using Scalar = typename ScalarOf<T>::type;
+using Scalar = NonDeduced<T>;
 
 //! A view of T or const T (both are accepted where the function only reads).
 template <typename T, typename U>
@@ -129,18 +125,29 @@ void axpby(detail::Scalar<T> alpha, const SparseMatrix<T, K>& X, detail::Scalar<
         stream);
 }
 
-template <typename T, int K>
-void add_to_diagonal(SparseMatrix<T, K>& A, detail::Scalar<T> alpha, cudaStream_t stream = 0)
+namespace detail {
+
+//! Adds value(row, i) to diagonal entry i of every block row's diagonal block.
+template <typename T, int K, typename Value>
+void add_diagonal_values(SparseMatrix<T, K>& A, Value value, cudaStream_t stream)
 {
     const SparseMatrixView<T, K> a = A.view();
-    detail::for_indices(
+    for_indices(
         A.num_rows(),
         [=] __device__(std::uint32_t row) {
             T* blk = a.block(a.pattern.find(row, row));
             for (int i = 0; i < K; ++i)
-                blk[i * K + i] += alpha;
+                blk[i * K + i] += value(row, i);
         },
         stream);
+}
+
+}  // namespace detail
+
+template <typename T, int K>
+void add_to_diagonal(SparseMatrix<T, K>& A, detail::Scalar<T> alpha, cudaStream_t stream = 0)
+{
+    detail::add_diagonal_values(A, [=] __device__(std::uint32_t, int) { return alpha; }, stream);
 }
 
 template <typename T, int K, typename U>
@@ -149,13 +156,11 @@ void add_to_diagonal(SparseMatrix<T, K>& A, AttributeView<U, K, VertexId> d,
 {
     static_assert(detail::is_view_of<T, U>, "d holds the matrix's value type");
     detail::require_rows(A, d, "add_to_diagonal");
-    const SparseMatrixView<T, K> a = A.view();
-    detail::for_indices(
-        A.num_rows(),
-        [=] __device__(std::uint32_t row) {
-            T* blk = a.block(a.pattern.find(row, row));
-            for (int i = 0; i < K; ++i)
-                blk[i * K + i] += alpha * d.data()[std::uint64_t(row) * K + i];
+    const U* values = d.data();
+    detail::add_diagonal_values(
+        A,
+        [=] __device__(std::uint32_t row, int i) {
+            return alpha * values[std::uint64_t(row) * K + i];
         },
         stream);
 }

@@ -46,6 +46,17 @@ RXMESH_HD Point3<T> point_of(VertexView<const float, 3> p, std::uint32_t v)
     return {T(p.data()[3 * std::uint64_t(v)]), T(p.data()[3 * std::uint64_t(v) + 1]),
             T(p.data()[3 * std::uint64_t(v) + 2])};
 }
+//! The positions of a face's three corners, in T.
+template <typename T>
+struct CornerPoints
+{
+    Point3<T> p[3];
+    RXMESH_HD CornerPoints(VertexView<const float, 3> positions, const VertexId (&v)[3])
+        : p{point_of<T>(positions, v[0].id()), point_of<T>(positions, v[1].id()),
+            point_of<T>(positions, v[2].id())}
+    {
+    }
+};
 template <typename T>
 RXMESH_HD Point3<T> minus(const Point3<T>& a, const Point3<T>& b)
 {
@@ -108,9 +119,8 @@ SparseMatrix<T> cotangent_laplacian(std::shared_ptr<const SparsePattern> pattern
     assemble_faces(
         L,
         [=] __device__(FaceId, const VertexId(&v)[3], FaceBlocks<T>& local) {
-            const detail::Point3<T> p[3] = {detail::point_of<T>(positions, v[0].id()),
-                                            detail::point_of<T>(positions, v[1].id()),
-                                            detail::point_of<T>(positions, v[2].id())};
+            const detail::CornerPoints<T> c(positions, v);
+            const auto&                   p = c.p;
             for (int k = 0; k < 3; ++k) {  // edge (k, k + 1), opposite corner k + 2
                 const int i = k, j = (k + 1) % 3, o = (k + 2) % 3;
                 const T   w = T(0.5) * detail::cot_at(p[o], p[i], p[j]);
@@ -133,10 +143,9 @@ SparseMatrix<T> full_mass(std::shared_ptr<const SparsePattern> pattern,
     assemble_faces(
         M,
         [=] __device__(FaceId, const VertexId(&v)[3], FaceBlocks<T>& local) {
-            const detail::Point3<T> a = detail::point_of<T>(positions, v[0].id()),
-                                    b = detail::point_of<T>(positions, v[1].id()),
-                                    c = detail::point_of<T>(positions, v[2].id());
-            const T area = T(0.5) * detail::cross_norm(detail::minus(b, a), detail::minus(c, a));
+            const detail::CornerPoints<T> c(positions, v);
+            const T area = T(0.5) * detail::cross_norm(detail::minus(c.p[1], c.p[0]),
+                                                       detail::minus(c.p[2], c.p[0]));
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j)
                     local(i, j) = i == j ? area / 6 : area / 12;
