@@ -14,6 +14,7 @@
 #                          second filter
 #   bench BENCH [ARGS...]  one benchmark (build-bench, device checks off) on
 #                          CGAL's armadillo unless ARGS name a --mesh
+#   bench-once [BUILD]     every benchmark of a build once: runs, verified
 #   ab BENCH...            two trees' benchmarks interleaved (OLD=dir)
 #   remesh [passes]        remeshing and simplification against CGAL and
 #                          meshoptimizer, speed, the apps on a 3.3M-face OBJ
@@ -37,7 +38,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 here=scripts/device
 
-commands="check tests bench ab remesh dynamic python apps new-user file-to-result regression same-output prebuilt ncu"
+commands="check tests bench bench-once ab remesh dynamic python apps new-user file-to-result regression same-output prebuilt ncu"
 
 usage()
 {

@@ -19,9 +19,11 @@ for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
 export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 
+#! configure_build_device [SRC] [DIR]: another tree (an older one for
+#! same-output) into its own build dir, with the same flags.
 configure_build_device()
 {
-  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  cmake -S "${1:-.}" -B "${2:-build-device}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DRXMESH_DEVICE_CHECKS=ON -DRXMESH_BUILD_BENCHMARKS=ON -DCMAKE_PREFIX_PATH="$DEPS/usr" \
     -DGTest_DIR="$DEPS/usr/lib/x86_64-linux-gnu/cmake/GTest" \
     -DRXMESH_CGAL_DATA_TARBALL="$DEPS/usr/share/doc/libcgal-dev/data.tar.gz" \

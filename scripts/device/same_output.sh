@@ -7,9 +7,11 @@
 # it is run-to-run noise (an app whose reductions end in a float atomic).
 # Prints one line per app and input and a closing verdict; exits 1 on any
 # difference. Both build dirs must be configured (scripts/device.sh check or
-# regression configure them); the app targets are built here.
-# usage: [OLD_BUILD=build-old] [NEW_BUILD=build-device] [APPS="..."] \
-#        scripts/device.sh same-output        (carry .deps)
+# regression configure them) or OLD_SRC name the older tree's sources (a
+# carried git archive), configured here into OLD_BUILD; the app targets are
+# built here.
+# usage: [OLD_SRC=.old-tree] [OLD_BUILD=build-old] [NEW_BUILD=build-device] \
+#        [APPS="..."] scripts/device.sh same-output        (carry .deps)
 set -uo pipefail
 source scripts/device/env.sh > /dev/null
 OLD_BUILD=${OLD_BUILD:-build-old}
@@ -17,6 +19,9 @@ NEW_BUILD=${NEW_BUILD:-build-device}
 APPS=${APPS:-"vertex_normal mcf geodesic bilateral subdivide delaunay remesh simplify"}
 LOG="$OUT/same_output.txt"
 : > "$LOG"
+if [ -n "${OLD_SRC:-}" ] && [ ! -f "$OLD_BUILD/build.ninja" ]; then
+  configure_build_device "$OLD_SRC" "$OLD_BUILD" || exit 1
+fi
 targets=$(for a in $APPS; do echo "rxmesh-${a//_/-}"; done)
 for b in "$OLD_BUILD" "$NEW_BUILD"; do
   [ -f "$b/build.ninja" ] || { echo "no $b/build.ninja: configure it first" | tee -a "$LOG"; exit 1; }

@@ -260,8 +260,8 @@ TEST(GpuDynamic, EveryOperationAgreesWithTheReference)
             EXPECT_EQ(gpu.euler_characteristic(), ref.euler_characteristic());
             if (HasFailure()) return;
         }
-        // fin 4: every edge touches its non-manifold edge's vertices
-        EXPECT_EQ(total.applied > 0, name != "fin 4");
+        // fin4: every edge touches its non-manifold edge's vertices
+        EXPECT_EQ(total.applied > 0, name != "fin4");
         if (soup.faces.size() > 30) EXPECT_GT(total.refused + total.conflicted, 0u);
     }
 }

