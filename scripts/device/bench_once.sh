@@ -1,32 +1,64 @@
 #!/usr/bin/env bash
 # Every benchmark of a build run once, to show that it runs and verifies
-# (not for figures): BUILD/benchmarks/bench_* each on CGAL's armadillo with
-# BENCH_ARGS (default --levels 1 --runs 1), exit 0 and its "verified" line
-# required; where OLD_BENCHMARKS holds an older build of one, its JSON
+# (not for figures): BUILD/benchmarks/bench_* each on CGAL's armadillo,
+# exit 0 required (a driver exits 1 when its verification fails), its
+# "verified" line printed; where OLD_BENCHMARKS holds an older build of one, its JSON
 # report must equal the older one's but for the times. Prints one line per
 # benchmark; reports in $OUT/bench_*.md and .json; exits 1 on any failure.
 # usage: [BENCH_ARGS=...] [OLD_BENCHMARKS=dir] scripts/device.sh bench-once [BUILD]
 #        (BUILD defaults to build-device, configured and built by check;
 #        carry .deps)
+# Each benchmark gets the options its --help lists: --mesh (armadillo),
+# --levels 1, --runs 1, --json, --max-faces 100000, --min-faces 200000;
+# bench_obj_parse a 64-grid; bench_geodesic_cpu and bench_geodesic_exact
+# the distances bench_geodesic dumped (--level 1). BENCH_ARGS, if set,
+# replaces the chosen size options for every benchmark.
 set -uo pipefail
 BUILD_PATH=${1:-build-device}
 OLD_BENCHMARKS=${OLD_BENCHMARKS:-}
 source scripts/device/env.sh > /dev/null
 status=0
 MESH=$(armadillo_mesh)
+DUMP="$OUT/geodesic_dump"
+mkdir -p "$DUMP"
+#! The options benchmark $1 is run with, from what its --help lists.
+options_of()
+{
+  local help name
+  help=$("$1" --help 2>&1); name=$(basename "$1")
+  has() { grep -qE -- "(^|[ ,])$1([ =,]|$)" <<< "$help"; }
+  case "$name" in
+    bench_obj_parse) echo "64 1"; return ;;
+    bench_geodesic_cpu|bench_geodesic_exact)
+      echo "--mesh $MESH --level 1 --distances $DUMP/rxmesh_level1.f32"; return ;;
+  esac
+  local o=""
+  has --mesh && o+=" --mesh $MESH"
+  if [ -n "${BENCH_ARGS:-}" ]; then
+    o+=" $BENCH_ARGS"
+  else
+    has --levels && o+=" --levels 1"
+    has --runs && o+=" --runs 1"
+    has --max-faces && o+=" --max-faces 100000"
+    has --min-faces && o+=" --min-faces 200000"
+  fi
+  has --json && o+=" --json $OUT/$name.json"
+  [ "$name" = bench_geodesic ] && o+=" --dump $DUMP"
+  echo "$o"
+}
 for b in "$BUILD_PATH"/benchmarks/bench_*; do
   [ -x "$b" ] || continue
   name=$(basename "$b")
-  timeout 120 "$b" --mesh "$MESH" ${BENCH_ARGS:---levels 1 --runs 1} --json "$OUT/$name.json" \
-    > "$OUT/$name.md" 2>&1
+  # shellcheck disable=SC2046
+  timeout 120 "$b" $(options_of "$b") > "$OUT/$name.md" 2>&1
   rc=$?
   echo "$name exit $rc: $(grep -i "^verified" "$OUT/$name.md" | head -1)"
-  [ $rc = 0 ] || status=1
+  [ $rc = 0 ] || { status=1; head -c 300 "$OUT/$name.md"; echo; }
   # an older build of the same benchmark (OLD_BENCHMARKS/NAME): the same
   # report but for its times
   old="${OLD_BENCHMARKS:-/nonexistent}/$name"
   [ -x "$old" ] || continue
-  timeout 120 "$old" --mesh "$MESH" ${BENCH_ARGS:---levels 1 --runs 1} --json "$OUT/${name}_old.json" \
+  timeout 120 "$old" $(options_of "$b" | sed "s|$OUT/$name.json|$OUT/${name}_old.json|") \
     > "$OUT/${name}_old.md" 2>&1
   python3 - "$OUT/${name}_old.json" "$OUT/$name.json" <<'PY' || status=1
 import json, re, sys
