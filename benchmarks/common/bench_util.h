@@ -25,6 +25,10 @@ namespace rxmesh::bench {
 template <typename Measure>
 void for_each_level(TriangleSoup soup, int min_level, int levels, Measure&& measure)
 {
+    if (min_level > levels)  // a run that measures nothing must not pass as verified
+        throw std::invalid_argument("--min-level " + std::to_string(min_level) +
+                                    " is above --levels " + std::to_string(levels) +
+                                    ": nothing to measure");
     for (int level = 0; level <= levels; ++level) {
         if (level > 0) soup = generate::refine(soup);
         if (level >= min_level) measure(level, soup);

@@ -9,7 +9,7 @@
 #        (BUILD defaults to build-device, configured and built by check;
 #        carry .deps)
 # Each benchmark gets the options its --help lists: --mesh (armadillo),
-# --levels 1, --runs 1, --json, --max-faces 100000, --min-faces 200000;
+# --levels 1 (--min-level 0), --runs 1, --json, --max-faces 100000, --min-faces 200000;
 # bench_obj_parse a 64-grid; bench_geodesic_cpu and bench_geodesic_exact
 # the distances bench_geodesic dumped (--level 1). BENCH_ARGS, if set,
 # replaces the chosen size options for every benchmark.
@@ -38,6 +38,7 @@ options_of()
     o+=" $BENCH_ARGS"
   else
     has --levels && o+=" --levels 1"
+    has --min-level && o+=" --min-level 0"
     has --runs && o+=" --runs 1"
     has --max-faces && o+=" --max-faces 100000"
     has --min-faces && o+=" --min-faces 200000"
