@@ -13,6 +13,7 @@
 
 #include "../common/new_mesh_app.h"
 #include "rxmesh/algo/remesh.h"
+#include "rxmesh/algo/remesh_length.h"
 #include "rxmesh/reference/boundary_check.h"
 
 namespace {
@@ -23,9 +24,6 @@ using namespace rxmesh;
 //! per face at L = the mean edge length on a 2-core host: 0.3 s at 2,918
 //! faces, 10 s at 75,408).
 constexpr std::size_t kMaxReferenceFaces = 50000;
-//! Refused before any GPU work: a target length that would split the input
-//! into more faces than 32-bit slot ids hold (about F x (mean edge / L)^2).
-constexpr double kMaxExpectedFaces = 2147483648.0;
 //! --check: the GPU's share of edges within [4/5 L, 4/3 L] within this of
 //! the oracle's, and its Hausdorff distance at most this factor x the
 //! oracle's (the GPU applies the same rules in parallel passes, in another
@@ -49,63 +47,6 @@ const app::Info kInfo = app::new_mesh_app(
      "within 0.10 of its own and the symmetric Hausdorff distance to the input at most 1.5 x its "
      "own + 1e-6 x the bounding-box diagonal (exit 2 otherwise); not with --device cpu, which "
      "runs that reference"});
-
-//! What the options ask of L: a length, a ratio to the input's mean edge
-//! length, or neither (0: the mean itself).
-struct LengthRequest
-{
-    double length = 0, relative = 0;
-};
-
-//! L as chosen: on the GPU after the upload (the input's mean edge length
-//! measured there), on the host with --device cpu.
-struct TargetLength
-{
-    double      value = 0, input_mean_edge = 0;
-    std::string source;  // how it was chosen, in words
-};
-
-//! A figure in a message or the summary: three significant digits.
-std::string short_number(double v) { return app::formatted("%.3g", v); }
-
-//! L from the options and the input's mean edge length.
-TargetLength target_length(double input_mean_edge, const LengthRequest& request)
-{
-    TargetLength t;
-    t.input_mean_edge = input_mean_edge;
-    t.value           = input_mean_edge;
-    t.source          = "the input's mean edge length";
-    if (request.length > 0) {
-        t.value  = request.length;
-        t.source = "--length";
-    } else if (request.relative > 0) {
-        t.value  = request.relative * input_mean_edge;
-        t.source = short_number(request.relative) + " x the input's mean edge length";
-    }
-    return t;
-}
-
-//! \throw InvalidInputError for an L that is not positive (a mesh whose
-//! edges all have length 0, without --length) or would make too many faces
-//! (L is finite: --length and --relative are within float range, and so are
-//! the positions).
-TargetLength choose_target_length(double input_mean_edge, std::size_t input_faces,
-                                  const LengthRequest& request, const std::string& name)
-{
-    const TargetLength t = target_length(input_mean_edge, request);
-    if (!(t.value > 0))
-        throw InvalidInputError(name +
-                                ": the input's edges all have length 0, so there is no "
-                                "mean edge length to take L from: give --length");
-    const double ratio    = t.input_mean_edge / t.value;
-    const double expected = double(input_faces) * ratio * ratio;
-    if (expected > kMaxExpectedFaces)
-        throw InvalidInputError(name + ": the target edge length " + short_number(t.value) +
-                                " would make about " + short_number(expected) + " faces (" +
-                                std::to_string(input_faces) + " x (mean edge " +
-                                short_number(t.input_mean_edge) + " / L)^2), beyond 32-bit ids");
-    return t;
-}
 
 using Remeshed    = app::NewMeshRun<RemeshReport>;
 using CpuRemeshed = app::CpuNewMeshRun<reference::RemeshReport>;
@@ -178,25 +119,25 @@ app::OracleCheck check_result(const TriangleSoup& in, const Remeshed& run,
 
 //! The summary both paths print but its last lines; `passes`: the GPU's.
 template <typename Run>
-void print_summary(const app::Session& s, const Run& run, double length, const TargetLength& target,
+void print_summary(const app::Session& s, const Run& run, const TargetLength& target,
                    std::uint32_t iterations, const std::string& passes = "")
 {
     const auto& r = run.report;
     app::print_sizes(s, run.result.positions.size(), run.result.faces.size());
-    std::printf("  target edge length %.6g (%s), %u iteration%s\n", length, target.source.c_str(),
-                iterations, iterations == 1 ? "" : "s");
+    std::printf("  target edge length %.6g (%s), %u iteration%s\n", r.target_length,
+                target.source.c_str(), iterations, iterations == 1 ? "" : "s");
     std::printf("  splits %llu, collapses %llu, flips %llu%s\n", (unsigned long long)r.splits,
                 (unsigned long long)r.collapses, (unsigned long long)r.flips, passes.c_str());
     app::print_band_quality(run.quality);
 }
 
-void print_summary(const app::Session& s, const Remeshed& run, const TargetLength& target)
+//! The GPU's passes per step, for the summary.
+std::string passes_of(const RemeshReport& r)
 {
-    const RemeshReport& r = run.report;
-    const std::string   passes = app::formatted(
-        " (passes: %u split, %u collapse, %u flip)%s", r.split_passes, r.collapse_passes,
-        r.flip_passes, r.hit_pass_bound ? "; a step stopped at its pass bound with work left" : "");
-    print_summary(s, run, r.target_length, target, r.iterations, passes);
+    return app::formatted(" (passes: %u split, %u collapse, %u flip)%s", r.split_passes,
+                          r.collapse_passes, r.flip_passes,
+                          r.hit_pass_bound ? "; a step stopped at its pass bound with work left"
+                                           : "");
 }
 
 class Remesh final : public app::App
@@ -270,7 +211,8 @@ class Remesh final : public app::App
         const Remeshed run = app::run_new_mesh(in, options, remesher, s.check(), m_warmup);
         const app::OracleCheck c = s.check() ? check_result(in, run, options) : app::OracleCheck{};
         return app::finish_gpu_run(
-            s, run, "remesh", c, [&] { print_summary(s, run, m_target); },
+            s, run, "remesh", c,
+            [&] { print_summary(s, run, m_target, run.report.iterations, passes_of(run.report)); },
             parameters(run.report.target_length), double(run.result.positions.size()),
             double(run.result.faces.size()));
     }
@@ -308,7 +250,7 @@ class Remesh final : public app::App
             .num("flips", double(r.flips));
         return app::finish_cpu_run(
             s, run, "remesh",
-            [&] { print_summary(s, run, m_target.value, m_target, m_options.iterations); },
+            [&] { print_summary(s, run, m_target, m_options.iterations); },
             parameters(r.target_length), remesh,
             app::cpu_quality_json(run.quality, r.target_length),
             run.result.positions.size(), run.result.faces.size());
@@ -328,7 +270,7 @@ class Remesh final : public app::App
         return params;
     }
 
-    LengthRequest m_request;
+    TargetLengthRequest m_request;
     RemeshOptions m_options;
     bool          m_no_project = false;
     std::uint32_t m_warmup     = 0;

@@ -10,6 +10,8 @@ distances) are in input order; the mesh's own arrays (faces(), edges(),
 query(), kring(), attributes) use the mesh's numbering, and
 Mesh.to_input_order / to_mesh_order convert. Every GPU method takes
 `stream` (None: the current stream of PyTorch, else CuPy, else CUDA's
-default). rxmesh.autograd holds the differentiable operators (PyTorch).
+default). rxmesh.remesh, simplify and delaunay take arrays straight (no
+Mesh, no patches built), as Mesh.remesh, ... do. rxmesh.autograd holds the differentiable operators (PyTorch).
 """
-from ._rxmesh import DeviceArray, Mesh, loop_subdivide, read, write_ply, __version__  # noqa: F401
+from ._rxmesh import (  # noqa: F401
+    DeviceArray, Mesh, delaunay, loop_subdivide, read, remesh, simplify, write_ply, __version__)

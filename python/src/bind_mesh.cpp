@@ -101,6 +101,24 @@ void check_host_faces(const ArrayIn& f, std::uint64_t num_vertices)
                                     std::to_string(num_vertices) + " vertices");
 }
 
+//! A changing-topology call on the caller's arrays: checked, then straight
+//! into a DynamicMesh (no patches built); the result as new_mesh gives it.
+template <typename Call>
+py::tuple on_arrays(const py::object& vertices, const py::object& faces, const py::object& stream,
+                    Call&& call)
+{
+    const cudaStream_t s = resolve_stream(stream);
+    const InputArray   v(vertices, "vertices", "positions", 3, s);
+    const InputArray   f(faces, "faces", "ids", 3, s);
+    check_host_faces(f.in(), v.in().rows);
+    NewMesh m;
+    {
+        py::gil_scoped_release release;
+        m = call(TopologyInput{nullptr, &v.in(), &f.in()}, s);
+    }
+    return new_mesh(m, s);
+}
+
 MeshHandle make_mesh(const py::object& vertices, const py::object& faces, bool weld,
                      std::uint32_t capacity, const py::object& stream)
 {
@@ -208,7 +226,7 @@ std::vector<double> time_from_cpp(const MeshHandle& h, const std::string& what, 
         else if (what == "mcf")
             (void)mean_curvature_flow(h, 0.f, 10.f, 1, 1e-5, 1000, false, s);
         else if (what == "remesh")
-            (void)isotropic_remesh(h, 0.0, 1, true, 0.0, s);
+            (void)isotropic_remesh({&h}, 0.0, 1, true, 0.0, s);
         else
             throw InvalidInputError("_time_cpp: unknown op '" + what + "'");
     };
@@ -359,18 +377,18 @@ void bind_algorithms(py::class_<MeshHandle>& c)
     .def("remesh", [](const MeshHandle& h, double target_length, int iterations, bool project,
                       double feature_angle, const py::object& stream) {
         const cudaStream_t s = resolve_stream(stream);
-        return new_mesh(isotropic_remesh(h, target_length, iterations, project, feature_angle, s), s);
+        return new_mesh(isotropic_remesh({&h}, target_length, iterations, project, feature_angle, s), s);
     }, py::arg("target_length") = 0.0, py::arg("iterations") = 3, py::arg("project") = true,
        py::arg("feature_angle") = 0.0, py::arg("stream") = py::none(),
        "isotropic remeshing: (vertices, faces, input_vertex (-1: created), report)")
     .def("simplify", [](const MeshHandle& h, std::uint32_t target_faces, const py::object& stream) {
         const cudaStream_t s = resolve_stream(stream);
-        return new_mesh(qem_simplify(h, target_faces, s), s);
+        return new_mesh(qem_simplify({&h}, target_faces, s), s);
     }, py::arg("target_faces"), py::arg("stream") = py::none(),
        "QEM simplification to target_faces: (vertices, faces, input_vertex, report)")
     .def("delaunay", [](const MeshHandle& h, const py::object& stream) {
         const cudaStream_t s = resolve_stream(stream);
-        return new_mesh(delaunay_flips(h, s), s);
+        return new_mesh(delaunay_flips({&h}, s), s);
     }, py::arg("stream") = py::none(),
        "Delaunay edge flips (Lawson): (vertices, faces, input_vertex, report)");
 }
@@ -407,6 +425,34 @@ void bind_mesh(py::module_& m)
     }, py::arg("vertices"), py::arg("faces"), py::arg("levels") = 1, py::arg("stream") = py::none(),
        "Loop subdivision: (vertices, faces) as device arrays (numbering of "
        "reference/loop_subdivision.h: input vertices first, then one per edge)");
+    // The changing-topology algorithms straight from arrays: no Mesh (and
+    // no patches) is built; input_vertex is the input array's row.
+    m.def("remesh", [](const py::object& vertices, const py::object& faces, double target_length,
+                       int iterations, bool project, double feature_angle,
+                       const py::object& stream) {
+        return on_arrays(vertices, faces, stream, [&](const TopologyInput& in, cudaStream_t s) {
+            return isotropic_remesh(in, target_length, iterations, project, feature_angle, s);
+        });
+    }, py::arg("vertices"), py::arg("faces"), py::arg("target_length") = 0.0,
+       py::arg("iterations") = 3, py::arg("project") = true, py::arg("feature_angle") = 0.0,
+       py::arg("stream") = py::none(),
+       "isotropic remeshing of arrays, as Mesh.remesh: (vertices, faces, input_vertex (-1: "
+       "created), report)");
+    m.def("simplify", [](const py::object& vertices, const py::object& faces,
+                         std::uint32_t target_faces, const py::object& stream) {
+        return on_arrays(vertices, faces, stream, [&](const TopologyInput& in, cudaStream_t s) {
+            return qem_simplify(in, target_faces, s);
+        });
+    }, py::arg("vertices"), py::arg("faces"), py::arg("target_faces"),
+       py::arg("stream") = py::none(),
+       "QEM simplification of arrays, as Mesh.simplify: (vertices, faces, input_vertex, report)");
+    m.def("delaunay", [](const py::object& vertices, const py::object& faces,
+                         const py::object& stream) {
+        return on_arrays(vertices, faces, stream, [&](const TopologyInput& in, cudaStream_t s) {
+            return delaunay_flips(in, s);
+        });
+    }, py::arg("vertices"), py::arg("faces"), py::arg("stream") = py::none(),
+       "Delaunay edge flips of arrays, as Mesh.delaunay: (vertices, faces, input_vertex, report)");
 }
 
 }  // namespace rxmesh::python

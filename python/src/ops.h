@@ -155,10 +155,22 @@ struct NewMesh
 };
 NewMesh loop_subdivide(const ArrayIn& vertices, const ArrayIn& faces, int levels,
                        cudaStream_t stream);
-NewMesh isotropic_remesh(const MeshHandle& h, double target_length, int iterations,
+//! Where a changing-topology call starts: a Mesh (its patched mesh copied
+//! on the device; the result's input ids composed back to the Mesh's
+//! input), or the caller's arrays, straight into a DynamicMesh with no
+//! patches built (rxmesh.remesh(vertices, faces), ...).
+struct TopologyInput
+{
+    const MeshHandle* mesh     = nullptr;
+    const ArrayIn*    vertices = nullptr;
+    const ArrayIn*    faces    = nullptr;
+};
+//! target_length 0: the input's mean edge length. \throw InvalidInputError
+//! for a target that is below 0 or would make more faces than 32-bit ids hold.
+NewMesh isotropic_remesh(const TopologyInput& in, double target_length, int iterations,
                          bool project, double feature_angle, cudaStream_t stream);
-NewMesh qem_simplify(const MeshHandle& h, std::uint32_t target_faces, cudaStream_t stream);
-NewMesh delaunay_flips(const MeshHandle& h, cudaStream_t stream);
+NewMesh qem_simplify(const TopologyInput& in, std::uint32_t target_faces, cudaStream_t stream);
+NewMesh delaunay_flips(const TopologyInput& in, cudaStream_t stream);
 
 // ---- differentiable operators (algo/geometry_gradients.cuh), input order ----
 // Pointers are the caller's device arrays (torch tensors), contiguous, of

@@ -4,7 +4,9 @@
 #include "ops_detail.cuh"
 #include "rxmesh/algo/delaunay.cuh"
 #include "rxmesh/algo/loop_subdivision.cuh"
+#include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/algo/remesh.h"
+#include "rxmesh/algo/remesh_length.h"
 #include "rxmesh/algo/simplify.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/dynamic/dynamic_mesh.h"
@@ -14,21 +16,26 @@ namespace rxmesh::python {
 
 namespace {
 
-//! The compact mesh's input vertex (a global id of the RXMesh it was made
-//! from) -> an input vertex of the Python mesh; ~0u for created vertices.
+//! The compact mesh's input vertex (a slot of the DynamicMesh, which is a
+//! global id when it came from a Mesh) -> an input vertex of the caller's;
+//! ~0u for created vertices. `global_to_input`: null for arrays (slot i is
+//! input vertex i).
 __global__ void compose_input_vertex(std::uint32_t* ids, std::uint32_t n,
                                      const std::uint32_t* global_to_input)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        ids[i] = ids[i] == kNoElement ? ~0u : global_to_input[ids[i]];
+    if (i < n) {
+        const std::uint32_t v = ids[i];
+        ids[i] = v == kNoElement ? ~0u : global_to_input ? global_to_input[v] : v;
+    }
 }
 
-NewMesh from_compact(const MeshHandle& h, CompactMesh c, std::string report, cudaStream_t s)
+NewMesh from_compact(const TopologyInput& in, CompactMesh c, std::string report, cudaStream_t s)
 {
     if (c.num_vertices > 0) {
         compose_input_vertex<<<detail::blocks(c.num_vertices), 256, 0, s>>>(
-            c.input_vertex.data(), c.num_vertices, h.mesh->global_vertex_to_input().data());
+            c.input_vertex.data(), c.num_vertices,
+            in.mesh ? in.mesh->mesh->global_vertex_to_input().data() : nullptr);
         RXMESH_CHECK_LAUNCH();
     }
     NewMesh out;
@@ -38,6 +45,20 @@ NewMesh from_compact(const MeshHandle& h, CompactMesh c, std::string report, cud
     out.input_vertex = std::make_shared<DeviceBuffer<std::uint32_t>>(std::move(c.input_vertex));
     out.report_json  = std::move(report);
     return out;
+}
+
+//! The DynamicMesh a call works on: from the Mesh on the device, or from
+//! the arrays (read in place when float32 / int32 on the device, else
+//! uploaded once), checked on the device.
+DynamicMesh dynamic_mesh_of(const TopologyInput& in, cudaStream_t s)
+{
+    if (in.mesh) return DynamicMesh(*in.mesh->mesh, {}, s);
+    DeviceBuffer<float>         pos_store;
+    DeviceBuffer<std::uint32_t> face_store;
+    const float*                pos = detail::device_positions(*in.vertices, pos_store, s);
+    const std::uint32_t*        fv  = detail::device_faces(*in.faces, face_store, s);
+    return DynamicMesh(VertexView<const float, 3>(pos, std::uint32_t(in.vertices->rows)),
+                       FaceView<const std::uint32_t, 3>(fv, std::uint32_t(in.faces->rows)), {}, s);
 }
 
 }  // namespace
@@ -61,35 +82,37 @@ NewMesh loop_subdivide(const ArrayIn& vertices, const ArrayIn& faces, int levels
     return out;
 }
 
-NewMesh isotropic_remesh(const MeshHandle& h, double target_length, int iterations, bool project,
-                         double feature_angle, cudaStream_t s)
+NewMesh isotropic_remesh(const TopologyInput& in, double target_length, int iterations,
+                         bool project, double feature_angle, cudaStream_t s)
 {
     if (iterations < 0)
         throw InvalidInputError("remesh: iterations must be >= 0, got " + std::to_string(iterations));
-    DynamicMesh   dm(*h.mesh, {}, s);
+    DynamicMesh   dm = dynamic_mesh_of(in, s);
     RemeshOptions o;
-    o.target_length         = target_length;
+    o.target_length = choose_target_length(mean_edge_length(dm), dm.num_faces(),
+                                           {target_length, 0, "target_length"}, "remesh")
+                          .value;
     o.iterations            = std::uint32_t(iterations);
     o.project               = project;
     o.feature_angle_degrees = feature_angle;
     const RemeshReport r    = rxmesh::isotropic_remesh(dm, o);
-    return from_compact(h, dm.compact(), r.to_json(), s);
+    return from_compact(in, dm.compact(), r.to_json(), s);
 }
 
-NewMesh qem_simplify(const MeshHandle& h, std::uint32_t target_faces, cudaStream_t s)
+NewMesh qem_simplify(const TopologyInput& in, std::uint32_t target_faces, cudaStream_t s)
 {
-    DynamicMesh     dm(*h.mesh, {}, s);
+    DynamicMesh     dm = dynamic_mesh_of(in, s);
     SimplifyOptions o;
     o.target_faces         = target_faces;
     const SimplifyReport r = rxmesh::qem_simplify(dm, o);
-    return from_compact(h, dm.compact(), r.to_json(), s);
+    return from_compact(in, dm.compact(), r.to_json(), s);
 }
 
-NewMesh delaunay_flips(const MeshHandle& h, cudaStream_t s)
+NewMesh delaunay_flips(const TopologyInput& in, cudaStream_t s)
 {
-    DynamicMesh          dm(*h.mesh, {}, s);
-    const DelaunayReport r = rxmesh::delaunay_flips(dm);
-    return from_compact(h, dm.compact(), r.to_json(), s);
+    DynamicMesh            dm = dynamic_mesh_of(in, s);
+    const DelaunayReport r  = rxmesh::delaunay_flips(dm);
+    return from_compact(in, dm.compact(), r.to_json(), s);
 }
 
 }  // namespace rxmesh::python

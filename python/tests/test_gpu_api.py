@@ -288,3 +288,51 @@ def test_delaunay_properties(gpu):
             opposite[(min(a, b), max(a, b))].append(np.dot(e1, e2) / np.linalg.norm(np.cross(e1, e2)))
     interior = [sum(c) for c in opposite.values() if len(c) == 2]
     assert interior and sum(c < -1e-4 for c in interior) <= report["refused"]
+
+
+def test_topology_straight_from_arrays(gpu):
+    """rxmesh.remesh / simplify / delaunay take arrays with no Mesh built:
+    the same promises as the Mesh methods, input_vertex the input row."""
+    v, f = torus()
+    target = 0.08
+    nv, nf, iv, report = rxmesh.remesh(v, f, target_length=target, iterations=3)
+    p, F, iv = check_new_mesh(nv, nf, iv)
+    assert report["iterations"] == 3 and euler(len(p), F) == 0
+    lengths = [np.linalg.norm(p[a] - p[b]) for x in F for a, b in zip(x, np.roll(x, -1))]
+    assert 0.8 * target < np.mean(lengths) < 4 / 3 * target
+    kept = iv >= 0
+    assert kept.any() and iv[kept].max() < len(v)
+
+    nv, nf, iv, report = rxmesh.simplify(v, f, target_faces=len(f) // 4)
+    p, F, iv = check_new_mesh(nv, nf, iv)
+    assert report["reached_target"] and len(F) <= len(f) // 4 and euler(len(p), F) == 0
+
+    g, gf = grid(16, 12)
+    g = noisy(g, 0.01)
+    nv, nf, iv, report = rxmesh.delaunay(g, gf)
+    p, F, iv = check_new_mesh(nv, nf, iv)
+    assert report["converged"] and report["flips"] > 0 and len(F) == len(gf)
+    np.testing.assert_array_equal(iv, np.arange(len(g)))  # slot i is input row i
+    np.testing.assert_array_equal(p, g)
+
+
+def test_topology_from_device_tensors_and_bad_arrays(gpu):
+    torch = pytest.importorskip("torch")
+    g, gf = grid(8, 6)
+    g = noisy(g, 0.01)
+    tv, tf = torch.from_numpy(g).cuda(), torch.from_numpy(gf).int().cuda()
+    nv, nf, iv, _ = rxmesh.delaunay(tv, tf)
+    np.testing.assert_array_equal(nv.numpy(), g)
+    # bad arrays: refused with the element named, on the host and on the device
+    bad = gf.copy()
+    bad[3] = [0, 1, len(g)]
+    with pytest.raises(ValueError, match="face 3"):
+        rxmesh.delaunay(g, bad)
+    with pytest.raises(ValueError, match="face 3"):
+        rxmesh.delaunay(tv, torch.from_numpy(bad).int().cuda())
+    nan = g.copy()
+    nan[5, 1] = np.nan
+    with pytest.raises(ValueError, match="vertex 5"):
+        rxmesh.remesh(torch.from_numpy(nan).cuda(), tf)
+    with pytest.raises(ValueError, match="target_length"):
+        rxmesh.remesh(g, gf, target_length=-1.0)

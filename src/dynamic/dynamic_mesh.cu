@@ -1,6 +1,10 @@
 #include "rxmesh/dynamic/dynamic_mesh.h"
 
+#include <cub/device/device_for.cuh>
+
+#include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "connectivity_build.h"
@@ -14,6 +18,13 @@ namespace rxmesh {
 using namespace dynamic_detail;
 
 namespace {
+
+//! The size limits both constructors share.
+void check_sizes(std::size_t vertices, std::size_t faces)
+{
+    if (vertices >= 0x7FFFFFFFu || faces >= 0x3FFFFFFFu)
+        throw InvalidInputError("DynamicMesh: the mesh exceeds 2^31 vertices or 2^30 faces");
+}
 
 void check_soup(const TriangleSoup& soup)
 {
@@ -33,8 +44,62 @@ void check_soup(const TriangleSoup& soup)
             throw InvalidInputError("DynamicMesh: face " + std::to_string(f) +
                                     " repeats a vertex");
     }
-    if (soup.positions.size() >= 0x7FFFFFFFu || soup.faces.size() >= 0x3FFFFFFFu)
-        throw InvalidInputError("DynamicMesh: the mesh exceeds 2^31 vertices or 2^30 faces");
+    check_sizes(soup.positions.size(), soup.faces.size());
+}
+
+constexpr unsigned long long kNoneBad = std::numeric_limits<unsigned long long>::max();
+
+//! check_soup on the device: the first vertex with a non-finite coordinate
+//! and the first face naming a vertex out of range or repeating one
+//! (kNoneBad: none), found with atomicMin so the lowest id is named.
+std::array<unsigned long long, 2> first_bad_on_device(VertexView<const float, 3> positions,
+                                                      FaceView<const std::uint32_t, 3> faces,
+                                                      cudaStream_t stream)
+{
+    DeviceBuffer<unsigned long long> bad(2, stream);
+    RXMESH_CHECK_CUDA(cudaMemsetAsync(bad.data(), 0xFF, 2 * sizeof(unsigned long long), stream));
+    unsigned long long* first = bad.data();
+    const float*        p     = positions.data();
+    const std::uint32_t *f = faces.data(), nv = positions.num_elements();
+    if (positions.num_elements() > 0)
+        RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(
+            std::uint64_t(nv),
+            [=] __device__(std::uint64_t v) {
+                if (!isfinite(p[3 * v]) || !isfinite(p[3 * v + 1]) || !isfinite(p[3 * v + 2]))
+                    atomicMin(first, v);
+            },
+            stream));
+    if (faces.num_elements() > 0)
+        RXMESH_CHECK_CUDA(cub::DeviceFor::Bulk(
+            std::uint64_t(faces.num_elements()),
+            [=] __device__(std::uint64_t i) {
+                const std::uint32_t a = f[3 * i], b = f[3 * i + 1], c = f[3 * i + 2];
+                if (a >= nv || b >= nv || c >= nv || a == b || b == c || a == c)
+                    atomicMin(first + 1, i);
+            },
+            stream));
+    std::array<unsigned long long, 2> out{};
+    RXMESH_CHECK_CUDA(cudaMemcpyAsync(out.data(), first, sizeof(out), cudaMemcpyDeviceToHost,
+                                      stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    return out;
+}
+
+//! \throw InvalidInputError naming the first bad vertex or face, in the
+//! words check_soup uses.
+void check_on_device(VertexView<const float, 3> positions, FaceView<const std::uint32_t, 3> faces,
+                     cudaStream_t stream)
+{
+    check_sizes(positions.num_elements(), faces.num_elements());
+    const auto bad = first_bad_on_device(positions, faces, stream);
+    if (bad[0] != kNoneBad)
+        throw InvalidInputError("DynamicMesh: vertex " + std::to_string(bad[0]) +
+                                " has a non-finite coordinate");
+    if (bad[1] != kNoneBad)
+        throw InvalidInputError("DynamicMesh: face " + std::to_string(bad[1]) +
+                                " names a vertex >= " +
+                                std::to_string(positions.num_elements()) +
+                                " or repeats a vertex");
 }
 
 //! Grows `buffer` to `count` elements keeping its first `keep` elements.
@@ -70,18 +135,36 @@ DynamicMesh::DynamicMesh(const RXMesh& mesh, const DynamicOptions& options, cuda
 {
     const auto positions = mesh.positions();
     const auto faces     = mesh.faces(stream);
-    m_connectivity       = std::make_unique<Connectivity>();
-    m_workspace          = std::make_unique<PassWorkspace>();
-    reserve(mesh.num_vertices(), mesh.num_faces());
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_positions.data(), positions.device_data(),
-                                      12ull * mesh.num_vertices(), cudaMemcpyDeviceToDevice,
-                                      stream));
-    RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_faces.data(), faces.data(), 12ull * mesh.num_faces(),
-                                      cudaMemcpyDeviceToDevice, stream));
-    RXMESH_CHECK_CUDA(cudaMemsetAsync(m_vertex_alive.data(), 1, mesh.num_vertices(), stream));
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(stream));
-    m_vertex_slots = m_num_vertices = m_input_vertices = mesh.num_vertices();
-    m_face_slots = m_num_faces = mesh.num_faces();
+    copy_from_device(positions.device_data(), faces.data(), mesh.num_vertices(), mesh.num_faces());
+}
+
+DynamicMesh::DynamicMesh(VertexView<const float, 3> positions,
+                         FaceView<const std::uint32_t, 3> faces, const DynamicOptions& options,
+                         cudaStream_t stream)
+    : m_options(options), m_stream(stream)
+{
+    check_on_device(positions, faces, stream);
+    copy_from_device(positions.data(), faces.data(), positions.num_elements(),
+                     faces.num_elements());
+}
+
+void DynamicMesh::copy_from_device(const float* positions, const std::uint32_t* faces,
+                                   std::uint32_t num_vertices, std::uint32_t num_faces)
+{
+    m_connectivity = std::make_unique<Connectivity>();
+    m_workspace    = std::make_unique<PassWorkspace>();
+    reserve(num_vertices, num_faces);
+    if (num_vertices > 0) {
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_positions.data(), positions, 12ull * num_vertices,
+                                          cudaMemcpyDeviceToDevice, m_stream));
+        RXMESH_CHECK_CUDA(cudaMemsetAsync(m_vertex_alive.data(), 1, num_vertices, m_stream));
+    }
+    if (num_faces > 0)
+        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_faces.data(), faces, 12ull * num_faces,
+                                          cudaMemcpyDeviceToDevice, m_stream));
+    RXMESH_CHECK_CUDA(cudaStreamSynchronize(m_stream));
+    m_vertex_slots = m_num_vertices = m_input_vertices = num_vertices;
+    m_face_slots = m_num_faces = num_faces;
 }
 
 void DynamicMesh::upload(const std::vector<float>&         positions,

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "rxmesh/core/attribute_view.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/ids.h"
 #include "rxmesh/dynamic/attribute_events.h"
@@ -110,6 +111,14 @@ class DynamicMesh
     //! The static mesh's vertices (global ids) and faces, on the device.
     explicit DynamicMesh(const RXMesh& mesh, const DynamicOptions& options = {},
                          cudaStream_t stream = 0);
+    //! A mesh already in device memory (3 floats per vertex, 3 vertex ids
+    //! per face, e.g. a PyTorch or CuPy tensor's memory), copied on `stream`
+    //! with no host copy and no patches built; vertex i is slot i, as from a
+    //! TriangleSoup. The caller keeps both arrays alive and unchanged until
+    //! the constructor returns. \throw InvalidInputError as for a soup (the
+    //! first bad face or vertex named), checked on the device.
+    DynamicMesh(VertexView<const float, 3> positions, FaceView<const std::uint32_t, 3> faces,
+                const DynamicOptions& options = {}, cudaStream_t stream = 0);
     ~DynamicMesh();
     DynamicMesh(DynamicMesh&&) noexcept;
     DynamicMesh& operator=(DynamicMesh&&) noexcept;
@@ -203,6 +212,9 @@ class DynamicMesh
 
    private:
     void upload(const std::vector<float>& positions, const std::vector<std::uint32_t>& faces);
+    //! Copies a mesh in device memory in (both device constructors).
+    void copy_from_device(const float* positions, const std::uint32_t* faces,
+                          std::uint32_t num_vertices, std::uint32_t num_faces);
     void reserve(std::uint32_t vertex_slots, std::uint32_t face_slots);
     void mark_changed() { m_connectivity_current = false; }
     void remap_flipped_edges(std::uint32_t count);
