@@ -234,4 +234,34 @@ PartitionQuality metis_kway(const std::vector<std::uint32_t>& offsets,
 #endif
 }
 
+bool metis_node_nd(const std::vector<std::uint32_t>& offsets,
+                   const std::vector<std::uint32_t>& neighbours,
+                   std::vector<std::uint32_t>& new_to_old, double& ms, std::string& why)
+{
+    ms  = 0;
+    why = check_csr(offsets, neighbours);
+    if (!why.empty()) return false;
+#ifndef RXMESH_HAVE_METIS
+    why = "METIS not found at build time";
+    return false;
+#else
+    idx_t              n = idx_t(offsets.size() - 1);
+    std::vector<idx_t> xadj(offsets.begin(), offsets.end()),
+        adjncy(neighbours.begin(), neighbours.end()), perm(n), iperm(n);
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    const auto t0 = std::chrono::steady_clock::now();
+    const int  rc = n == 0 ? METIS_OK
+                           : METIS_NodeND(&n, xadj.data(), adjncy.data(), nullptr, options,
+                                          perm.data(), iperm.data());
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (rc != METIS_OK) {
+        why = "METIS_NodeND returned " + std::to_string(rc);
+        return false;
+    }
+    new_to_old.assign(perm.begin(), perm.end());  // METIS: row i of A' is row perm[i] of A
+    return true;
+#endif
+}
+
 }  // namespace rxmesh::bench

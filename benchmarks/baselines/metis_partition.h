@@ -44,4 +44,12 @@ PartitionQuality assess_partition(const std::vector<std::uint32_t>& offsets,
                                   const std::vector<std::uint32_t>& part_of,
                                   std::uint32_t                     parts);
 
+//! METIS_NodeND's fill-reducing order of a symmetric graph (CSR without
+//! self loops: offsets n+1, neighbour ids), as new_to_old (row k of the
+//! permuted matrix is row new_to_old[k]); `ms`: the METIS call alone.
+//! Returns false, with `why`, when METIS is not compiled in or fails.
+bool metis_node_nd(const std::vector<std::uint32_t>& offsets,
+                   const std::vector<std::uint32_t>& neighbours,
+                   std::vector<std::uint32_t>& new_to_old, double& ms, std::string& why);
+
 }  // namespace rxmesh::bench

@@ -42,16 +42,17 @@ class Dissection
             m_order.insert(m_order.end(), set.begin(), set.end());
             return;
         }
-        const int axis = longest_axis(set);
-        const auto middle = set.begin() + set.size() / 2;
-        std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return m_positions[a][axis] < m_positions[b][axis] ||
-                   (m_positions[a][axis] == m_positions[b][axis] && a < b);
-        });
-        std::vector<std::uint32_t> parts[2] = {{set.begin(), middle}, {middle, set.end()}};
-        for (int s = 0; s < 2; ++s)
-            for (const std::uint32_t v : parts[s]) m_side[v] = std::uint8_t(s);
-        std::vector<std::uint32_t> separator = smaller_separator(parts);
+        // the median cut along each axis; the one whose separator is smallest
+        std::vector<std::uint32_t> parts[2], separator;
+        for (int axis = 0; axis < 3; ++axis) {
+            std::vector<std::uint32_t> cut[2];
+            std::vector<std::uint32_t> sep = median_cut(set, axis, cut);
+            if (axis == 0 || sep.size() < separator.size()) {
+                separator = std::move(sep);
+                parts[0] = std::move(cut[0]), parts[1] = std::move(cut[1]);
+            }
+            for (const std::uint32_t v : set) m_side[v] = kOutside;
+        }
         for (const std::uint32_t v : set) m_side[v] = kOutside;
         set = {};
         order(std::move(parts[0]));
@@ -62,22 +63,25 @@ class Dissection
 
     std::vector<std::uint32_t> take() { return std::move(m_order); }
 
+    //! Cuts `set` at the median of `axis` into cut[0] and cut[1], less the
+    //! separator it returns; m_side marks the parts (kSeparator its vertices).
+    std::vector<std::uint32_t> median_cut(std::vector<std::uint32_t> set, int axis,
+                                          std::vector<std::uint32_t> (&cut)[2])
+    {
+        const auto middle = set.begin() + set.size() / 2;
+        std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_positions[a][axis] < m_positions[b][axis] ||
+                   (m_positions[a][axis] == m_positions[b][axis] && a < b);
+        });
+        cut[0].assign(set.begin(), middle);
+        cut[1].assign(middle, set.end());
+        for (int s = 0; s < 2; ++s)
+            for (const std::uint32_t v : cut[s]) m_side[v] = std::uint8_t(s);
+        return smaller_separator(cut);
+    }
+
    private:
     static constexpr std::uint8_t kOutside = 2, kSeparator = 3;
-
-    int longest_axis(const std::vector<std::uint32_t>& set) const
-    {
-        Vec3f lo = m_positions[set[0]], hi = lo;
-        for (const std::uint32_t v : set)
-            for (int d = 0; d < 3; ++d) {
-                lo[d] = std::min(lo[d], m_positions[v][d]);
-                hi[d] = std::max(hi[d], m_positions[v][d]);
-            }
-        int axis = 0;
-        for (int d = 1; d < 3; ++d)
-            if (hi[d] - lo[d] > hi[axis] - lo[axis]) axis = d;
-        return axis;
-    }
 
     //! The vertices of `part` (side s) with a neighbour on the other side.
     std::vector<std::uint32_t> boundary(const std::vector<std::uint32_t>& part, int s) const
