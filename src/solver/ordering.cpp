@@ -53,7 +53,6 @@ class Dissection
             }
             for (const std::uint32_t v : set) m_side[v] = kOutside;
         }
-        for (const std::uint32_t v : set) m_side[v] = kOutside;
         set = {};
         order(std::move(parts[0]));
         order(std::move(parts[1]));
