@@ -47,8 +47,10 @@ options_of()
   [ "$name" = bench_geodesic ] && o+=" --dump $DUMP"
   echo "$o"
 }
+ran=0
 for b in "$BUILD_PATH"/benchmarks/bench_*; do
   [ -x "$b" ] || continue
+  ran=$((ran + 1))
   name=$(basename "$b")
   # shellcheck disable=SC2046
   timeout 120 "$b" $(options_of "$b") > "$OUT/$name.md" 2>&1
@@ -92,4 +94,11 @@ print("  old and new reports (times left out): " + ("the same" if d is None else
 sys.exit(0 if d is None else 1)
 PY
 done
+# a build without benchmarks (not built, or the wrong directory) is a failure,
+# not a run in which nothing failed
+if [ $ran = 0 ]; then
+  echo "bench-once: no benchmarks in $BUILD_PATH/benchmarks (build them first)"
+  exit 1
+fi
+echo "bench-once: $ran benchmarks run"
 exit $status
