@@ -1,6 +1,6 @@
 // A CPU path's linear solver (--device cpu): conjugate gradient in double on
 // the host over any symmetric positive definite operator, with the GPU
-// solver's stopping rule and report (solver/cg.cuh), so that the CPU path
+// solver's stopping rule and report (solver/cg.cuh, cg_report.h), so that the CPU path
 // stops where the GPU's would.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "rxmesh/core/error.h"
-#include "rxmesh/solver/cg.cuh"
+#include "rxmesh/solver/cg_report.h"
 
 namespace rxmesh::app {
 

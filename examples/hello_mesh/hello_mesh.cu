@@ -2,7 +2,7 @@
 // (README.md next to this file says how). It reads a mesh (OBJ, OFF, PLY or
 // STL), or makes a torus when given none, and on the GPU:
 //   1. counts each vertex's neighbours with a VV query and a device lambda;
-//   2. computes unit vertex normals (algo/vertex_normals.cuh);
+//   2. computes unit vertex normals (algo/vertex_normals.h);
 // then checks the valences against the edge count (their sum is twice the
 // number of edges) and writes the normals, one row per input vertex, as a
 // PLY when given an output path.
@@ -15,7 +15,7 @@
 #include <exception>
 #include <string>
 
-#include "rxmesh/algo/vertex_normals.cuh"
+#include "rxmesh/algo/vertex_normals.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/export.h"
 #include "rxmesh/io/generate.h"

@@ -2,8 +2,8 @@
 // QEM simplification, Delaunay flips. Results stay in device memory.
 #include "ops.h"
 #include "ops_detail.cuh"
-#include "rxmesh/algo/delaunay.cuh"
-#include "rxmesh/algo/loop_subdivision.cuh"
+#include "rxmesh/algo/delaunay.h"
+#include "rxmesh/algo/loop_subdivision.h"
 #include "rxmesh/algo/mesh_quality.h"
 #include "rxmesh/algo/remesh.h"
 #include "rxmesh/algo/remesh_length.h"

@@ -15,6 +15,10 @@
 // edge: the weights are undefined there) keep their position; vertices
 // whose ball would reach beyond kMaxKRingRings rings get the ball of that
 // many rings (a ball is rarely more than three rings deep).
+//
+// This header: the passes and the launch-tuned template, for benchmarks and
+// device code; the entry point with the launch chosen by size is in
+// bilateral.h, compiled into the library (src/algo/bilateral.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "rxmesh/algo/bilateral.h"
 #include "rxmesh/algo/detail/bilateral_terms.h"
 #include "rxmesh/geometry/face_corners.cuh"
 #include "rxmesh/core/launch.cuh"
@@ -35,20 +40,6 @@
 #include "rxmesh/rxmesh.cuh"
 
 namespace rxmesh {
-
-struct BilateralOptions
-{
-    int          iterations = 1;
-    KRingOptions kring;  // list length per thread of the ball query
-};
-
-//! Milliseconds per stage, summed over the iterations (CUDA events).
-struct BilateralReport
-{
-    int   iterations = 0;
-    float terms_ms   = 0;  // the normal and sigma_c^2 (one pass)
-    float filter_ms = 0, total_ms = 0;
-};
 
 namespace detail {
 

@@ -53,6 +53,11 @@
 //   std::vector<std::uint32_t> sources = {0};
 //   auto d = mesh.add_vertex_attribute<float>("distance");
 //   rxmesh::GeodesicReport r = rxmesh::geodesic_distance(mesh, mesh.positions(), sources, d);
+//
+// This header: the propagation's kernels and the launch-tuned templates
+// (BlockThreads, MinBlocks), for benchmarks and device code; the entry point
+// with the library's launch is in geodesic.h, compiled into the library
+// (src/algo/geodesic.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,6 +67,7 @@
 #include <limits>
 #include <vector>
 
+#include "rxmesh/algo/geodesic.h"
 #include "rxmesh/core/device_loop.cuh"
 #include "rxmesh/algo/detail/ptp_update.h"
 #include "rxmesh/algo/detail/toplesets.cuh"
@@ -75,35 +81,6 @@
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
-
-struct GeodesicOptions
-{
-    double tolerance      = 1e-4;  // a level converged: no vertex changed by more, relative
-    long   max_iterations = 0;     // 0: 8 L + 64
-    //! The toplesets' steps and the propagation's iterations each in one
-    //! cooperative launch where the device allows (RXMesh::
-    //! accumulate_scheduled_loop); false, or where it cannot: chunks of
-    //! iterations enqueued by the host, as below.
-    bool one_launch = true;
-    int  chunk      = 32;    // iterations enqueued between looks at the done flag
-    bool graph      = true;  // replay a chunk as a CUDA graph (core/device_loop.cuh)
-    //! Settle the result with closing sweeps once the window has passed the
-    //! last level (see the top of the file). false: stop there, as Romero
-    //! Calla et al. do; fewer iterations, but distances above the update's
-    //! fixed point, on large meshes by far more than the tolerance (and not
-    //! what reference/geodesic.h computes).
-    bool closing_sweeps = true;
-};
-
-struct GeodesicReport
-{
-    std::uint32_t levels     = 0;  // L
-    long          iterations = 0;  // window iterations and closing sweeps
-    long          sweeps     = 0;  // closing sweeps (see the top of the file)
-    bool          converged  = true;
-    bool          one_launch = false;  // the iterations ran in one cooperative launch
-    float         toplesets_ms = 0, propagation_ms = 0;
-};
 
 namespace detail {
 

@@ -16,6 +16,10 @@
 // The time step: McfOptions::dt when > 0, else relative_dt times the mean
 // edge length squared, so the same options smooth a mesh the same way at
 // any scale (a and dt L both scale as length^2).
+//
+// This header: the steps' pieces for device code and benchmarks (the system,
+// its product, one step); mean_curvature_flow itself is in mcf.h, compiled
+// into the library (src/algo/mcf.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,6 +28,7 @@
 #include <cstdint>
 #include <string>
 
+#include "rxmesh/algo/mcf.h"
 #include "rxmesh/solver/cg.cuh"
 #include "rxmesh/algo/detail/mcf_terms.cuh"
 #include "rxmesh/solver/cg_cached.cuh"
@@ -35,25 +40,6 @@
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
-
-struct McfOptions
-{
-    float     dt          = 0;     // > 0: the time step; 0: relative_dt * mean edge length^2
-    float     relative_dt = 10.f;  // used when dt == 0
-    bool      uniform     = false; // uniform weights (1) and areas (valence / 2)
-    int       steps       = 1;
-    CgOptions cg;
-};
-
-struct McfReport
-{
-    float    dt               = 0;
-    double   mean_edge_length = 0;
-    int      iterations       = 0;  // CG iterations, all steps
-    double   final_residual   = 0;  // relative (|r| / |r0|), last step
-    bool     converged        = true;
-    float    terms_ms = 0, solve_ms = 0;
-};
 
 //! w: one weight per edge, a: one area per vertex (global order).
 struct McfSystem
@@ -155,47 +141,6 @@ inline CgReport mcf_step(const RXMesh& mesh, const McfSystem& s, float dt, Verte
         return cg_solve<3>(mesh, s.op(mesh, dt), x, r, cg, stream);
     const PatchLaplacian lap(mesh, {s.w.data(), mesh.num_edges()}, dt, stream);
     return cg_solve_cached<3>(mesh, lap, {s.a.data(), mesh.num_vertices()}, 2.f, x, r, cg, stream);
-}
-
-//! options.steps MCF steps from `positions`, the result in `smoothed`
-//! (the same view for in place), each step with the weights and areas of
-//! its starting positions.
-//! \throw InvalidInputError for a dt that is negative or not finite,
-//!        relative_dt <= 0 (when used), a time step that comes out 0 or not
-//!        finite, steps < 1, a tolerance <= 0 or max_iterations < 0;
-//!        Error when a view does not hold one element per vertex.
-inline McfReport mean_curvature_flow(const RXMesh& mesh, VertexView<const float, 3> positions,
-                                     VertexView<float, 3> smoothed, const McfOptions& options,
-                                     cudaStream_t stream = 0)
-{
-    if (!(options.dt >= 0) || !std::isfinite(options.dt) ||
-        (options.dt == 0 && !(options.relative_dt > 0 && std::isfinite(options.relative_dt))))
-        throw InvalidInputError("mean_curvature_flow: the time step must be finite and > 0");
-    if (options.steps < 1 || !(options.cg.tolerance > 0) || options.cg.max_iterations < 0)
-        throw InvalidInputError(
-            "mean_curvature_flow: steps >= 1, tolerance > 0 and max_iterations >= 0 required");
-    require_vertex_count("mean_curvature_flow", mesh, positions, smoothed);
-    copy(smoothed, positions, stream);
-    McfReport rep;
-    rep.mean_edge_length = mean_edge_length(mesh, smoothed, stream);
-    rep.dt = options.dt > 0 ? options.dt
-                            : float(options.relative_dt * rep.mean_edge_length * rep.mean_edge_length);
-    if (!(rep.dt > 0) || !std::isfinite(rep.dt))
-        throw InvalidInputError("mean_curvature_flow: the time step " + std::to_string(rep.dt) +
-                                " (relative_dt x mean edge length^2) is not a positive float");
-    GpuTimer timer(stream);
-    for (int step = 0; step < options.steps; ++step) {
-        timer.start();
-        const McfSystem s = mcf_system(mesh, smoothed, options.uniform, stream);
-        rep.terms_ms += timer.stop_ms();
-        timer.start();
-        const CgReport cg = mcf_step(mesh, s, rep.dt, smoothed, options.cg, stream);
-        rep.solve_ms += timer.stop_ms();
-        rep.iterations += cg.iterations;
-        rep.final_residual = cg.initial_residual > 0 ? cg.final_residual / cg.initial_residual : 0;
-        rep.converged      = rep.converged && cg.converged;
-    }
-    return rep;
 }
 
 }  // namespace rxmesh

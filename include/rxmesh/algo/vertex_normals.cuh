@@ -9,12 +9,16 @@
 // atomics (query/accumulate.cuh).
 //
 // Positions and normals: 3 floats per vertex, in global (patch) order.
+// This header: the launch-tuned form and its pieces, for device code that
+// tunes or reuses them; the entry points chosen by size are in
+// vertex_normals.h, compiled into the library (src/algo/vertex_normals.cu).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "rxmesh/algo/vertex_normals.h"
 #include "rxmesh/geometry/face_corners.cuh"
 #include "rxmesh/geometry/operators.h"
 #include "rxmesh/core/launch.cuh"
@@ -73,36 +77,5 @@ void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
 //! (results/nvidia-h200/vertex_normals.md).
 inline constexpr std::uint32_t kVertexNormalsWidestPatchesPerSM = 2;
 inline constexpr std::uint32_t kVertexNormalsWidePatchesPerSM   = 8;
-
-//! vertex_normals with the launch chosen by the mesh's size (above).
-inline void vertex_normals(const RXMesh& mesh, VertexView<const float, 3> positions,
-                           VertexView<float, 3> normals, cudaStream_t stream = 0)
-{
-    if (!detail::more_patches_per_sm_than(mesh.num_patches(), kVertexNormalsWidestPatchesPerSM))
-        vertex_normals<512, 4>(mesh, positions, normals, stream);
-    else if (!detail::more_patches_per_sm_than(mesh.num_patches(), kVertexNormalsWidePatchesPerSM))
-        vertex_normals<256, 8>(mesh, positions, normals, stream);
-    else
-        vertex_normals<128, 16>(mesh, positions, normals, stream);
-}
-
-//! The paper's version (Listing 1): FV per owned face, global atomics into
-//! the vertices; normals must be zero on entry and are left unnormalised.
-inline void vertex_normals_atomic(const RXMesh& mesh, VertexView<const float, 3> positions,
-                                  VertexView<float, 3> normals, cudaStream_t stream = 0)
-{
-    require_vertex_count("vertex_normals_atomic", mesh, positions, normals);
-    mesh.for_each<Op::FV>(
-        [=] __device__(FaceId, const RowView<VertexId>& fv) {
-            const Vec3 p[3] = {load3(positions.data(), fv[0].id()),
-                               load3(positions.data(), fv[1].id()),
-                               load3(positions.data(), fv[2].id())};
-            for (int k = 0; k < 3; ++k) {
-                const Vec3 n = max_weighted_normal(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
-                for (int d = 0; d < 3; ++d) atomicAdd(&normals(fv[k], d), n[d]);
-            }
-        },
-        AllActive{}, false, stream);
-}
 
 }  // namespace rxmesh

@@ -57,22 +57,9 @@
 #include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/error.h"
 #include "rxmesh/rxmesh.h"
+#include "rxmesh/solver/cg_report.h"
 
 namespace rxmesh {
-
-struct CgOptions
-{
-    int    max_iterations = 1000;
-    double tolerance      = 1e-5;  // stop when |r| <= tolerance |r0|
-};
-
-struct CgReport
-{
-    int    iterations       = 0;
-    double initial_residual = 0;  // |r0|
-    double final_residual   = 0;  // |r| of the recurrence at the end
-    bool   converged        = false;
-};
 
 namespace detail {
 

@@ -1,4 +1,4 @@
-// rxmesh-delaunay: Delaunay edge flips on the GPU (algo/delaunay.cuh over the
+// rxmesh-delaunay: Delaunay edge flips on the GPU (algo/delaunay.h over the
 // changing-topology engine, dynamic/dynamic_mesh.h), a thin front end over
 // the apps' skeleton (apps/common/app.h); --device cpu runs the serial
 // Lawson flips of the same rule instead (reference/delaunay_flips.h). Run
@@ -16,7 +16,7 @@
 #include "../common/dynamic_app.h"
 #include "../common/new_mesh_run.h"
 #include "../common/new_mesh_summary.h"
-#include "rxmesh/algo/delaunay.cuh"
+#include "rxmesh/algo/delaunay.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/delaunay_check.h"
 #include "rxmesh/reference/delaunay_flips.h"

@@ -1,4 +1,4 @@
-// rxmesh-subdivide: Loop subdivision on the GPU (algo/loop_subdivision.cuh),
+// rxmesh-subdivide: Loop subdivision on the GPU (algo/loop_subdivision.h),
 // a thin front end over the apps' skeleton (apps/common/app.h); --device cpu
 // runs the serial double reference instead. Run with --help for the options;
 // without FILE it subdivides an embedded torus.
@@ -17,7 +17,7 @@
 #include "../common/coordinate_check.h"
 #include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
-#include "rxmesh/algo/loop_subdivision.cuh"
+#include "rxmesh/algo/loop_subdivision.h"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/loop_subdivision.h"
@@ -41,31 +41,6 @@ const app::Info kInfo = app::new_mesh_app(
      "each level)",
      "compare with the serial double CPU reference (exit 2 when a face differs or a coordinate "
      "differs by more than 1e-5 x the input's bounding-box diagonal)"});
-
-//! The levels' ids must fit 32 bits. \throw InvalidInputError.
-void require_32bit_ids(const TriangleSoup& soup, int levels)
-{
-    // 3F bounds the edge count and the level counts grow with it, so the
-    // exact count (a host sort the GPU repeats later) is needed only when
-    // the bound does not pass.
-    const std::uint64_t F = soup.faces.size();
-    try {
-        loop::require_32bit_ids(loop::level_counts({soup.positions.size(), 3 * F, F}, levels));
-        return;
-    } catch (const InvalidInputError&) {
-    }
-    std::vector<std::uint64_t> keys;
-    keys.reserve(3 * soup.faces.size());
-    for (const Triangle& f : soup.faces)
-        for (int j = 0; j < 3; ++j) {
-            const std::uint32_t a = f[j], b = f[(j + 1) % 3];
-            keys.push_back((std::uint64_t(std::min(a, b)) << 32) | std::max(a, b));
-        }
-    std::sort(keys.begin(), keys.end());
-    const auto E = std::uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
-    loop::require_32bit_ids(
-        loop::level_counts({soup.positions.size(), E, soup.faces.size()}, levels));
-}
 
 //! --check: the largest coordinate difference from the reference over the
 //! diagonal. \throw app::CheckFailed on a face or position mismatch.
@@ -163,7 +138,7 @@ class Subdivide final : public app::App
 
     void prepare(app::Input& in, const app::CommonOptions&) const override
     {
-        require_32bit_ids(in.soup, m_levels);
+        require_loop_ids_fit(in.soup, m_levels);
     }
 
     int run(app::Session& s) override

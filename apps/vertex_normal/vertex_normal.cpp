@@ -1,5 +1,5 @@
 // rxmesh-vertex-normal: vertex normals (Max 1999 weights) on the GPU
-// (algo/vertex_normals.cuh), a thin front end over the apps' skeleton
+// (algo/vertex_normals.h), a thin front end over the apps' skeleton
 // (apps/common/app.h); --device cpu runs the serial double reference
 // instead. Run with --help for the options; without FILE it uses an embedded
 // torus.
@@ -11,11 +11,10 @@
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
-#include "rxmesh/algo/vertex_normals.cuh"
+#include "rxmesh/algo/vertex_normals.h"
 #include "rxmesh/core/gpu_timer.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/vertex_normals.h"
-#include "rxmesh/rxmesh.cuh"
 
 namespace {
 

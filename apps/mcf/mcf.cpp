@@ -1,5 +1,5 @@
 // rxmesh-mcf: smoothing by implicit mean curvature flow on the GPU
-// (algo/mcf.cuh), a thin front end over the apps' skeleton
+// (algo/mcf.h), a thin front end over the apps' skeleton
 // (apps/common/app.h); --device cpu solves the serial double reference's
 // system with a host CG instead. Run with --help for the options; without
 // FILE it smooths an embedded noisy sphere.
@@ -11,10 +11,9 @@
 #include "../common/cpu_mesh.h"
 #include "../common/host_cg.h"
 #include "../common/mesh_data.h"
-#include "rxmesh/algo/mcf.cuh"
+#include "rxmesh/algo/mcf.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/mcf.h"
-#include "rxmesh/rxmesh.cuh"
 
 namespace {
 

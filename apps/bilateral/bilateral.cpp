@@ -1,5 +1,5 @@
 // rxmesh-bilateral: bilateral mesh denoising (Fleishman, Drori, Cohen-Or
-// 2003) on the GPU (algo/bilateral.cuh), a thin front end over the apps'
+// 2003) on the GPU (algo/bilateral.h), a thin front end over the apps'
 // skeleton (apps/common/app.h), with optional noise first; --device cpu runs
 // the serial double reference instead. Run with --help for the options;
 // without FILE it denoises an embedded noisy torus.
@@ -16,11 +16,10 @@
 #include "../common/cpu_mesh.h"
 #include "../common/format.h"
 #include "../common/mesh_data.h"
-#include "rxmesh/algo/bilateral.cuh"
+#include "rxmesh/algo/bilateral.h"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/bilateral.h"
-#include "rxmesh/rxmesh.cuh"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // rxmesh-geodesic: approximate geodesic distance from source vertices by
-// parallel toplesets propagation on the GPU (algo/geodesic.cuh), a thin front
+// parallel toplesets propagation on the GPU (algo/geodesic.h), a thin front
 // end over the apps' skeleton (apps/common/app.h); --device cpu runs the
 // serial double reference of the same algorithm instead. Run with --help for
 // the options; without FILE it measures distances on an embedded torus.
@@ -12,10 +12,9 @@
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
-#include "rxmesh/algo/geodesic.cuh"
+#include "rxmesh/algo/geodesic.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/geodesic.h"
-#include "rxmesh/rxmesh.cuh"
 
 namespace {
 

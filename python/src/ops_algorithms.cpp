@@ -3,13 +3,12 @@
 #include <limits>
 
 #include "ops.h"
-#include "rxmesh/algo/bilateral.cuh"
-#include "rxmesh/algo/geodesic.cuh"
-#include "rxmesh/algo/mcf.cuh"
-#include "rxmesh/algo/vertex_normals.cuh"
+#include "rxmesh/algo/bilateral.h"
+#include "rxmesh/algo/geodesic.h"
+#include "rxmesh/algo/mcf.h"
+#include "rxmesh/algo/vertex_normals.h"
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
-#include "rxmesh/rxmesh.cuh"
 
 namespace rxmesh::python {
 
