@@ -1,6 +1,8 @@
 #include "rxmesh/solver/ordering.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <numeric>
 #include <string>
 
@@ -28,7 +30,7 @@ class Dissection
    public:
     Dissection(const HostCsr& A, const std::vector<Vec3f>& positions, std::uint32_t leaf)
         : m_A(A), m_positions(positions), m_leaf(std::max<std::uint32_t>(leaf, 1)),
-          m_side(A.num_rows, kOutside)
+          m_side(A.num_rows, kOutside), m_local(A.num_rows, 0)
     {
         m_order.reserve(A.num_rows);
     }
@@ -38,8 +40,7 @@ class Dissection
     void order(std::vector<std::uint32_t> set)
     {
         if (set.size() <= m_leaf) {
-            std::sort(set.begin(), set.end());  // the input's own order
-            m_order.insert(m_order.end(), set.begin(), set.end());
+            order_leaf(std::move(set));
             return;
         }
         // the median cut along each axis; the one whose separator is smallest
@@ -76,11 +77,13 @@ class Dissection
         cut[1].assign(middle, set.end());
         for (int s = 0; s < 2; ++s)
             for (const std::uint32_t v : cut[s]) m_side[v] = std::uint8_t(s);
-        return smaller_separator(cut);
+        return cover_separator(cut);
     }
 
    private:
-    static constexpr std::uint8_t kOutside = 2, kSeparator = 3;
+    // m_side's marks besides a part's 0 and 1; kLeaf and kOutsideSeen only
+    // while a leaf is ordered
+    static constexpr std::uint8_t kOutside = 2, kSeparator = 3, kLeaf = 4, kOutsideSeen = 5;
 
     //! The vertices of `part` (side s) with a neighbour on the other side.
     std::vector<std::uint32_t> boundary(const std::vector<std::uint32_t>& part, int s) const
@@ -95,24 +98,156 @@ class Dissection
         return out;
     }
 
-    //! The smaller one-sided separator, removed from its part (no edge then
-    //! joins what is left of the two parts).
-    std::vector<std::uint32_t> smaller_separator(std::vector<std::uint32_t> (&parts)[2])
+    //! The least vertex separator of the cut's edges (a minimum vertex
+    //! cover of the bipartite graph of edges between the two parts: König's
+    //! theorem, from a maximum matching), removed from its parts; never larger
+    //! than either one-sided separator, since each of those is a cover too.
+    std::vector<std::uint32_t> cover_separator(std::vector<std::uint32_t> (&parts)[2])
     {
-        std::vector<std::uint32_t> b[2] = {boundary(parts[0], 0), boundary(parts[1], 1)};
-        const int s = b[1].size() < b[0].size() ? 1 : 0;
-        for (const std::uint32_t v : b[s]) m_side[v] = kSeparator;
-        auto& part = parts[s];
-        part.erase(std::remove_if(part.begin(), part.end(),
-                                  [&](std::uint32_t v) { return m_side[v] == kSeparator; }),
-                   part.end());
-        return std::move(b[s]);
+        const std::vector<std::uint32_t> b[2] = {boundary(parts[0], 0), boundary(parts[1], 1)};
+        for (int s = 0; s < 2; ++s)
+            for (std::uint32_t i = 0; i < b[s].size(); ++i) m_local[b[s][i]] = i;
+        const std::vector<std::vector<std::uint32_t>> adj = cut_edges(b[0]);
+        std::vector<std::int64_t> match0(b[0].size(), -1), match1(b[1].size(), -1);
+        std::vector<std::uint32_t> seen(b[1].size(), 0);
+        for (std::uint32_t u = 0; u < b[0].size(); ++u) augment(adj, u, u + 1, match0, match1, seen);
+        // König: Z = what alternating paths from the unmatched side-0 vertices
+        // reach; the cover is side 0 outside Z and side 1 inside it
+        std::vector<char> z0(b[0].size(), 0), z1(b[1].size(), 0);
+        std::vector<std::uint32_t> queue;
+        for (std::uint32_t u = 0; u < b[0].size(); ++u)
+            if (match0[u] < 0) z0[u] = 1, queue.push_back(u);
+        for (std::size_t head = 0; head < queue.size(); ++head)
+            for (const std::uint32_t w : adj[queue[head]])
+                if (!z1[w]) {
+                    z1[w] = 1;  // w is matched, else the matching had a longer path
+                    const auto u = std::uint32_t(match1[w]);
+                    if (!z0[u]) z0[u] = 1, queue.push_back(u);
+                }
+        std::vector<std::uint32_t> separator;
+        for (std::uint32_t u = 0; u < b[0].size(); ++u)
+            if (!z0[u]) separator.push_back(b[0][u]);
+        for (std::uint32_t w = 0; w < b[1].size(); ++w)
+            if (z1[w]) separator.push_back(b[1][w]);
+        for (const std::uint32_t v : separator) m_side[v] = kSeparator;
+        for (auto& part : parts)
+            part.erase(std::remove_if(part.begin(), part.end(),
+                                      [&](std::uint32_t v) { return m_side[v] == kSeparator; }),
+                       part.end());
+        return separator;
+    }
+
+    //! For each side-0 boundary vertex, its side-1 neighbours (local ids).
+    std::vector<std::vector<std::uint32_t>> cut_edges(const std::vector<std::uint32_t>& b0) const
+    {
+        std::vector<std::vector<std::uint32_t>> adj(b0.size());
+        for (std::uint32_t u = 0; u < b0.size(); ++u)
+            for (std::uint64_t k = m_A.row_offsets[b0[u]]; k < m_A.row_offsets[b0[u] + 1]; ++k)
+                if (m_side[m_A.columns[k]] == 1) adj[u].push_back(m_local[m_A.columns[k]]);
+        return adj;
+    }
+
+    //! One augmenting path from side-0 vertex `root` (Kuhn), depth first
+    //! with an explicit stack; `stamp` marks the side-1 vertices this search
+    //! has tried. Each vertex is tried once per search, so it ends.
+    static void augment(const std::vector<std::vector<std::uint32_t>>& adj, std::uint32_t root,
+                        std::uint32_t stamp, std::vector<std::int64_t>& match0,
+                        std::vector<std::int64_t>& match1, std::vector<std::uint32_t>& seen)
+    {
+        // stack[i]: a side-0 vertex and its next edge; via[i]: the side-1
+        // vertex whose partner stack[i] is (i > 0)
+        std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
+        std::vector<std::uint32_t>                          via{0};
+        while (!stack.empty()) {
+            auto& [u, next] = stack.back();
+            if (next == adj[u].size()) {
+                stack.pop_back(), via.pop_back();
+                continue;
+            }
+            const std::uint32_t w = adj[u][next++];
+            if (seen[w] == stamp) continue;
+            seen[w] = stamp;
+            if (match1[w] >= 0) {
+                stack.push_back({std::uint32_t(match1[w]), 0}), via.push_back(w);
+                continue;
+            }
+            // free: flip the path's edges, from the top down
+            std::uint32_t free = w;
+            for (std::size_t i = stack.size(); i-- > 0;) {
+                match1[free]           = stack[i].first;
+                match0[stack[i].first] = free;
+                free                   = via[i];
+            }
+            return;
+        }
+    }
+
+    //! A leaf's order: minimum degree on its elimination graph, where a
+    //! vertex's degree counts its neighbours outside the leaf too (they are
+    //! separator vertices, eliminated later, and every one of them is a
+    //! nonzero of its column of L); ties go to the input's order.
+    void order_leaf(std::vector<std::uint32_t> leaf)
+    {
+        std::sort(leaf.begin(), leaf.end());
+        const std::uint32_t m = std::uint32_t(leaf.size());
+        for (std::uint32_t i = 0; i < m; ++i) m_local[leaf[i]] = i, m_side[leaf[i]] = kLeaf;
+        // local ids: the leaf 0..m-1, then its outside neighbours
+        std::vector<std::vector<std::uint32_t>> adj(m);
+        std::vector<std::uint32_t>              outside;
+        for (std::uint32_t i = 0; i < m; ++i)
+            for (std::uint64_t k = m_A.row_offsets[leaf[i]]; k < m_A.row_offsets[leaf[i] + 1]; ++k) {
+                const std::uint32_t c = m_A.columns[k];
+                if (c == leaf[i]) continue;
+                if (m_side[c] != kLeaf && m_side[c] != kOutsideSeen) {
+                    m_side[c]  = kOutsideSeen;
+                    m_local[c] = m + std::uint32_t(outside.size());
+                    outside.push_back(c);
+                }
+                adj[i].push_back(m_local[c]);
+            }
+        for (auto& a : adj) {
+            std::sort(a.begin(), a.end());
+            a.erase(std::unique(a.begin(), a.end()), a.end());
+        }
+        std::vector<char> done(m, 0);
+        for (std::uint32_t step = 0; step < m; ++step) {
+            std::uint32_t best = m;
+            for (std::uint32_t i = 0; i < m; ++i)
+                if (!done[i] && (best == m || adj[i].size() < adj[best].size())) best = i;
+            done[best] = 1;
+            m_order.push_back(leaf[best]);
+            eliminate(adj, best, m);
+        }
+        for (const std::uint32_t v : leaf) m_side[v] = kOutside;
+        for (const std::uint32_t v : outside) m_side[v] = kOutside;
+    }
+
+    //! Removes leaf vertex v from the elimination graph: its neighbours in
+    //! the leaf lose it and gain each other (edges between two outside
+    //! vertices change no leaf degree and are not kept).
+    static void eliminate(std::vector<std::vector<std::uint32_t>>& adj, std::uint32_t v,
+                          std::uint32_t m)
+    {
+        const std::vector<std::uint32_t> ring = std::move(adj[v]);
+        adj[v].clear();
+        for (const std::uint32_t a : ring) {
+            if (a >= m) continue;
+            std::vector<std::uint32_t> merged;
+            merged.reserve(adj[a].size() + ring.size());
+            std::set_union(adj[a].begin(), adj[a].end(), ring.begin(), ring.end(),
+                           std::back_inserter(merged));
+            merged.erase(std::remove_if(merged.begin(), merged.end(),
+                                        [&](std::uint32_t x) { return x == a || x == v; }),
+                         merged.end());
+            adj[a] = std::move(merged);
+        }
     }
 
     const HostCsr&             m_A;
     const std::vector<Vec3f>&  m_positions;
     std::uint32_t              m_leaf;
     std::vector<std::uint8_t>  m_side;
+    std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand
     std::vector<std::uint32_t> m_order;
 };
 

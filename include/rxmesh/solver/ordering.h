@@ -10,14 +10,17 @@
 //   const SymbolicFactor s = symbolic_factor(A, p);
 //   s.factor_nonzeros;                                     // fill of L
 //
-// geometric_nested_dissection cuts the vertices in two by the median of
-// their longest bounding-box axis, takes the smaller of the two one-sided
-// vertex separators of that cut, orders each half the same way and the
-// separator last, down to leaves of NestedDissectionOptions::leaf_size
-// vertices (George, "Nested dissection of a regular finite element mesh",
-// 1973; the geometric form of Miller, Teng, Thurston and Vavasis). On a
-// surface mesh a plane cut has a separator of about sqrt(n) vertices, as
-// on a planar graph, which is what makes the fill O(n log n).
+// geometric_nested_dissection cuts the vertices in two at the median along
+// each axis and keeps the cut whose separator is smallest; the separator is
+// a minimum vertex cover of the edges the cut crosses (König's theorem over a
+// maximum bipartite matching), so it is never larger than either side's
+// boundary. Each half is ordered the same way and the separator last, down
+// to leaves of NestedDissectionOptions::leaf_size vertices, which are
+// ordered by minimum degree (their neighbours in the separators above
+// counted). (George, "Nested dissection of a regular finite element mesh",
+// 1973; the geometric form of Miller, Teng, Thurston and Vavasis.) On a
+// surface mesh a plane cut has a separator of about sqrt(n) vertices, as on
+// a planar graph, which is what makes the fill O(n log n).
 #pragma once
 
 #include <cstdint>
@@ -42,8 +45,8 @@ struct Permutation
 
 struct NestedDissectionOptions
 {
-    //! Sets of at most this many vertices are not cut further (their own
-    //! order is kept: the input's, e.g. a patch's).
+    //! Sets of at most this many vertices are not cut further; they are
+    //! ordered by minimum degree.
     std::uint32_t leaf_size = 64;
 };
 
