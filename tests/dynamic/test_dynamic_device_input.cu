@@ -14,7 +14,10 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/dynamic/dynamic_mesh.h"
 
-namespace rxmesh {
+namespace device_input_test {
+
+using namespace rxmesh;
+
 namespace {
 
 //! A soup's arrays in device memory.
@@ -111,4 +114,4 @@ TEST(DynamicDeviceInput, BadArraysAreRefusedNamingTheFirstBadElement)
 }
 
 }  // namespace
-}  // namespace rxmesh
+}  // namespace device_input_test

@@ -23,7 +23,10 @@
 #include "rxmesh/rxmesh.cuh"
 #include "test_data.h"
 
-namespace rxmesh {
+namespace sparse_matrix_test {
+
+using namespace rxmesh;
+
 namespace {
 
 using reference::CsrMatrix;
@@ -400,4 +403,4 @@ TEST(SparseMatrix, BadCallsAreRefused)
 }
 
 }  // namespace
-}  // namespace rxmesh
+}  // namespace sparse_matrix_test

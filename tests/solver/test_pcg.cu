@@ -26,7 +26,10 @@
 #include <Eigen/SparseCholesky>
 #endif
 
-namespace rxmesh {
+namespace pcg_test {
+
+using namespace rxmesh;
+
 namespace {
 
 //! M + t L in double, t relative to the mean edge length squared.
@@ -263,4 +266,4 @@ TEST(Pcg, BadSystemsAreRefused)
 }
 
 }  // namespace
-}  // namespace rxmesh
+}  // namespace pcg_test
