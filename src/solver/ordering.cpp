@@ -6,10 +6,12 @@
 #include <numeric>
 #include <string>
 
+#include "pattern_checks.h"
 #include "rxmesh/core/error.h"
 
 namespace rxmesh {
-namespace {
+
+namespace detail {
 
 void require_square(const HostCsr& A, const char* what)
 {
@@ -23,6 +25,10 @@ void require_square(const HostCsr& A, const char* what)
                                     " of a square matrix of " + std::to_string(A.num_rows) +
                                     " rows");
 }
+
+}  // namespace detail
+
+namespace {
 
 //! The recursion of geometric_nested_dissection over one vertex set.
 class Dissection
@@ -278,7 +284,7 @@ Permutation Permutation::from_new_to_old(std::vector<std::uint32_t> new_to_old)
 Permutation geometric_nested_dissection(const HostCsr& A, const std::vector<Vec3f>& positions,
                                         const NestedDissectionOptions& options)
 {
-    require_square(A, "geometric_nested_dissection");
+    detail::require_square(A, "geometric_nested_dissection");
     if (positions.size() != A.num_rows)
         throw InvalidInputError("geometric_nested_dissection: " +
                                 std::to_string(positions.size()) + " positions for " +
@@ -292,7 +298,7 @@ Permutation geometric_nested_dissection(const HostCsr& A, const std::vector<Vec3
 
 SymbolicFactor symbolic_factor(const HostCsr& A, const Permutation& p)
 {
-    require_square(A, "symbolic_factor");
+    detail::require_square(A, "symbolic_factor");
     if (p.size() != A.num_rows)
         throw InvalidInputError("symbolic_factor: a permutation of " + std::to_string(p.size()) +
                                 " for " + std::to_string(A.num_rows) + " rows");
