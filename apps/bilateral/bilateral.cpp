@@ -79,15 +79,6 @@ class Checker
     app::LargestDifference m_difference;
 };
 
-BilateralReport& operator+=(BilateralReport& a, const BilateralReport& b)
-{
-    a.iterations += b.iterations;
-    a.terms_ms += b.terms_ms;
-    a.filter_ms += b.filter_ms;
-    a.total_ms += b.total_ms;
-    return a;
-}
-
 //! The algorithm: the filter on `x` (device, global order) in place.
 BilateralReport filter(const RXMesh& mesh, DeviceBuffer<float>& x, const BilateralOptions& o)
 {
@@ -111,18 +102,6 @@ BilateralReport denoise(const RXMesh& mesh, DeviceBuffer<float>& x, const Bilate
         before = std::move(after);
     }
     return total;
-}
-
-//! The largest distance a vertex moved (global order).
-double max_displacement(const std::vector<float>& start, const std::vector<float>& result)
-{
-    double worst = 0;
-    for (std::size_t v = 0; 3 * v < start.size(); ++v) {
-        double d2 = 0;
-        for (int k = 0; k < 3; ++k) d2 += std::pow(double(result[3 * v + k]) - start[3 * v + k], 2);
-        worst = std::max(worst, std::sqrt(d2));
-    }
-    return worst;
 }
 
 //! --device cpu: `iterations` iterations of the serial double reference,
@@ -189,7 +168,7 @@ class Bilateral final : public app::App
         std::optional<Checker>   checker;
         if (s.check()) checker.emplace(mesh, start);
         const BilateralReport stats = denoise(mesh, x, m_bilateral, checker ? &*checker : nullptr);
-        const double         moved = max_displacement(start, x.to_host());
+        const double         moved = app::max_displacement(start, x.to_host());
 
         s.write_moved_mesh(mesh, VertexView<const float, 3>(x.data(), mesh.num_vertices()));
         s.stage(m_noisy_output,
@@ -227,7 +206,8 @@ class Bilateral final : public app::App
         const std::vector<Vec3f> x =
             reference_denoise(mesh.positions(), mesh.faces(), m_bilateral.iterations, s.progress());
         const double ms    = app::ms_since(filter_start);
-        const double moved = max_displacement(app::flatten<float>(mesh.positions()), app::flatten<float>(x));
+        const double moved =
+            app::max_displacement(app::flatten<float>(mesh.positions()), app::flatten<float>(x));
 
         app::write_moved_mesh(s, mesh, x);
         s.stage(m_noisy_output,

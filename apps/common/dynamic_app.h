@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app.h"
+#include "format.h"
 #include "json.h"
 #include "policy.h"
 #include "rxmesh/core/device_buffer.h"
@@ -26,6 +27,7 @@
 #include "rxmesh/dynamic/dynamic_mesh.h"
 #include "rxmesh/io/bounding_box.h"
 #include "rxmesh/io/io.h"
+#include "rxmesh/reference/boundary_check.h"
 #include "rxmesh/reference/closest_point_tree.h"
 #include "rxmesh/spatial/bvh.h"
 #include "rxmesh/spatial/hausdorff.h"
@@ -306,6 +308,25 @@ struct OracleCheck
             print_oracle_skipped(input_faces, max_faces);
         else
             std::printf("%s", skipped_line.c_str());
+    }
+
+    //! The output's boundary within `tolerance` x L of the input's, with as
+    //! many loops, added to own and own_line. \throw CheckFailed.
+    void require_boundary_kept(const TriangleSoup& in, const TriangleSoup& out, double tolerance,
+                               double L)
+    {
+        const reference::BoundaryCheck b = reference::check_boundary(in, out, tolerance * L);
+        if (!b.ok()) throw CheckFailed(b.first);
+        own.num("input_boundary_vertices", double(b.input_boundary_vertices))
+            .num("output_boundary_vertices", double(b.output_boundary_vertices))
+            .num("boundary_loops", double(b.output_loops))
+            .num("boundary_max_distance", b.max_distance)
+            .num("boundary_tolerance", tolerance * L);
+        own_line += formatted(
+            "; boundary of %llu loops within %.2f L of the input's (%llu vertices, %llu before)",
+            (unsigned long long)b.output_loops, tolerance,
+            (unsigned long long)b.output_boundary_vertices,
+            (unsigned long long)b.input_boundary_vertices);
     }
 
     //! The report's "check" of a result in `state` from an input in `input`.

@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "rxmesh/core/cuda_check.h"
@@ -21,6 +23,19 @@ inline std::vector<Vec3f> to_points(const std::vector<float>& flat)
     for (std::size_t v = 0; v < out.size(); ++v)
         out[v] = {flat[3 * v], flat[3 * v + 1], flat[3 * v + 2]};
     return out;
+}
+
+//! The largest distance a vertex moved from `start` to `result` (flat x, y,
+//! z values of the same vertices), in double.
+inline double max_displacement(const std::vector<float>& start, const std::vector<float>& result)
+{
+    double worst = 0;
+    for (std::size_t v = 0; 3 * v < start.size(); ++v) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) d2 += std::pow(double(result[3 * v + k]) - start[3 * v + k], 2);
+        worst = std::max(worst, std::sqrt(d2));
+    }
+    return worst;
 }
 
 //! The mesh's positions (global order), downloaded.

@@ -14,7 +14,6 @@
 #include "../common/new_mesh_app.h"
 #include "rxmesh/algo/remesh.h"
 #include "rxmesh/algo/remesh_length.h"
-#include "rxmesh/reference/boundary_check.h"
 
 namespace {
 
@@ -95,20 +94,8 @@ void compare_with_reference(const TriangleSoup& in, const Remeshed& run,
 app::OracleCheck check_result(const TriangleSoup& in, const Remeshed& run,
                               const RemeshOptions& options)
 {
-    app::OracleCheck c     = app::OracleCheck::begin(run, kMaxReferenceFaces);
-    const double     bound = kBoundaryTolerance * options.target_length;
-    const reference::BoundaryCheck b = reference::check_boundary(in, run.result, bound);
-    if (!b.ok()) throw app::CheckFailed(b.first);
-    c.own.num("input_boundary_vertices", double(b.input_boundary_vertices))
-        .num("output_boundary_vertices", double(b.output_boundary_vertices))
-        .num("boundary_loops", double(b.output_loops))
-        .num("boundary_max_distance", b.max_distance)
-        .num("boundary_tolerance", bound);
-    c.own_line = app::formatted(
-        "; boundary of %llu loops within %.2f L of the input's (%llu vertices, %llu before)",
-        (unsigned long long)b.output_loops, kBoundaryTolerance,
-        (unsigned long long)b.output_boundary_vertices,
-        (unsigned long long)b.input_boundary_vertices);
+    app::OracleCheck c = app::OracleCheck::begin(run, kMaxReferenceFaces);
+    c.require_boundary_kept(in, run.result, kBoundaryTolerance, options.target_length);
     c.skipped_line = "  serial reference skipped: it has no feature edges\n";
     if (in.faces.size() <= kMaxReferenceFaces && options.feature_angle_degrees == 0)
         compare_with_reference(in, run, options, &c);

@@ -37,6 +37,16 @@ struct BilateralReport
     int   iterations = 0;
     float terms_ms   = 0;  // the normal and sigma_c^2 (one pass)
     float filter_ms = 0, total_ms = 0;
+
+    //! Adds a later run's iterations and times (a filter run in parts).
+    BilateralReport& operator+=(const BilateralReport& later)
+    {
+        iterations += later.iterations;
+        terms_ms += later.terms_ms;
+        filter_ms += later.filter_ms;
+        total_ms += later.total_ms;
+        return *this;
+    }
 };
 
 //! Runs options.iterations Jacobi iterations of bilateral denoising from
