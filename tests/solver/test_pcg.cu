@@ -19,6 +19,7 @@
 #include "rxmesh/matrix/vertex_pattern.h"
 #include "rxmesh/rxmesh.cuh"
 #include "rxmesh/solver/pcg.cuh"
+#include "solver_systems.h"
 #include "test_data.h"
 
 #if RXMESH_HAVE_EIGEN
@@ -29,79 +30,16 @@
 namespace pcg_test {
 
 using namespace rxmesh;
-
-namespace {
-
-//! M + t L in double, t relative to the mean edge length squared.
-SparseMatrix<double> smoothing_matrix(const RXMesh& mesh,
-                                      const std::shared_ptr<const SparsePattern>& pattern,
-                                      double t)
-{
-    SparseMatrix<double> A = full_mass<double>(pattern, mesh.positions());
-    const auto           L = cotangent_laplacian<double>(pattern, mesh.positions());
-    axpby(t, L, 1.0, A);
-    return A;
-}
-
-//! t for M + t L whose conditioning does not depend on the mesh's scale
-//! (M grows with h^2, L does not).
-double mean_squared_edge_length(const TriangleSoup& soup)
-{
-    double sum = 0;
-    for (const auto& t : soup.faces)
-        for (int k = 0; k < 3; ++k) {
-            const auto& a = soup.positions[t[k]];
-            const auto& b = soup.positions[t[(k + 1) % 3]];
-            for (int d = 0; d < 3; ++d)
-                sum += (double(a[d]) - b[d]) * (double(a[d]) - b[d]);
-        }
-    return soup.faces.empty() ? 1.0 : sum / (3.0 * soup.faces.size());
-}
-
-double min_diagonal(const HostCsr& h)
-{
-    double m = INFINITY;
-    for (std::uint64_t i = 0; i < h.num_rows; ++i)
-        for (auto k = h.row_offsets[i]; k < h.row_offsets[i + 1]; ++k)
-            if (h.columns[k] == i)
-                m = std::min(m, h.values[k]);
-    return m;
-}
-
+using test::mean_squared_edge_length;
+using test::largest_cotangent;
+using test::min_diagonal;
+using test::smoothing_matrix;
 #if RXMESH_HAVE_EIGEN
-Eigen::SparseMatrix<double> to_eigen(const HostCsr& h)
-{
-    std::vector<Eigen::Triplet<double>> t;
-    for (std::uint64_t i = 0; i < h.num_rows; ++i)
-        for (auto k = h.row_offsets[i]; k < h.row_offsets[i + 1]; ++k)
-            t.emplace_back(int(i), int(h.columns[k]), h.values[k]);
-    Eigen::SparseMatrix<double> m(int(h.num_rows), int(h.num_rows));
-    m.setFromTriplets(t.begin(), t.end());
-    return m;
-}
+using test::rounding_of_residual;
+using test::to_eigen;
 #endif
 
-//! The largest |cot| of an angle of a face of nonzero area: a needle's
-//! cotangent grows as 1/angle and the matrix's conditioning with it.
-double largest_cotangent(const TriangleSoup& soup)
-{
-    double largest = 0;
-    for (const auto& t : soup.faces)
-        for (int k = 0; k < 3; ++k) {
-            double e0[3], e1[3];
-            for (int d = 0; d < 3; ++d) {
-                e0[d] = double(soup.positions[t[(k + 1) % 3]][d]) - soup.positions[t[k]][d];
-                e1[d] = double(soup.positions[t[(k + 2) % 3]][d]) - soup.positions[t[k]][d];
-            }
-            const double c = std::hypot(e0[1] * e1[2] - e0[2] * e1[1],
-                                        e0[2] * e1[0] - e0[0] * e1[2],
-                                        e0[0] * e1[1] - e0[1] * e1[0]);
-            if (c > FLT_MIN)
-                largest = std::max(largest, std::abs(e0[0] * e1[0] + e0[1] * e1[1] +
-                                                     e0[2] * e1[2]) / c);
-        }
-    return largest;
-}
+namespace {
 
 //! Every angle above 0.057 degrees: Jacobi PCG must reach the tolerance
 //! within the budget. Below it (CGAL's and assimp's files have needles of
@@ -112,22 +50,6 @@ constexpr int    kBudget              = 5000;
 constexpr double kTolerance           = 1e-9;
 
 #if RXMESH_HAVE_EIGEN
-//! How far two computations of |b - A x| / |b| in double may differ: each
-//! row's sum is off by at most gamma_k (|A| |x| + |b|) for k terms (Higham,
-//! Accuracy and Stability of Numerical Algorithms, 3.5), in either one;
-//! large cotangents that cancel make this larger than the residual itself.
-double rounding_of_residual(const Eigen::SparseMatrix<double>& E, const Eigen::VectorXd& x,
-                            const Eigen::VectorXd& b)
-{
-    Eigen::SparseMatrix<double, Eigen::RowMajor> rows = E;
-    Eigen::Index                                 k    = 0;
-    for (Eigen::Index i = 0; i < rows.rows(); ++i)
-        k = std::max<Eigen::Index>(k, rows.outerIndexPtr()[i + 1] - rows.outerIndexPtr()[i] + 1);
-    const double          gamma = k * DBL_EPSILON / (1 - k * DBL_EPSILON);
-    const Eigen::VectorXd scale = E.cwiseAbs() * x.cwiseAbs() + b.cwiseAbs();
-    return 2 * gamma * scale.norm() / b.norm();
-}
-
 //! PCG's solution of (M + t L) x = M f against Eigen's SimplicialLDLT; a
 //! run stopped by the budget is accepted only where `must_converge` is
 //! false, and then its report must give the true residual. Returns whether

@@ -1,0 +1,306 @@
+#include "rxmesh/solver/cholesky.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <string>
+#include <utility>
+
+#include "cholesky_kernels.cuh"
+#include "cholesky_plan.h"
+#include "rxmesh/core/cuda_check.h"
+#include "rxmesh/core/device_buffer.h"
+#include "rxmesh/core/error.h"
+#include "rxmesh/rxmesh.h"
+
+namespace rxmesh {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+template <typename T>
+std::vector<T> download(const T* device, std::size_t n)
+{
+    std::vector<T> host(n);
+    if (n != 0) detail::copy_and_wait(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost, 0);
+    return host;
+}
+
+//! A's pattern as host compressed rows (the values are not read).
+HostCsr host_pattern(const SparseMatrix<double>& A)
+{
+    HostCsr h;
+    h.num_rows         = A.num_rows();
+    const auto offsets = download(A.pattern()->row_offsets(), std::size_t(A.num_rows()) + 1);
+    const auto columns = download(A.pattern()->columns(), std::size_t(A.num_blocks()));
+    h.row_offsets.assign(offsets.begin(), offsets.end());
+    h.columns.assign(columns.begin(), columns.end());
+    return h;
+}
+
+//! The mesh's positions (its global numbering) on the host.
+std::vector<Vec3f> host_positions(const RXMesh& mesh)
+{
+    const std::vector<float> flat = to_host(mesh.positions().view());
+    std::vector<Vec3f>       out(flat.size() / 3);
+    for (std::size_t v = 0; v < out.size(); ++v)
+        out[v] = {flat[3 * v], flat[3 * v + 1], flat[3 * v + 2]};
+    return out;
+}
+
+void require_options(const CholeskyOptions& o)
+{
+    if (o.supernodes.max_columns > detail::kMaxPanelColumns)
+        throw InvalidInputError("CholeskySolver: supernodes.max_columns " +
+                                std::to_string(o.supernodes.max_columns) + " is above " +
+                                std::to_string(detail::kMaxPanelColumns) +
+                                ", the widest panel the kernels factor");
+    if (!(o.pivot_tolerance >= 0 && o.pivot_tolerance < 1))
+        throw InvalidInputError("CholeskySolver: pivot_tolerance is not in [0, 1)");
+    if (!(o.symmetry_tolerance >= 0))
+        throw InvalidInputError("CholeskySolver: symmetry_tolerance is not >= 0");
+}
+
+unsigned blocks_for(std::uint64_t threads)
+{
+    return unsigned((threads + detail::kCholeskyThreads - 1) / detail::kCholeskyThreads);
+}
+
+}  // namespace
+
+struct CholeskySolver::Impl
+{
+    CholeskyOptions  options;
+    CholeskyAnalysis analysis;
+    std::uint64_t    entries = 0;
+    std::vector<std::uint32_t> level_offsets, level_tiles;
+    std::vector<std::uint32_t> new_to_old;  // the analysis' order, for messages
+
+    DeviceBuffer<std::uint32_t> first_column, rows, column_supernode, level_supernodes,
+        tile_start, d_new_to_old;
+    DeviceBuffer<std::uint64_t>       row_offsets, value_offsets, entry_mirror, diagonal;
+    DeviceBuffer<std::int64_t>        entry_slot;
+    DeviceBuffer<double>              panels;
+    DeviceBuffer<detail::FactorFailures> failures{1};
+    mutable DeviceBuffer<double>      work;
+    bool                              factored = false;
+
+    void analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions);
+    void factor(const double* values);
+    void solve(const double* b, double* x, std::uint32_t columns) const;
+    detail::PanelsView view() const
+    {
+        return {first_column.data(),  row_offsets.data(),      rows.data(),
+                value_offsets.data(), column_supernode.data(), const_cast<double*>(panels.data())};
+    }
+    void throw_failures(const detail::FactorFailures& f) const;
+};
+
+void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions)
+{
+    require_options(options);
+    if (positions.size() != pattern.num_rows)
+        throw InvalidInputError("CholeskySolver: " + std::to_string(positions.size()) +
+                                " positions for " + std::to_string(pattern.num_rows) + " rows");
+    auto                   start = Clock::now();
+    const Permutation      p     = geometric_nested_dissection(pattern, positions, options.ordering);
+    analysis.ordering_ms         = ms_since(start);
+    start                        = Clock::now();
+    const SymbolicFactor   s     = symbolic_factor(pattern, p);
+    const SupernodalFactor f     = supernodal_factor(pattern, p, s, options.supernodes);
+    analysis.symbolic_ms         = ms_since(start);
+    start                        = Clock::now();
+    const detail::CholeskyPlan plan = detail::plan_cholesky(pattern, f);
+    std::vector<std::uint64_t> diagonal_new(plan.num_rows);
+    for (std::uint32_t k = 0; k < plan.num_rows; ++k)
+        diagonal_new[k] = plan.diagonal_entries[f.order.new_to_old[k]];
+
+    entries          = pattern.columns.size();
+    level_offsets    = plan.level_offsets;
+    level_tiles      = plan.level_tiles;
+    new_to_old       = f.order.new_to_old;
+    first_column     = DeviceBuffer<std::uint32_t>::from_host(plan.first_column);
+    row_offsets      = DeviceBuffer<std::uint64_t>::from_host(plan.row_offsets);
+    rows             = DeviceBuffer<std::uint32_t>::from_host(plan.rows);
+    value_offsets    = DeviceBuffer<std::uint64_t>::from_host(plan.value_offsets);
+    column_supernode = DeviceBuffer<std::uint32_t>::from_host(plan.column_supernode);
+    level_supernodes = DeviceBuffer<std::uint32_t>::from_host(plan.level_supernodes);
+    tile_start       = DeviceBuffer<std::uint32_t>::from_host(plan.tile_start);
+    d_new_to_old     = DeviceBuffer<std::uint32_t>::from_host(f.order.new_to_old);
+    entry_slot       = DeviceBuffer<std::int64_t>::from_host(plan.entry_slot);
+    entry_mirror     = DeviceBuffer<std::uint64_t>::from_host(plan.entry_mirror);
+    diagonal         = DeviceBuffer<std::uint64_t>::from_host(diagonal_new);
+    panels           = DeviceBuffer<double>(plan.value_offsets.back());
+    analysis.plan_ms = ms_since(start);
+
+    analysis.rows            = plan.num_rows;
+    analysis.supernodes      = f.num_supernodes();
+    analysis.levels          = f.num_levels();
+    analysis.matrix_entries  = entries;
+    analysis.factor_nonzeros = f.factor_nonzeros;
+    analysis.panel_values    = f.stored_values;
+    analysis.flops           = f.flops;
+    analysis.device_bytes    = first_column.allocated_bytes() + row_offsets.allocated_bytes() +
+                            rows.allocated_bytes() + value_offsets.allocated_bytes() +
+                            column_supernode.allocated_bytes() +
+                            level_supernodes.allocated_bytes() + tile_start.allocated_bytes() +
+                            d_new_to_old.allocated_bytes() + entry_slot.allocated_bytes() +
+                            entry_mirror.allocated_bytes() + diagonal.allocated_bytes() +
+                            panels.allocated_bytes() + failures.allocated_bytes();
+}
+
+void CholeskySolver::Impl::throw_failures(const detail::FactorFailures& f) const
+{
+    constexpr unsigned long long none = ULLONG_MAX;
+    if (f.not_finite != none)
+        throw InvalidInputError("CholeskySolver::factor: entry " + std::to_string(f.not_finite) +
+                                " of the matrix is not finite");
+    if (f.not_symmetric != none)
+        throw InvalidInputError("CholeskySolver::factor: the matrix is not symmetric (entry " +
+                                std::to_string(f.not_symmetric) +
+                                " differs from its transposed entry)");
+    if (f.pivot != none)
+        throw InvalidInputError(
+            "CholeskySolver::factor: the matrix is not positive definite (the pivot of row " +
+            std::to_string(new_to_old[f.pivot]) + " is not positive, or below " +
+            std::to_string(options.pivot_tolerance) + " x its diagonal entry)");
+}
+
+void CholeskySolver::Impl::factor(const double* values)
+{
+    factored = false;
+    const detail::FactorFailures none{ULLONG_MAX, ULLONG_MAX, ULLONG_MAX};
+    failures.upload(&none, 1);
+    if (entries == 0) {
+        factored = true;
+        return;
+    }
+    panels.memset(0);
+    detail::scatter_entries<<<blocks_for(entries), detail::kCholeskyThreads>>>(
+        entries, values, entry_slot.data(), entry_mirror.data(), panels.data(),
+        options.symmetry_tolerance, failures.data());
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    detail::FactorFailures found = failures.to_host()[0];
+    if (found.not_finite != ULLONG_MAX || found.not_symmetric != ULLONG_MAX) throw_failures(found);
+    const detail::PanelsView p = view();
+    for (std::size_t l = 0; l + 1 < level_offsets.size(); ++l) {
+        const std::uint32_t  count = level_offsets[l + 1] - level_offsets[l];
+        const std::uint32_t* level = level_supernodes.data() + level_offsets[l];
+        detail::factor_panels<<<count, detail::kCholeskyThreads>>>(
+            level, p, values, diagonal.data(), options.pivot_tolerance, failures.data());
+        RXMESH_CHECK_CUDA(cudaGetLastError());
+        if (level_tiles[l] == 0) continue;
+        detail::update_ancestors<<<level_tiles[l], detail::kCholeskyThreads>>>(
+            level, tile_start.data() + level_offsets[l], count, p);
+        RXMESH_CHECK_CUDA(cudaGetLastError());
+    }
+    found = failures.to_host()[0];  // synchronizes
+    throw_failures(found);
+    factored = true;
+}
+
+void CholeskySolver::Impl::solve(const double* b, double* x, std::uint32_t R) const
+{
+    if (!factored) throw Error("CholeskySolver::solve: no factorization (call factor first)");
+    if (R == 0) throw InvalidInputError("CholeskySolver::solve: 0 right-hand sides");
+    const std::uint32_t n = analysis.rows;
+    if (n == 0) return;
+    work.resize_discard(std::size_t(n) * R);
+    const unsigned permute_blocks = blocks_for(std::uint64_t(n) * R);
+    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(n, R, d_new_to_old.data(),
+                                                                       b, work.data(), false);
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    const detail::PanelsView p      = view();
+    const std::size_t        levels = level_offsets.size() - 1;
+    for (std::uint32_t r0 = 0; r0 < R; r0 += detail::kSolveColumns) {
+        const std::uint32_t group = std::min(detail::kSolveColumns, R - r0);
+        for (std::size_t l = 0; l < levels; ++l) {
+            detail::forward_level<<<level_offsets[l + 1] - level_offsets[l],
+                                    detail::kCholeskyThreads>>>(
+                level_supernodes.data() + level_offsets[l], p, work.data(), R, r0, group);
+            RXMESH_CHECK_CUDA(cudaGetLastError());
+        }
+        for (std::size_t l = levels; l-- > 0;) {
+            detail::backward_level<<<level_offsets[l + 1] - level_offsets[l],
+                                     detail::kCholeskyThreads>>>(
+                level_supernodes.data() + level_offsets[l], p, work.data(), R, r0, group);
+            RXMESH_CHECK_CUDA(cudaGetLastError());
+        }
+    }
+    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(n, R, d_new_to_old.data(),
+                                                                       work.data(), x, true);
+    RXMESH_CHECK_CUDA(cudaGetLastError());
+    RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+}
+
+CholeskySolver::CholeskySolver(const SparseMatrix<double>& A, const RXMesh& mesh,
+                               const CholeskyOptions& options)
+    : m_impl(std::make_unique<Impl>())
+{
+    if (mesh.num_vertices() != A.num_rows())
+        throw InvalidInputError("CholeskySolver: the matrix has " + std::to_string(A.num_rows()) +
+                                " rows, the mesh " + std::to_string(mesh.num_vertices()) +
+                                " vertices");
+    m_impl->options = options;
+    m_impl->analyze(host_pattern(A), host_positions(mesh));
+}
+
+CholeskySolver::CholeskySolver(const HostCsr& pattern, const std::vector<Vec3f>& positions,
+                               const CholeskyOptions& options)
+    : m_impl(std::make_unique<Impl>())
+{
+    m_impl->options = options;
+    m_impl->analyze(pattern, positions);
+}
+
+CholeskySolver::~CholeskySolver()                                = default;
+CholeskySolver::CholeskySolver(CholeskySolver&&) noexcept            = default;
+CholeskySolver& CholeskySolver::operator=(CholeskySolver&&) noexcept = default;
+
+void CholeskySolver::factor(const SparseMatrix<double>& A)
+{
+    if (A.num_values() != m_impl->entries)
+        throw InvalidInputError("CholeskySolver::factor: the matrix has " +
+                                std::to_string(A.num_values()) + " entries, the analyzed pattern " +
+                                std::to_string(m_impl->entries));
+    m_impl->factor(A.values());
+}
+
+void CholeskySolver::factor(const HostCsr& A)
+{
+    if (A.values.size() != m_impl->entries || A.num_rows != m_impl->analysis.rows)
+        throw InvalidInputError("CholeskySolver::factor: the matrix has " +
+                                std::to_string(A.values.size()) + " entries and " +
+                                std::to_string(A.num_rows) + " rows, the analyzed pattern " +
+                                std::to_string(m_impl->entries) + " and " +
+                                std::to_string(m_impl->analysis.rows));
+    const DeviceBuffer<double> values = DeviceBuffer<double>::from_host(A.values);
+    m_impl->factor(values.data());
+}
+
+void CholeskySolver::solve(const double* b, double* x, std::uint32_t columns) const
+{
+    m_impl->solve(b, x, columns);
+}
+
+std::vector<double> CholeskySolver::solve(const std::vector<double>& b,
+                                          std::uint32_t              columns) const
+{
+    if (b.size() != std::size_t(m_impl->analysis.rows) * columns)
+        throw InvalidInputError("CholeskySolver::solve: " + std::to_string(b.size()) +
+                                " values for " + std::to_string(m_impl->analysis.rows) +
+                                " rows x " + std::to_string(columns) + " columns");
+    DeviceBuffer<double> x = DeviceBuffer<double>::from_host(b);
+    m_impl->solve(x.data(), x.data(), columns);
+    return x.to_host();
+}
+
+const CholeskyAnalysis& CholeskySolver::analysis() const { return m_impl->analysis; }
+bool                    CholeskySolver::factored() const { return m_impl->factored; }
+
+}  // namespace rxmesh

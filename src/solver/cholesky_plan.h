@@ -1,0 +1,53 @@
+// The device factorization's plan, built on the host from the supernodal
+// analysis: where each panel and each of A's entries lives, the levels, and
+// each level's update tiles. Internal to src/solver.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rxmesh/matrix/sparse_matrix.h"
+#include "rxmesh/solver/supernodes.h"
+
+namespace rxmesh::detail {
+
+//! The side of an update tile: a panel's rows below its diagonal block are
+//! taken kUpdateTile x kUpdateTile pairs at a time.
+inline constexpr std::uint32_t kUpdateTile = 32;
+
+struct CholeskyPlan
+{
+    std::uint32_t num_rows = 0;
+    //! Panel s: columns [first_column[s], first_column[s + 1]), rows
+    //! rows[row_offsets[s] ..], values at value_offsets[s], column-major
+    //! with its row count as leading dimension.
+    std::vector<std::uint32_t> first_column;
+    std::vector<std::uint64_t> row_offsets;
+    std::vector<std::uint32_t> rows;
+    std::vector<std::uint64_t> value_offsets;
+    std::vector<std::uint32_t> column_supernode;
+    std::vector<std::uint32_t> level_offsets, level_supernodes;
+    //! tile_start[k]: the update tiles of level_supernodes[k]'s level before
+    //! it (from 0 in each level); level_tiles[l]: that level's tiles.
+    std::vector<std::uint32_t> tile_start, level_tiles;
+    //! For each of A's entries (in A's order): its panel slot when it lies
+    //! on or below the diagonal in the analysis' order, else -1; and the
+    //! index of its transposed entry.
+    std::vector<std::int64_t> entry_slot;
+    std::vector<std::uint64_t> entry_mirror;
+    //! The diagonal entries' indices (the pivot tolerance's scale).
+    std::vector<std::uint64_t> diagonal_entries;
+};
+
+//! The update tiles of a panel with `below` rows under its diagonal block.
+inline std::uint64_t update_tiles(std::uint64_t below)
+{
+    const std::uint64_t t = (below + kUpdateTile - 1) / kUpdateTile;
+    return t * (t + 1) / 2;
+}
+
+//! \throw InvalidInputError when the pattern is not structurally
+//! symmetric or lacks a diagonal entry.
+CholeskyPlan plan_cholesky(const HostCsr& pattern, const SupernodalFactor& f);
+
+}  // namespace rxmesh::detail
