@@ -8,6 +8,9 @@
 #     libcli11-dev libeigen3-dev libcgal-demo assimp-testmodels libdlpack-dev \
 #     libtinyobjloader-dev libtinyobjloader2rc10 libmeshoptimizer-dev \
 #     libmeshoptimizer2d libosd-dev libosdcpu3.5.0
+# and for bench_cholesky's CHOLMOD: libsuitesparse-dev libcholmod3 libamd2 libcamd2
+#     libccolamd2 libcolamd2 libsuitesparseconfig5 libmetis5 libopenblas0-pthread
+#     libgfortran5 libquadmath0
 # Not pybind11-dev: its headers, unpacked beside dlpack's, would shadow the
 # machine's pip pybind11 (found by check.sh), and Debian's 2.10 does
 # not know NumPy 2's array layout (the Python GPU tests then fail).
@@ -17,6 +20,10 @@ DEPS=/tmp/rxmesh-deps
 mkdir -p "$DEPS"
 for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$DEPS"; done
 export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+# CHOLMOD's BLAS and LAPACK (bench_cholesky): OpenBLAS's, where it is carried
+if [ -d "$DEPS/usr/lib/x86_64-linux-gnu/openblas-pthread" ]; then
+  export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu/openblas-pthread:$LD_LIBRARY_PATH"
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 
 #! configure_build_device [SRC] [DIR]: another tree (an older one for
