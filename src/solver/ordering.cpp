@@ -1,7 +1,9 @@
 #include "rxmesh/solver/ordering.h"
 
 #include <algorithm>
+#include <future>
 #include <iterator>
+#include <thread>
 #include <utility>
 #include <numeric>
 #include <string>
@@ -34,40 +36,74 @@ namespace {
 class Dissection
 {
    public:
-    Dissection(const HostCsr& A, const std::vector<Vec3f>& positions, std::uint32_t leaf)
+    //! `parallel_depth`: the levels of the recursion whose second half is
+    //! ordered on a thread of its own (with its own scratch marks: the two
+    //! halves share the separator's vertices as neighbours).
+    Dissection(const HostCsr& A, const std::vector<Vec3f>& positions, std::uint32_t leaf,
+               int parallel_depth)
         : m_A(A), m_positions(positions), m_leaf(std::max<std::uint32_t>(leaf, 1)),
-          m_side(A.num_rows, kOutside), m_local(A.num_rows, 0)
+          m_parallel_depth(parallel_depth), m_side(A.num_rows, kOutside), m_local(A.num_rows, 0)
     {
-        m_order.reserve(A.num_rows);
     }
 
-    //! Appends `set` in nested-dissection order: each half, then the separator.
+    //! `set` in nested-dissection order: each half, then the separator.
     //! Every call at least halves its set, so the depth is at most log2(n) + 1.
-    void order(std::vector<std::uint32_t> set)
+    //! The order does not depend on the threads.
+    std::vector<std::uint32_t> order(std::vector<std::uint32_t> set, int depth = 0)
     {
-        if (set.size() <= m_leaf) {
-            order_leaf(std::move(set));
-            return;
-        }
+        if (set.size() <= m_leaf) return order_leaf(std::move(set));
         // the median cut along each axis; the one whose separator is smallest
-        std::vector<std::uint32_t> parts[2], separator;
-        for (int axis = 0; axis < 3; ++axis) {
-            std::vector<std::uint32_t> cut[2];
-            std::vector<std::uint32_t> sep = median_cut(set, axis, cut);
-            if (axis == 0 || sep.size() < separator.size()) {
-                separator = std::move(sep);
-                parts[0] = std::move(cut[0]), parts[1] = std::move(cut[1]);
-            }
-            for (const std::uint32_t v : set) m_side[v] = kOutside;
-        }
+        // (near the top, the axes on threads of their own, with their own marks)
+        Cut        cuts[3];
+        const bool parallel = depth < m_parallel_depth && set.size() >= kParallelSet;
+        std::future<Cut> others[2];
+        for (int axis = 1; parallel && axis < 3; ++axis)
+            others[axis - 1] = std::async(std::launch::async, [&, axis] {
+                Dissection scratch(m_A, m_positions, m_leaf, 0);
+                return scratch.median_cut(set, axis);
+            });
+        for (int axis = 0; axis < 3; ++axis)
+            cuts[axis] = parallel && axis > 0 ? others[axis - 1].get() : median_cut(set, axis);
+        int best = 0;
+        for (int axis = 1; axis < 3; ++axis)
+            if (cuts[axis].separator.size() < cuts[best].separator.size()) best = axis;
+        std::vector<std::uint32_t>(&parts)[2] = cuts[best].parts;
+        std::vector<std::uint32_t>& separator = cuts[best].separator;
         set = {};
-        order(std::move(parts[0]));
-        order(std::move(parts[1]));
+        std::vector<std::uint32_t> out, second;
+        if (depth < m_parallel_depth && parts[1].size() >= kParallelSet) {
+            std::future<std::vector<std::uint32_t>> other =
+                std::async(std::launch::async, [&, half = std::move(parts[1])]() mutable {
+                    Dissection sub(m_A, m_positions, m_leaf, m_parallel_depth);
+                    return sub.order(std::move(half), depth + 1);
+                });
+            out    = order(std::move(parts[0]), depth + 1);
+            second = other.get();
+        } else {
+            out    = order(std::move(parts[0]), depth + 1);
+            second = order(std::move(parts[1]), depth + 1);
+        }
+        out.insert(out.end(), second.begin(), second.end());
         std::sort(separator.begin(), separator.end());
-        m_order.insert(m_order.end(), separator.begin(), separator.end());
+        out.insert(out.end(), separator.begin(), separator.end());
+        return out;
     }
 
-    std::vector<std::uint32_t> take() { return std::move(m_order); }
+    //! Two parts and the separator between them.
+    struct Cut
+    {
+        std::vector<std::uint32_t> parts[2], separator;
+    };
+
+    //! `set` cut at the median of `axis` into two parts less the separator;
+    //! the marks are reset after.
+    Cut median_cut(const std::vector<std::uint32_t>& set, int axis)
+    {
+        Cut c;
+        c.separator = median_cut(set, axis, c.parts);
+        for (const std::uint32_t v : set) m_side[v] = kOutside;
+        return c;
+    }
 
     //! Cuts `set` at the median of `axis` into cut[0] and cut[1], less the
     //! separator it returns; m_side marks the parts (kSeparator its vertices).
@@ -90,6 +126,9 @@ class Dissection
     // m_side's marks besides a part's 0 and 1; kLeaf and kOutsideSeen only
     // while a leaf is ordered
     static constexpr std::uint8_t kOutside = 2, kSeparator = 3, kLeaf = 4, kOutsideSeen = 5;
+    //! A half this small is ordered on the thread at hand: a thread's own
+    //! scratch marks (5 bytes per row of A) would cost more than it saves.
+    static constexpr std::size_t kParallelSet = 20000;
 
     //! The vertices of `part` (side s) with a neighbour on the other side.
     std::vector<std::uint32_t> boundary(const std::vector<std::uint32_t>& part, int s) const
@@ -192,8 +231,9 @@ class Dissection
     //! vertex's degree counts its neighbours outside the leaf too (they are
     //! separator vertices, eliminated later, and every one of them is a
     //! nonzero of its column of L); ties go to the input's order.
-    void order_leaf(std::vector<std::uint32_t> leaf)
+    std::vector<std::uint32_t> order_leaf(std::vector<std::uint32_t> leaf)
     {
+        std::vector<std::uint32_t> out;
         std::sort(leaf.begin(), leaf.end());
         const std::uint32_t m = std::uint32_t(leaf.size());
         for (std::uint32_t i = 0; i < m; ++i) m_local[leaf[i]] = i, m_side[leaf[i]] = kLeaf;
@@ -221,11 +261,12 @@ class Dissection
             for (std::uint32_t i = 0; i < m; ++i)
                 if (!done[i] && (best == m || adj[i].size() < adj[best].size())) best = i;
             done[best] = 1;
-            m_order.push_back(leaf[best]);
+            out.push_back(leaf[best]);
             eliminate(adj, best, m);
         }
         for (const std::uint32_t v : leaf) m_side[v] = kOutside;
         for (const std::uint32_t v : outside) m_side[v] = kOutside;
+        return out;
     }
 
     //! Removes leaf vertex v from the elimination graph: its neighbours in
@@ -252,9 +293,9 @@ class Dissection
     const HostCsr&             m_A;
     const std::vector<Vec3f>&  m_positions;
     std::uint32_t              m_leaf;
+    int                        m_parallel_depth;
     std::vector<std::uint8_t>  m_side;
     std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand
-    std::vector<std::uint32_t> m_order;
 };
 
 }  // namespace
@@ -291,9 +332,11 @@ Permutation geometric_nested_dissection(const HostCsr& A, const std::vector<Vec3
                                 std::to_string(A.num_rows) + " rows");
     std::vector<std::uint32_t> all(A.num_rows);
     std::iota(all.begin(), all.end(), 0u);
-    Dissection d(A, positions, options.leaf_size);
-    d.order(std::move(all));
-    return Permutation::from_new_to_old(d.take());
+    // 2^depth threads at most, about one per core
+    int depth = 0;
+    while ((2u << depth) <= std::max(1u, std::thread::hardware_concurrency())) ++depth;
+    Dissection d(A, positions, options.leaf_size, depth);
+    return Permutation::from_new_to_old(d.order(std::move(all)));
 }
 
 SymbolicFactor symbolic_factor(const HostCsr& A, const Permutation& p)
