@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -10,64 +11,92 @@
 namespace rxmesh::detail {
 namespace {
 
-//! Each entry's transposed entry. \throw InvalidInputError when one is missing.
+//! Each row's entries by ascending column (rows already sorted, the
+//! common case, are taken as they are). \throw InvalidInputError when a
+//! row holds a column twice.
+std::vector<std::uint64_t> sorted_entries(const HostCsr& A)
+{
+    std::vector<std::uint64_t> sorted(A.columns.size());
+    std::iota(sorted.begin(), sorted.end(), std::uint64_t(0));
+    for (std::uint64_t r = 0; r < A.num_rows; ++r) {
+        const auto begin = sorted.begin() + A.row_offsets[r], end = sorted.begin() + A.row_offsets[r + 1];
+        const auto by_column = [&](std::uint64_t a, std::uint64_t b) { return A.columns[a] < A.columns[b]; };
+        if (!std::is_sorted(begin, end, by_column)) std::sort(begin, end, by_column);
+        for (auto e = begin; e != end && e + 1 != end; ++e)
+            if (A.columns[*e] == A.columns[*(e + 1)])
+                throw InvalidInputError("CholeskySolver: row " + std::to_string(r) +
+                                        " holds column " + std::to_string(A.columns[*e]) + " twice");
+    }
+    return sorted;
+}
+
+//! Each entry's transposed entry, in O(nnz): the transpose by a counting
+//! sort lists column c's entries (r, c) by ascending r, which for a
+//! symmetric pattern are row c's columns in order, entry for entry.
+//! \throw InvalidInputError when one is missing.
 std::vector<std::uint64_t> mirrors(const HostCsr& A)
 {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> by_column;  // (column, entry) per row
-    std::vector<std::uint64_t>                           sorted(A.columns.size());
-    for (std::uint64_t r = 0; r < A.num_rows; ++r) {
-        by_column.clear();
-        for (auto e = A.row_offsets[r]; e < A.row_offsets[r + 1]; ++e)
-            by_column.push_back({A.columns[e], e});
-        std::sort(by_column.begin(), by_column.end());
-        for (std::size_t k = 1; k < by_column.size(); ++k)
-            if (by_column[k].first == by_column[k - 1].first)
-                throw InvalidInputError("CholeskySolver: row " + std::to_string(r) +
-                                        " holds column " + std::to_string(by_column[k].first) +
-                                        " twice");
-        for (std::size_t k = 0; k < by_column.size(); ++k)
-            sorted[A.row_offsets[r] + k] = by_column[k].second;
-    }
-    std::vector<std::uint64_t> mirror(A.columns.size());
+    const std::vector<std::uint64_t> sorted = sorted_entries(A);
+    std::vector<std::uint64_t>       start(A.num_rows + 1, 0);
+    for (const std::uint64_t c : A.columns) ++start[c + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
+    std::vector<std::uint64_t> transposed(A.columns.size()), transposed_row(A.columns.size());
     for (std::uint64_t r = 0; r < A.num_rows; ++r)
-        for (auto e = A.row_offsets[r]; e < A.row_offsets[r + 1]; ++e) {
-            const std::uint64_t c     = A.columns[e];
-            const auto          begin = sorted.begin() + A.row_offsets[c];
-            const auto          end   = sorted.begin() + A.row_offsets[c + 1];
-            const auto at = std::lower_bound(begin, end, r, [&](std::uint64_t entry, std::uint64_t v) {
-                return A.columns[entry] < v;
-            });
-            if (at == end || A.columns[*at] != r)
-                throw InvalidInputError("CholeskySolver: the pattern is not symmetric: entry (" +
-                                        std::to_string(r) + ", " + std::to_string(c) +
-                                        ") has no entry (" + std::to_string(c) + ", " +
-                                        std::to_string(r) + ")");
-            mirror[e] = *at;
+        for (auto k = A.row_offsets[r]; k < A.row_offsets[r + 1]; ++k) {
+            const std::uint64_t at = next[A.columns[sorted[k]]]++;  // (r, c) into column c
+            transposed[at]         = sorted[k];
+            transposed_row[at]     = r;
         }
+    auto missing = [](std::uint64_t i, std::uint64_t j) {
+        return InvalidInputError("CholeskySolver: the pattern is not symmetric: entry (" +
+                                 std::to_string(i) + ", " + std::to_string(j) + ") has no entry (" +
+                                 std::to_string(j) + ", " + std::to_string(i) + ")");
+    };
+    std::vector<std::uint64_t> mirror(A.columns.size());
+    for (std::uint64_t c = 0; c < A.num_rows; ++c) {
+        // row c's k-th column against column c's k-th row, in step
+        std::uint64_t k = A.row_offsets[c], t = start[c];
+        for (; k < A.row_offsets[c + 1] && t < start[c + 1]; ++k, ++t) {
+            const std::uint64_t x = A.columns[sorted[k]], y = transposed_row[t];
+            if (x < y) throw missing(c, x);
+            if (y < x) throw missing(y, c);
+            mirror[sorted[k]] = transposed[t];
+        }
+        if (k < A.row_offsets[c + 1]) throw missing(c, A.columns[sorted[k]]);
+        if (t < start[c + 1]) throw missing(transposed_row[t], c);
+    }
     return mirror;
 }
 
-//! Each entry's slot in the panels (-1 above the diagonal in f's order).
+//! Each entry's slot in the panels (-1 above the diagonal in f's order),
+//! a panel at a time: a row's position in the panel from one mark per row;
+//! column j's entries are the mirrors of row j's (the pattern is symmetric).
 std::vector<std::int64_t> slots(const HostCsr& A, const SupernodalFactor& f,
-                                const CholeskyPlan& plan)
+                                const CholeskyPlan& plan, const std::vector<std::uint64_t>& mirror)
 {
-    std::vector<std::int64_t> slot(A.columns.size(), -1);
-    for (std::uint64_t r = 0; r < A.num_rows; ++r)
-        for (auto e = A.row_offsets[r]; e < A.row_offsets[r + 1]; ++e) {
-            const std::uint32_t i = f.order.old_to_new[r];
-            const std::uint32_t j = f.order.old_to_new[A.columns[e]];
-            if (i < j) continue;
-            const std::uint32_t s     = plan.column_supernode[j];
-            const auto          begin = plan.rows.begin() + plan.row_offsets[s];
-            const auto          end   = plan.rows.begin() + plan.row_offsets[s + 1];
-            const auto          at    = std::lower_bound(begin, end, i);
-            if (at == end || *at != i)
-                throw Error("CholeskySolver: entry (" + std::to_string(r) + ", " +
-                            std::to_string(A.columns[e]) + ") is in no panel (an analysis bug)");
-            const std::uint64_t ld = plan.row_offsets[s + 1] - plan.row_offsets[s];
-            slot[e] = std::int64_t(plan.value_offsets[s] + (j - plan.first_column[s]) * ld +
-                                   std::uint64_t(at - begin));
+    std::vector<std::int64_t>  slot(A.columns.size(), -1);
+    std::vector<std::uint32_t> position(plan.num_rows, 0);
+    std::vector<std::uint32_t> holder(plan.num_rows, ~0u);  // the panel a position is of
+    for (std::uint32_t s = 0; s + 1 < plan.first_column.size(); ++s) {
+        const std::uint64_t ld = plan.row_offsets[s + 1] - plan.row_offsets[s];
+        for (std::uint64_t k = 0; k < ld; ++k) {
+            position[plan.rows[plan.row_offsets[s] + k]] = std::uint32_t(k);
+            holder[plan.rows[plan.row_offsets[s] + k]]   = s;
         }
+        for (std::uint32_t j = plan.first_column[s]; j < plan.first_column[s + 1]; ++j) {
+            const std::uint32_t row = f.order.new_to_old[j];
+            for (auto e = A.row_offsets[row]; e < A.row_offsets[row + 1]; ++e) {
+                const std::uint32_t i = f.order.old_to_new[A.columns[e]];
+                if (i < j) continue;
+                if (holder[i] != s)
+                    throw Error("CholeskySolver: entry (" + std::to_string(A.columns[e]) + ", " +
+                                std::to_string(row) + ") is in no panel (an analysis bug)");
+                slot[mirror[e]] = std::int64_t(plan.value_offsets[s] +
+                                               (j - plan.first_column[s]) * ld + position[i]);
+            }
+        }
+    }
     return slot;
 }
 
@@ -113,7 +142,7 @@ CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f)
     plan.level_supernodes = f.level_supernodes;
     plan_tiles(plan);
     plan.entry_mirror = mirrors(A);
-    plan.entry_slot   = slots(A, f, plan);
+    plan.entry_slot   = slots(A, f, plan, plan.entry_mirror);
     for (std::uint64_t r = 0; r < A.num_rows; ++r) {
         std::int64_t diagonal = -1;
         for (auto e = A.row_offsets[r]; e < A.row_offsets[r + 1]; ++e)
