@@ -11,6 +11,7 @@
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
+#include "rxmesh/matrix/host_export.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -23,21 +24,13 @@ double ms_since(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-template <typename T>
-std::vector<T> download(const T* device, std::size_t n)
-{
-    std::vector<T> host(n);
-    if (n != 0) detail::copy_and_wait(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost, 0);
-    return host;
-}
-
 //! A's pattern as host compressed rows (the values are not read).
 HostCsr host_pattern(const SparseMatrix<double>& A)
 {
     HostCsr h;
     h.num_rows         = A.num_rows();
-    const auto offsets = download(A.pattern()->row_offsets(), std::size_t(A.num_rows()) + 1);
-    const auto columns = download(A.pattern()->columns(), std::size_t(A.num_blocks()));
+    const auto offsets = detail::download(A.pattern()->row_offsets(), std::size_t(A.num_rows()) + 1);
+    const auto columns = detail::download(A.pattern()->columns(), std::size_t(A.num_blocks()));
     h.row_offsets.assign(offsets.begin(), offsets.end());
     h.columns.assign(columns.begin(), columns.end());
     return h;
@@ -77,7 +70,6 @@ struct CholeskySolver::Impl
 {
     CholeskyOptions  options;
     CholeskyAnalysis analysis;
-    std::uint64_t    entries = 0;
     std::vector<std::uint32_t> level_offsets, level_tiles;
     std::vector<std::uint32_t> new_to_old;  // the analysis' order, for messages
 
@@ -120,7 +112,6 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     for (std::uint32_t k = 0; k < plan.num_rows; ++k)
         diagonal_new[k] = plan.diagonal_entries[f.order.new_to_old[k]];
 
-    entries          = pattern.columns.size();
     level_offsets    = plan.level_offsets;
     level_tiles      = plan.level_tiles;
     new_to_old       = f.order.new_to_old;
@@ -141,7 +132,7 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     analysis.rows            = plan.num_rows;
     analysis.supernodes      = f.num_supernodes();
     analysis.levels          = f.num_levels();
-    analysis.matrix_entries  = entries;
+    analysis.matrix_entries  = pattern.columns.size();
     analysis.factor_nonzeros = f.factor_nonzeros;
     analysis.panel_values    = f.stored_values;
     analysis.flops           = f.flops;
@@ -176,17 +167,17 @@ void CholeskySolver::Impl::factor(const double* values)
     factored = false;
     const detail::FactorFailures none{ULLONG_MAX, ULLONG_MAX, ULLONG_MAX};
     failures.upload(&none, 1);
-    if (entries == 0) {
+    if (analysis.matrix_entries == 0) {
         factored = true;
         return;
     }
     panels.memset(0);
-    detail::scatter_entries<<<blocks_for(entries), detail::kCholeskyThreads>>>(
-        entries, values, entry_slot.data(), entry_mirror.data(), panels.data(),
+    detail::scatter_entries<<<blocks_for(analysis.matrix_entries), detail::kCholeskyThreads>>>(
+        analysis.matrix_entries, values, entry_slot.data(), entry_mirror.data(), panels.data(),
         options.symmetry_tolerance, failures.data());
     RXMESH_CHECK_CUDA(cudaGetLastError());
-    detail::FactorFailures found = failures.to_host()[0];
-    if (found.not_finite != ULLONG_MAX || found.not_symmetric != ULLONG_MAX) throw_failures(found);
+    // the entries' checks are read with the pivots', after the factor: a
+    // refused matrix's factor is wasted work, a good one's waits for no read
     const detail::PanelsView p = view();
     for (std::size_t l = 0; l + 1 < level_offsets.size(); ++l) {
         const std::uint32_t  count = level_offsets[l + 1] - level_offsets[l];
@@ -199,8 +190,7 @@ void CholeskySolver::Impl::factor(const double* values)
             level, tile_start.data() + level_offsets[l], count, p);
         RXMESH_CHECK_CUDA(cudaGetLastError());
     }
-    found = failures.to_host()[0];  // synchronizes
-    throw_failures(found);
+    throw_failures(failures.to_host()[0]);  // synchronizes
     factored = true;
 }
 
@@ -264,20 +254,20 @@ CholeskySolver& CholeskySolver::operator=(CholeskySolver&&) noexcept = default;
 
 void CholeskySolver::factor(const SparseMatrix<double>& A)
 {
-    if (A.num_values() != m_impl->entries)
+    if (A.num_values() != m_impl->analysis.matrix_entries)
         throw InvalidInputError("CholeskySolver::factor: the matrix has " +
                                 std::to_string(A.num_values()) + " entries, the analyzed pattern " +
-                                std::to_string(m_impl->entries));
+                                std::to_string(m_impl->analysis.matrix_entries));
     m_impl->factor(A.values());
 }
 
 void CholeskySolver::factor(const HostCsr& A)
 {
-    if (A.values.size() != m_impl->entries || A.num_rows != m_impl->analysis.rows)
+    if (A.values.size() != m_impl->analysis.matrix_entries || A.num_rows != m_impl->analysis.rows)
         throw InvalidInputError("CholeskySolver::factor: the matrix has " +
                                 std::to_string(A.values.size()) + " entries and " +
                                 std::to_string(A.num_rows) + " rows, the analyzed pattern " +
-                                std::to_string(m_impl->entries) + " and " +
+                                std::to_string(m_impl->analysis.matrix_entries) + " and " +
                                 std::to_string(m_impl->analysis.rows));
     const DeviceBuffer<double> values = DeviceBuffer<double>::from_host(A.values);
     m_impl->factor(values.data());

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "rxmesh/matrix/assemble.cuh"
 #include "rxmesh/matrix/matrix_ops.cuh"
 #include "rxmesh/matrix/mesh_operators.cuh"
 #include "rxmesh/rxmesh.h"
@@ -28,6 +29,16 @@ inline SparseMatrix<double> smoothing_matrix(const RXMesh&                      
     const auto           L = cotangent_laplacian<double>(pattern, mesh.positions());
     axpby(t, L, 1.0, A);
     return A;
+}
+
+//! Diagonal 0.1 per edge, -2 between neighbours: positive diagonal, yet
+//! x = 1 gives x^T A x < 0 (the pattern's matrix, indefinite).
+inline void assemble_indefinite(SparseMatrix<double>& A)
+{
+    assemble_edges(A, [=] __device__(VertexId, VertexId, EdgeBlocks<double>& b) {
+        b(0, 0) = b(1, 1) = 0.1;
+        b(0, 1) = b(1, 0) = -2;
+    });
 }
 
 //! t for M + t L whose conditioning does not depend on the mesh's scale

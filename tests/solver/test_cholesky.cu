@@ -205,16 +205,6 @@ std::vector<Vec3f> on_a_line(std::uint32_t n)
     return p;
 }
 
-//! Diagonal 0.1 per edge, -2 between neighbours: positive diagonal, yet
-//! x = 1 gives x^T A x < 0.
-void assemble_indefinite(SparseMatrix<double>& A)
-{
-    assemble_edges(A, [=] __device__(VertexId, VertexId, EdgeBlocks<double>& b) {
-        b(0, 0) = b(1, 1) = 0.1;
-        b(0, 1) = b(1, 0) = -2;
-    });
-}
-
 TEST(GpuCholesky, BadSystemsAreRefused)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -228,7 +218,7 @@ TEST(GpuCholesky, BadSystemsAreRefused)
     scale(negative, -1.0);
     EXPECT_THROW(chol.factor(negative), InvalidInputError);
     SparseMatrix<double> indefinite(pattern);
-    assemble_indefinite(indefinite);
+    test::assemble_indefinite(indefinite);
     EXPECT_THROW(chol.factor(indefinite), InvalidInputError);
     EXPECT_FALSE(chol.factored());
 

@@ -151,16 +151,6 @@ TEST(Pcg, SolvesTheSmoothingSystemLikeEigenOnRealMeshes)
     EXPECT_GE(2 * well_shaped, visited);
 }
 
-//! Diagonal 0.1 per edge, -2 between neighbours: positive diagonal, yet
-//! x = 1 gives x^T A x < 0.
-void assemble_indefinite(SparseMatrix<double>& A)
-{
-    assemble_edges(A, [=] __device__(VertexId, VertexId, EdgeBlocks<double>& b) {
-        b(0, 0) = b(1, 1) = 0.1;
-        b(0, 1) = b(1, 0) = -2;
-    });
-}
-
 TEST(Pcg, BadSystemsAreRefused)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -174,7 +164,7 @@ TEST(Pcg, BadSystemsAreRefused)
     EXPECT_THROW(pcg_solve(negative, b.view(), x), InvalidInputError);
 
     SparseMatrix<double> indefinite(pattern);
-    assemble_indefinite(indefinite);
+    test::assemble_indefinite(indefinite);
     EXPECT_THROW(pcg_solve(indefinite, b.view(), x), Error);
 
     auto nan = mesh.add_vertex_attribute<double>("nan", std::nan(""));
