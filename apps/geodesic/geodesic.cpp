@@ -12,6 +12,7 @@
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
 #include "../common/mesh_data.h"
+#include "../common/sources.h"
 #include "rxmesh/algo/geodesic.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/geodesic.h"
@@ -27,36 +28,6 @@ const app::Info kInfo = app::with_cpu_path(
      "write the mesh as binary PLY with a 'distance' vertex property (input vertex order; +inf "
      "where unreachable)",
      "check against the serial CPU reference (exit 2 on mismatch)"});
-
-//! Host-side checks of the sources, before any GPU work. \throw InvalidInputError.
-void validate_sources(const TriangleSoup& soup, const std::vector<std::uint32_t>& sources,
-                      const std::string& name)
-{
-    if (sources.empty())
-        throw InvalidInputError("no source vertex given (--source)");
-    std::vector<bool> used(soup.positions.size(), false);
-    for (const Triangle& f : soup.faces)
-        for (std::uint32_t v : f)
-            used[v] = true;
-    for (std::uint32_t s : sources) {
-        if (s >= soup.positions.size())
-            throw InvalidInputError(name + ": source vertex " + std::to_string(s) +
-                                    " is out of range (the mesh has " +
-                                    std::to_string(soup.positions.size()) + " vertices)");
-        if (!used[s])
-            throw InvalidInputError(name + ": source vertex " + std::to_string(s) +
-                                    " belongs to no face");
-    }
-}
-
-//! The mesh's ids `id(v)` of input vertices v (each in a face: validate_sources).
-template <typename Id>
-std::vector<std::uint32_t> mesh_ids(const std::vector<std::uint32_t>& input_ids, const Id& id)
-{
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t v : input_ids) out.push_back(id(v));
-    return out;
-}
 
 //! --check: the serial double reference of the same algorithm; the same
 //! unreachable set, elsewhere within 1e-4 relative (float storage and a level
@@ -137,7 +108,7 @@ class Geodesic final : public app::App
 
     void prepare(app::Input& in, const app::CommonOptions&) const override
     {
-        validate_sources(in.soup, m_sources, in.name);
+        app::validate_sources(in.soup, m_sources, in.name);
     }
 
     int run(app::Session& s) override
@@ -146,7 +117,7 @@ class Geodesic final : public app::App
         const RXMesh                     mesh    = s.build_mesh();
         const std::vector<std::uint32_t> global  = mesh.input_vertex_to_global().to_host();
         const std::vector<std::uint32_t> sources =
-            mesh_ids(m_sources, [&](std::uint32_t v) { return global[v]; });
+            app::mesh_ids(m_sources, [&](std::uint32_t v) { return global[v]; });
         DeviceBuffer<float>              d(mesh.num_vertices());
         const GeodesicReport             r      = distances(mesh, sources, d, m_geodesic);
         const std::vector<float>         result = d.to_host();
@@ -181,7 +152,7 @@ class Geodesic final : public app::App
         const auto                start = app::Session::Clock::now();
         const reference::Geodesic r     = reference::geodesic_ptp(
             mesh.positions(), mesh.faces(),
-            mesh_ids(m_sources, [&](std::uint32_t v) { return mesh.mesh_id(v); }),
+            app::mesh_ids(m_sources, [&](std::uint32_t v) { return mesh.mesh_id(v); }),
             m_geodesic.tolerance, int(m_geodesic.max_iterations));
         const double       ms = app::ms_since(start);
         std::vector<float> d(r.distance.begin(), r.distance.end());  // +inf stays +inf

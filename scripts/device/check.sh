@@ -5,6 +5,8 @@
 #
 # usage: [CTEST_SELECT="-L gpu"] scripts/device.sh check [--no-bench] [--bench-only]
 #   --no-bench builds with -DRXMESH_DEVICE_CHECKS=ON (device invariants kept)
+# Exit status: 0 when everything run passed, 1 when a build, a test, a
+# sanitizer run or the benchmarks failed.
 set -uo pipefail
 source scripts/device/env.sh > /dev/null  # OUT, DEPS, the carried packages unpacked
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/bench.md"
@@ -31,6 +33,8 @@ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
   || { tail -30 "$OUT/build.log"; exit 1; }
 cmake --build build-device >> "$OUT/build.log" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.log" | head -80; exit 1; }
 echo "build ok"
+# 1 when a test, a sanitizer run or a benchmark failed (the logs say which)
+status=0
 
 if [ "${1:-}" != "--bench-only" ]; then
   # every test but the compute-sanitizer ones, GPU tests required
@@ -38,7 +42,7 @@ if [ "${1:-}" != "--bench-only" ]; then
   # would not fit one call's time limit together with a cold build
   # shellcheck disable=SC2086
   RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device --output-on-failure -j4 -LE sanitize \
-    ${CTEST_SELECT:-} > "$OUT/ctest.log" 2>&1
+    ${CTEST_SELECT:-} > "$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -30
   grep -E "skipped|SKIPPED" "$OUT/ctest.log" | head -5
   # compute-sanitizer memcheck / racecheck (ctest label "sanitize": the GPU
@@ -48,7 +52,7 @@ if [ "${1:-}" != "--bench-only" ]; then
     echo "sanitizers skipped (SKIP_SANITIZERS=1)"
   else
     RXMESH_REQUIRE_GPU=1 ctest --test-dir build-device -V -j8 -L sanitize \
-      > "$OUT/sanitize.log" 2>&1
+      > "$OUT/sanitize.log" 2>&1 || status=1
     grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/sanitize.log" | tail -30
     grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
   fi
@@ -59,8 +63,10 @@ if [ "${1:-}" != "--no-bench" ]; then
   BUILD_DIR=build-device RESULTS="$OUT/results" RUNS="${RUNS:-15}" \
     scripts/run_benchmarks.sh ${BENCH_STAGES:-reindex topology obj_parse build_store queries cpu normals report} \
     > "$OUT/bench.log" 2>&1
-  echo "benchmarks exit $?"
+  bench_rc=$?
+  echo "benchmarks exit $bench_rc"
+  [ "$bench_rc" = 0 ] || status=1
   tail -60 "$OUT/bench.log"
   tar -C "$OUT" -czf "$OUT/results.tgz" results && rm -rf "$OUT/results"
 fi
-exit 0
+exit $status

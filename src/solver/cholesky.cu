@@ -1,5 +1,3 @@
-#include "rxmesh/solver/cholesky.h"
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -13,6 +11,7 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/matrix/host_export.h"
 #include "rxmesh/rxmesh.h"
+#include "rxmesh/solver/cholesky.h"
 
 namespace rxmesh {
 namespace {
@@ -28,8 +27,9 @@ double ms_since(Clock::time_point start)
 HostCsr host_pattern(const SparseMatrix<double>& A)
 {
     HostCsr h;
-    h.num_rows         = A.num_rows();
-    const auto offsets = detail::download(A.pattern()->row_offsets(), std::size_t(A.num_rows()) + 1);
+    h.num_rows = A.num_rows();
+    const auto offsets =
+        detail::download(A.pattern()->row_offsets(), std::size_t(A.num_rows()) + 1);
     const auto columns = detail::download(A.pattern()->columns(), std::size_t(A.num_blocks()));
     h.row_offsets.assign(offsets.begin(), offsets.end());
     h.columns.assign(columns.begin(), columns.end());
@@ -68,27 +68,34 @@ unsigned blocks_for(std::uint64_t threads)
 
 struct CholeskySolver::Impl
 {
-    CholeskyOptions  options;
-    CholeskyAnalysis analysis;
-    std::vector<std::uint32_t> level_offsets, level_tiles;
-    std::vector<std::uint32_t> new_to_old;  // the analysis' order, for messages
+    //! The analysis' plan: what two solvers of one pattern share.
+    struct Plan
+    {
+        std::vector<std::uint32_t> level_offsets, level_tiles;
+        std::vector<std::uint32_t> new_to_old;  // the analysis' order, for messages
 
-    DeviceBuffer<std::uint32_t> first_column, rows, column_supernode, level_supernodes,
-        tile_start, d_new_to_old;
-    DeviceBuffer<std::uint64_t>       row_offsets, value_offsets, entry_mirror, diagonal;
-    DeviceBuffer<std::int64_t>        entry_slot;
-    DeviceBuffer<double>              panels;
+        DeviceBuffer<std::uint32_t> first_column, rows, column_supernode, level_supernodes,
+            tile_start, d_new_to_old;
+        DeviceBuffer<std::uint64_t> row_offsets, value_offsets, entry_mirror, diagonal;
+        DeviceBuffer<std::int64_t>  entry_slot;
+    };
+    CholeskyOptions                      options;
+    CholeskyAnalysis                     analysis;
+    std::shared_ptr<Plan>                shared;
+    DeviceBuffer<double>                 panels;
     DeviceBuffer<detail::FactorFailures> failures{1};
-    mutable DeviceBuffer<double>      work;
-    bool                              factored = false;
+    mutable DeviceBuffer<double>         work;
+    bool                                 factored = false;
 
-    void analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions);
-    void factor(const double* values);
-    void solve(const double* b, double* x, std::uint32_t columns) const;
+    void               analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions);
+    void               factor(const double* values);
+    void               solve(const double* b, double* x, std::uint32_t columns) const;
     detail::PanelsView view() const
     {
-        return {first_column.data(),  row_offsets.data(),      rows.data(),
-                value_offsets.data(), column_supernode.data(), const_cast<double*>(panels.data())};
+        const Plan& q = *shared;
+        return {
+            q.first_column.data(),  q.row_offsets.data(),      q.rows.data(),
+            q.value_offsets.data(), q.column_supernode.data(), const_cast<double*>(panels.data())};
     }
     void throw_failures(const detail::FactorFailures& f) const;
 };
@@ -99,35 +106,36 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     if (positions.size() != pattern.num_rows)
         throw InvalidInputError("CholeskySolver: " + std::to_string(positions.size()) +
                                 " positions for " + std::to_string(pattern.num_rows) + " rows");
-    auto                   start = Clock::now();
-    const Permutation      p     = geometric_nested_dissection(pattern, positions, options.ordering);
-    analysis.ordering_ms         = ms_since(start);
-    start                        = Clock::now();
-    const SymbolicFactor   s     = symbolic_factor(pattern, p);
-    const SupernodalFactor f     = supernodal_factor(pattern, p, s, options.supernodes);
-    analysis.symbolic_ms         = ms_since(start);
-    start                        = Clock::now();
+    auto              start  = Clock::now();
+    const Permutation p      = geometric_nested_dissection(pattern, positions, options.ordering);
+    analysis.ordering_ms     = ms_since(start);
+    start                    = Clock::now();
+    const SymbolicFactor   s = symbolic_factor(pattern, p);
+    const SupernodalFactor f = supernodal_factor(pattern, p, s, options.supernodes);
+    analysis.symbolic_ms     = ms_since(start);
+    start                    = Clock::now();
     const detail::CholeskyPlan plan = detail::plan_cholesky(pattern, f);
     std::vector<std::uint64_t> diagonal_new(plan.num_rows);
     for (std::uint32_t k = 0; k < plan.num_rows; ++k)
         diagonal_new[k] = plan.diagonal_entries[f.order.new_to_old[k]];
 
-    level_offsets    = plan.level_offsets;
-    level_tiles      = plan.level_tiles;
-    new_to_old       = f.order.new_to_old;
-    first_column     = DeviceBuffer<std::uint32_t>::from_host(plan.first_column);
-    row_offsets      = DeviceBuffer<std::uint64_t>::from_host(plan.row_offsets);
-    rows             = DeviceBuffer<std::uint32_t>::from_host(plan.rows);
-    value_offsets    = DeviceBuffer<std::uint64_t>::from_host(plan.value_offsets);
-    column_supernode = DeviceBuffer<std::uint32_t>::from_host(plan.column_supernode);
-    level_supernodes = DeviceBuffer<std::uint32_t>::from_host(plan.level_supernodes);
-    tile_start       = DeviceBuffer<std::uint32_t>::from_host(plan.tile_start);
-    d_new_to_old     = DeviceBuffer<std::uint32_t>::from_host(f.order.new_to_old);
-    entry_slot       = DeviceBuffer<std::int64_t>::from_host(plan.entry_slot);
-    entry_mirror     = DeviceBuffer<std::uint64_t>::from_host(plan.entry_mirror);
-    diagonal         = DeviceBuffer<std::uint64_t>::from_host(diagonal_new);
-    panels           = DeviceBuffer<double>(plan.value_offsets.back());
-    analysis.plan_ms = ms_since(start);
+    shared                   = std::make_shared<Plan>();
+    shared->level_offsets    = plan.level_offsets;
+    shared->level_tiles      = plan.level_tiles;
+    shared->new_to_old       = f.order.new_to_old;
+    shared->first_column     = DeviceBuffer<std::uint32_t>::from_host(plan.first_column);
+    shared->row_offsets      = DeviceBuffer<std::uint64_t>::from_host(plan.row_offsets);
+    shared->rows             = DeviceBuffer<std::uint32_t>::from_host(plan.rows);
+    shared->value_offsets    = DeviceBuffer<std::uint64_t>::from_host(plan.value_offsets);
+    shared->column_supernode = DeviceBuffer<std::uint32_t>::from_host(plan.column_supernode);
+    shared->level_supernodes = DeviceBuffer<std::uint32_t>::from_host(plan.level_supernodes);
+    shared->tile_start       = DeviceBuffer<std::uint32_t>::from_host(plan.tile_start);
+    shared->d_new_to_old     = DeviceBuffer<std::uint32_t>::from_host(f.order.new_to_old);
+    shared->entry_slot       = DeviceBuffer<std::int64_t>::from_host(plan.entry_slot);
+    shared->entry_mirror     = DeviceBuffer<std::uint64_t>::from_host(plan.entry_mirror);
+    shared->diagonal         = DeviceBuffer<std::uint64_t>::from_host(diagonal_new);
+    panels                   = DeviceBuffer<double>(plan.value_offsets.back());
+    analysis.plan_ms         = ms_since(start);
 
     analysis.rows            = plan.num_rows;
     analysis.supernodes      = f.num_supernodes();
@@ -136,13 +144,13 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     analysis.factor_nonzeros = f.factor_nonzeros;
     analysis.panel_values    = f.stored_values;
     analysis.flops           = f.flops;
-    analysis.device_bytes    = first_column.allocated_bytes() + row_offsets.allocated_bytes() +
-                            rows.allocated_bytes() + value_offsets.allocated_bytes() +
-                            column_supernode.allocated_bytes() +
-                            level_supernodes.allocated_bytes() + tile_start.allocated_bytes() +
-                            d_new_to_old.allocated_bytes() + entry_slot.allocated_bytes() +
-                            entry_mirror.allocated_bytes() + diagonal.allocated_bytes() +
-                            panels.allocated_bytes() + failures.allocated_bytes();
+    analysis.device_bytes =
+        shared->first_column.allocated_bytes() + shared->row_offsets.allocated_bytes() +
+        shared->rows.allocated_bytes() + shared->value_offsets.allocated_bytes() +
+        shared->column_supernode.allocated_bytes() + shared->level_supernodes.allocated_bytes() +
+        shared->tile_start.allocated_bytes() + shared->d_new_to_old.allocated_bytes() +
+        shared->entry_slot.allocated_bytes() + shared->entry_mirror.allocated_bytes() +
+        shared->diagonal.allocated_bytes() + panels.allocated_bytes() + failures.allocated_bytes();
 }
 
 void CholeskySolver::Impl::throw_failures(const detail::FactorFailures& f) const
@@ -158,7 +166,7 @@ void CholeskySolver::Impl::throw_failures(const detail::FactorFailures& f) const
     if (f.pivot != none)
         throw InvalidInputError(
             "CholeskySolver::factor: the matrix is not positive definite (the pivot of row " +
-            std::to_string(new_to_old[f.pivot]) + " is not positive, or below " +
+            std::to_string(shared->new_to_old[f.pivot]) + " is not positive, or below " +
             std::to_string(options.pivot_tolerance) + " x its diagonal entry)");
 }
 
@@ -173,21 +181,21 @@ void CholeskySolver::Impl::factor(const double* values)
     }
     panels.memset(0);
     detail::scatter_entries<<<blocks_for(analysis.matrix_entries), detail::kCholeskyThreads>>>(
-        analysis.matrix_entries, values, entry_slot.data(), entry_mirror.data(), panels.data(),
-        options.symmetry_tolerance, failures.data());
+        analysis.matrix_entries, values, shared->entry_slot.data(), shared->entry_mirror.data(),
+        panels.data(), options.symmetry_tolerance, failures.data());
     RXMESH_CHECK_CUDA(cudaGetLastError());
     // the entries' checks are read with the pivots', after the factor: a
     // refused matrix's factor is wasted work, a good one's waits for no read
     const detail::PanelsView p = view();
-    for (std::size_t l = 0; l + 1 < level_offsets.size(); ++l) {
-        const std::uint32_t  count = level_offsets[l + 1] - level_offsets[l];
-        const std::uint32_t* level = level_supernodes.data() + level_offsets[l];
+    for (std::size_t l = 0; l + 1 < shared->level_offsets.size(); ++l) {
+        const std::uint32_t  count = shared->level_offsets[l + 1] - shared->level_offsets[l];
+        const std::uint32_t* level = shared->level_supernodes.data() + shared->level_offsets[l];
         detail::factor_panels<<<count, detail::kCholeskyThreads>>>(
-            level, p, values, diagonal.data(), options.pivot_tolerance, failures.data());
+            level, p, values, shared->diagonal.data(), options.pivot_tolerance, failures.data());
         RXMESH_CHECK_CUDA(cudaGetLastError());
-        if (level_tiles[l] == 0) continue;
-        detail::update_ancestors<<<level_tiles[l], detail::kCholeskyThreads>>>(
-            level, tile_start.data() + level_offsets[l], count, p);
+        if (shared->level_tiles[l] == 0) continue;
+        detail::update_ancestors<<<shared->level_tiles[l], detail::kCholeskyThreads>>>(
+            level, shared->tile_start.data() + shared->level_offsets[l], count, p);
         RXMESH_CHECK_CUDA(cudaGetLastError());
     }
     throw_failures(failures.to_host()[0]);  // synchronizes
@@ -202,28 +210,30 @@ void CholeskySolver::Impl::solve(const double* b, double* x, std::uint32_t R) co
     if (n == 0) return;
     work.resize_discard(std::size_t(n) * R);
     const unsigned permute_blocks = blocks_for(std::uint64_t(n) * R);
-    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(n, R, d_new_to_old.data(),
-                                                                       b, work.data(), false);
+    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(
+        n, R, shared->d_new_to_old.data(), b, work.data(), false);
     RXMESH_CHECK_CUDA(cudaGetLastError());
     const detail::PanelsView p      = view();
-    const std::size_t        levels = level_offsets.size() - 1;
+    const std::size_t        levels = shared->level_offsets.size() - 1;
     for (std::uint32_t r0 = 0; r0 < R; r0 += detail::kSolveColumns) {
         const std::uint32_t group = std::min(detail::kSolveColumns, R - r0);
         for (std::size_t l = 0; l < levels; ++l) {
-            detail::forward_level<<<level_offsets[l + 1] - level_offsets[l],
+            detail::forward_level<<<shared->level_offsets[l + 1] - shared->level_offsets[l],
                                     detail::kCholeskyThreads>>>(
-                level_supernodes.data() + level_offsets[l], p, work.data(), R, r0, group);
+                shared->level_supernodes.data() + shared->level_offsets[l], p, work.data(), R, r0,
+                group);
             RXMESH_CHECK_CUDA(cudaGetLastError());
         }
         for (std::size_t l = levels; l-- > 0;) {
-            detail::backward_level<<<level_offsets[l + 1] - level_offsets[l],
+            detail::backward_level<<<shared->level_offsets[l + 1] - shared->level_offsets[l],
                                      detail::kCholeskyThreads>>>(
-                level_supernodes.data() + level_offsets[l], p, work.data(), R, r0, group);
+                shared->level_supernodes.data() + shared->level_offsets[l], p, work.data(), R, r0,
+                group);
             RXMESH_CHECK_CUDA(cudaGetLastError());
         }
     }
-    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(n, R, d_new_to_old.data(),
-                                                                       work.data(), x, true);
+    detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(
+        n, R, shared->d_new_to_old.data(), work.data(), x, true);
     RXMESH_CHECK_CUDA(cudaGetLastError());
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
 }
@@ -248,7 +258,19 @@ CholeskySolver::CholeskySolver(const HostCsr& pattern, const std::vector<Vec3f>&
     m_impl->analyze(pattern, positions);
 }
 
-CholeskySolver::~CholeskySolver()                                = default;
+CholeskySolver CholeskySolver::with_same_analysis() const
+{
+    CholeskySolver other;
+    other.m_impl           = std::make_unique<Impl>();
+    other.m_impl->options  = m_impl->options;
+    other.m_impl->analysis = m_impl->analysis;
+    other.m_impl->shared   = m_impl->shared;
+    other.m_impl->panels   = DeviceBuffer<double>(m_impl->panels.size());
+    return other;
+}
+
+CholeskySolver::CholeskySolver()                                     = default;
+CholeskySolver::~CholeskySolver()                                    = default;
 CholeskySolver::CholeskySolver(CholeskySolver&&) noexcept            = default;
 CholeskySolver& CholeskySolver::operator=(CholeskySolver&&) noexcept = default;
 
@@ -278,8 +300,7 @@ void CholeskySolver::solve(const double* b, double* x, std::uint32_t columns) co
     m_impl->solve(b, x, columns);
 }
 
-std::vector<double> CholeskySolver::solve(const std::vector<double>& b,
-                                          std::uint32_t              columns) const
+std::vector<double> CholeskySolver::solve(const std::vector<double>& b, std::uint32_t columns) const
 {
     if (b.size() != std::size_t(m_impl->analysis.rows) * columns)
         throw InvalidInputError("CholeskySolver::solve: " + std::to_string(b.size()) +

@@ -182,6 +182,40 @@ TEST(GpuCholesky, RefactorsNewValuesOnTheAnalyzedPattern)
 #endif
 }
 
+//! Two solvers of one analysis hold their own factors: factoring the second
+//! leaves the first's solutions as they were, and each solves its own
+//! system like Eigen.
+TEST(GpuCholesky, ASharedAnalysisKeepsTwoFactors)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMESH_SKIP_WITHOUT_EIGEN();
+#if RXMESH_HAVE_EIGEN
+    RXMesh         mesh(generate::noisy(generate::icosphere(4), 0.1f));
+    const auto     pattern = vertex_pattern(mesh);
+    const auto     A       = test::smoothing_matrix(mesh, pattern, 0.01);
+    const auto     B       = test::smoothing_matrix(mesh, pattern, 1.0);
+    CholeskySolver first(A, mesh);
+    EXPECT_THROW(first.with_same_analysis().solve(std::vector<double>(mesh.num_vertices()), 1),
+                 Error);  // a copy of the analysis has no factor yet
+    first.factor(A);
+    const std::vector<double> b      = right_hand_sides(host_positions(mesh), 2);
+    const std::vector<double> before = first.solve(b, 2);
+    CholeskySolver            second = first.with_same_analysis();
+    EXPECT_FALSE(second.factored());
+    EXPECT_EQ(second.analysis().factor_nonzeros, first.analysis().factor_nonzeros);
+    second.factor(B);
+    EXPECT_EQ(first.solve(b, 2), before);
+    expect_solves(to_host(A), b, before, 2, true, "first");
+    expect_solves(to_host(B), b, second.solve(b, 2), 2, true, "second");
+    EXPECT_NE(second.solve(b, 2), before);
+    // the analysis outlives the solver it came from
+    CholeskySolver third = second.with_same_analysis();
+    second               = CholeskySolver(first.with_same_analysis());
+    third.factor(A);
+    expect_solves(to_host(A), b, third.solve(b, 2), 2, true, "third");
+#endif
+}
+
 //! The path graph's Laplacian (1, 2, ..., 2, 1 on the diagonal, -1 beside):
 //! singular, with integer entries, so that the last pivot is exactly 0.
 HostCsr path_laplacian(std::uint32_t n)

@@ -73,6 +73,12 @@ class CholeskySolver
                    const CholeskyOptions& options = {});
     ~CholeskySolver();
     CholeskySolver(CholeskySolver&&) noexcept;
+    //! A second solver of the analyzed pattern, not factored, sharing this
+    //! one's analysis (the ordering and the plan's device arrays, held by
+    //! both until the last goes) with panels of its own: two matrices of one
+    //! pattern (a heat and a Poisson system) factored side by side, for one
+    //! analysis.
+    CholeskySolver  with_same_analysis() const;
     CholeskySolver& operator=(CholeskySolver&&) noexcept;
 
     //! The numeric factorization of A, whose pattern is the analyzed one
@@ -95,6 +101,7 @@ class CholeskySolver
     bool                    factored() const;
 
    private:
+    CholeskySolver();
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

@@ -1,0 +1,51 @@
+// Reference of geodesic distance by the heat method (Crane, Weischedel,
+// Wardetzky 2013), serial, in double: the oracle of algo/heat_geodesic.h,
+// which follows the same steps with the same operators
+// (reference/sparse_operators.h):
+//   t = time_factor x h^2, h the mean edge length (each edge once);
+//   (M + t L) u = delta_sources, M the lumped mixed Voronoi mass;
+//   X = -grad u / |grad u| per face (0 where a face or grad u is degenerate);
+//   L phi = -div X with the smallest vertex of each connected component
+//   (over the faces' edges) fixed at 0;
+//   distance = phi - the smallest phi among the component's sources, +inf
+//   on a component without a source and at a vertex whose row of M + t L is
+//   all zero (no face of positive area).
+// Both systems are solved exactly (up to rounding) by a Cholesky factor of
+// their envelope after a reverse Cuthill-McKee order: obviously correct and
+// fine for the tests' meshes, and a clear refusal where the envelope would
+// not fit (kMaxEnvelope). An iterative solve would not do: far from the
+// sources u is below any residual tolerance, and its direction is all the
+// method reads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/reference/sparse_operators.h"
+
+namespace rxmesh::reference {
+
+//! Doubles an envelope factor may hold (2 GiB).
+inline constexpr std::uint64_t kMaxEnvelope = std::uint64_t(1) << 28;
+
+struct HeatGeodesic
+{
+    std::vector<double> distance;  // per vertex; +inf where unreachable
+    double              time_step        = 0;
+    double              mean_edge_length = 0;
+};
+
+//! \throw std::invalid_argument for no source, a source out of range, a
+//!        time_factor that is not > 0 and finite, a mesh without an edge,
+//!        an envelope over kMaxEnvelope or a system that is not positive
+//!        definite (naming the row).
+HeatGeodesic heat_geodesic(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                           const std::vector<std::uint32_t>& sources, double time_factor = 1.0);
+
+//! x = A^-1 b for a symmetric positive definite A (its lower triangle read),
+//! by an envelope Cholesky after reverse Cuthill-McKee. \throw
+//! std::invalid_argument as above.
+std::vector<double> solve_spd(const CsrMatrix& A, const std::vector<double>& b);
+
+}  // namespace rxmesh::reference

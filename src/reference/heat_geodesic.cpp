@@ -1,0 +1,286 @@
+#include "rxmesh/reference/heat_geodesic.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace rxmesh::reference {
+
+namespace {
+
+using D3 = std::array<double, 3>;
+
+D3     point(const Vec3f& p) { return {p[0], p[1], p[2]}; }
+D3     minus(const D3& a, const D3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+double dot(const D3& a, const D3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+D3     cross(const D3& a, const D3& b)
+{
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+//! cot of the angle at k of triangle (k, i, j); 0 when degenerate.
+double cot_at(const D3& k, const D3& i, const D3& j)
+{
+    const D3     e0 = minus(i, k), e1 = minus(j, k);
+    const double c = std::sqrt(dot(cross(e0, e1), cross(e0, e1)));
+    return c > 0 ? dot(e0, e1) / c : 0.0;
+}
+bool repeats_vertex(const Triangle& t) { return t[0] == t[1] || t[1] == t[2] || t[0] == t[2]; }
+
+//! Reverse Cuthill-McKee: breadth first from a vertex of least degree of
+//! each component, neighbours by ascending degree, reversed.
+std::vector<std::uint32_t> reverse_cuthill_mckee(const CsrMatrix& A)
+{
+    const std::uint32_t        n = A.size;
+    std::vector<std::uint32_t> degree(n), by_degree(n), order;
+    for (std::uint32_t i = 0; i < n; ++i)
+        degree[i] = std::uint32_t(A.row_offsets[i + 1] - A.row_offsets[i]);
+    std::iota(by_degree.begin(), by_degree.end(), 0u);
+    std::stable_sort(by_degree.begin(), by_degree.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return degree[a] < degree[b]; });
+    std::vector<bool> seen(n, false);
+    for (std::uint32_t start : by_degree) {
+        if (seen[start]) continue;
+        seen[start]            = true;
+        const std::size_t head = order.size();
+        order.push_back(start);
+        for (std::size_t q = head; q < order.size(); ++q) {
+            const std::uint32_t        v = order[q];
+            std::vector<std::uint32_t> next;
+            for (std::uint64_t k = A.row_offsets[v]; k < A.row_offsets[v + 1]; ++k)
+                if (!seen[A.columns[k]]) {
+                    seen[A.columns[k]] = true;
+                    next.push_back(A.columns[k]);
+                }
+            std::stable_sort(next.begin(), next.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return degree[a] < degree[b];
+            });
+            order.insert(order.end(), next.begin(), next.end());
+        }
+    }
+    std::reverse(order.begin(), order.end());
+    return order;
+}
+
+//! L of P A P^T = L L^T, row i stored densely from its first entry.
+struct Envelope
+{
+    std::vector<std::uint32_t> order, position;  // new -> old, old -> new
+    std::vector<std::uint32_t> first;            // per new row
+    std::vector<std::uint64_t> offset;           // per new row, + 1
+    std::vector<double>        values;
+
+    double& at(std::uint32_t i, std::uint32_t j) { return values[offset[i] + (j - first[i])]; }
+    double at(std::uint32_t i, std::uint32_t j) const { return values[offset[i] + (j - first[i])]; }
+};
+
+Envelope envelope_of(const CsrMatrix& A)
+{
+    Envelope            e;
+    const std::uint32_t n = A.size;
+    e.order               = reverse_cuthill_mckee(A);
+    e.position.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) e.position[e.order[i]] = i;
+    e.first.resize(n);
+    e.offset.assign(n + 1, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t old = e.order[i];
+        std::uint32_t       f   = i;
+        for (std::uint64_t k = A.row_offsets[old]; k < A.row_offsets[old + 1]; ++k)
+            f = std::min(f, e.position[A.columns[k]]);
+        e.first[i]      = f;
+        e.offset[i + 1] = e.offset[i] + (i - f + 1);
+    }
+    if (e.offset[n] > kMaxEnvelope)
+        throw std::invalid_argument(
+            "reference::solve_spd: the envelope factor would hold " + std::to_string(e.offset[n]) +
+            " doubles, more than the reference's limit of " + std::to_string(kMaxEnvelope));
+    e.values.assign(e.offset[n], 0.0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t old = e.order[i];
+        for (std::uint64_t k = A.row_offsets[old]; k < A.row_offsets[old + 1]; ++k) {
+            const std::uint32_t j = e.position[A.columns[k]];
+            if (j <= i) e.at(i, j) = A.values[k];
+        }
+    }
+    return e;
+}
+
+void factor(Envelope& e, double largest_diagonal)
+{
+    const std::uint32_t n = std::uint32_t(e.first.size());
+    for (std::uint32_t i = 0; i < n; ++i) {
+        for (std::uint32_t j = e.first[i]; j < i; ++j) {
+            double s = e.at(i, j);
+            for (std::uint32_t k = std::max(e.first[i], e.first[j]); k < j; ++k)
+                s -= e.at(i, k) * e.at(j, k);
+            e.at(i, j) = s / e.at(j, j);
+        }
+        double d = e.at(i, i);
+        for (std::uint32_t k = e.first[i]; k < i; ++k) d -= e.at(i, k) * e.at(i, k);
+        if (!(d > 1e-14 * largest_diagonal) || !std::isfinite(d))
+            throw std::invalid_argument(
+                "reference::solve_spd: the matrix is not positive "
+                "definite (pivot " +
+                std::to_string(d) + " at row " + std::to_string(e.order[i]) + ")");
+        e.at(i, i) = std::sqrt(d);
+    }
+}
+
+//! t = time_factor h^2 and h, h the mean length of L's edges (each once).
+std::pair<double, double> time_step(const std::vector<Vec3f>& positions, const CsrMatrix& L,
+                                    double time_factor)
+{
+    double        sum   = 0;
+    std::uint64_t edges = 0;
+    for (std::uint32_t i = 0; i < L.size; ++i)
+        for (std::uint64_t k = L.row_offsets[i]; k < L.row_offsets[i + 1]; ++k)
+            if (L.columns[k] > i) {
+                const D3 d = minus(point(positions[L.columns[k]]), point(positions[i]));
+                sum += std::sqrt(dot(d, d));
+                ++edges;
+            }
+    if (edges == 0) throw std::invalid_argument("reference::heat_geodesic: the mesh has no edge");
+    const double h = sum / double(edges);
+    return {time_factor * h * h, h};
+}
+
+//! The smallest vertex of each vertex's component over A's pattern.
+std::vector<std::uint32_t> component_roots(const CsrMatrix& A)
+{
+    std::vector<std::uint32_t> root(A.size, ~0u), stack;
+    for (std::uint32_t s = 0; s < A.size; ++s) {
+        if (root[s] != ~0u) continue;
+        root[s] = s;
+        stack.assign(1, s);
+        while (!stack.empty()) {
+            const std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (std::uint64_t k = A.row_offsets[v]; k < A.row_offsets[v + 1]; ++k)
+                if (root[A.columns[k]] == ~0u) {
+                    root[A.columns[k]] = s;
+                    stack.push_back(A.columns[k]);
+                }
+        }
+    }
+    return root;
+}
+
+//! Rows with every entry 0 get a 1 on the diagonal; returns which.
+std::vector<bool> decouple_empty_rows(CsrMatrix& A)
+{
+    std::vector<bool> empty(A.size);
+    for (std::uint32_t i = 0; i < A.size; ++i) {
+        bool zero = true;
+        for (std::uint64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k)
+            zero = zero && A.values[k] == 0.0;
+        empty[i] = zero;
+        if (zero)
+            for (std::uint64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k)
+                if (A.columns[k] == i) A.values[k] = 1.0;
+    }
+    return empty;
+}
+
+//! -div of -grad u / |grad u| at every vertex (Crane et al. eqs. 3 and 4).
+std::vector<double> negative_divergence_of_field(const std::vector<Vec3f>&    positions,
+                                                 const std::vector<Triangle>& faces,
+                                                 const std::vector<double>&   u)
+{
+    std::vector<double> b(positions.size(), 0.0);
+    for (const Triangle& f : faces) {
+        if (repeats_vertex(f)) continue;
+        const D3 c[3]   = {point(positions[f[0]]), point(positions[f[1]]), point(positions[f[2]])};
+        D3       n      = cross(minus(c[1], c[0]), minus(c[2], c[0]));
+        const double a2 = std::sqrt(dot(n, n));
+        D3           g{0, 0, 0};
+        if (a2 > 0)
+            for (int i = 0; i < 3; ++i) {
+                const D3 t =
+                    cross({n[0] / a2, n[1] / a2, n[2] / a2}, minus(c[(i + 2) % 3], c[(i + 1) % 3]));
+                for (int q = 0; q < 3; ++q) g[q] += u[f[i]] * t[q];
+            }
+        const double len = std::sqrt(dot(g, g));
+        const double s   = len > 0 && std::isfinite(len) ? -1.0 / len : 0.0;
+        const D3     X{s * g[0], s * g[1], s * g[2]};
+        for (int i = 0; i < 3; ++i) {
+            const D3 &pi = c[i], &pj = c[(i + 1) % 3], &pk = c[(i + 2) % 3];
+            b[f[i]] -= 0.5 * (cot_at(pk, pi, pj) * dot(minus(pj, pi), X) +
+                              cot_at(pj, pi, pk) * dot(minus(pk, pi), X));
+        }
+    }
+    return b;
+}
+
+}  // namespace
+
+std::vector<double> solve_spd(const CsrMatrix& A, const std::vector<double>& b)
+{
+    double largest = 0;
+    for (std::uint32_t i = 0; i < A.size; ++i) largest = std::max(largest, std::abs(A.at(i, i)));
+    Envelope e = envelope_of(A);
+    factor(e, largest);
+    const std::uint32_t n = A.size;
+    std::vector<double> y(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        double s = b[e.order[i]];
+        for (std::uint32_t k = e.first[i]; k < i; ++k) s -= e.at(i, k) * y[k];
+        y[i] = s / e.at(i, i);
+    }
+    for (std::uint32_t i = n; i-- > 0;) {
+        y[i] /= e.at(i, i);
+        for (std::uint32_t k = e.first[i]; k < i; ++k) y[k] -= e.at(i, k) * y[i];
+    }
+    std::vector<double> x(n);
+    for (std::uint32_t i = 0; i < n; ++i) x[e.order[i]] = y[i];
+    return x;
+}
+
+HeatGeodesic heat_geodesic(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
+                           const std::vector<std::uint32_t>& sources, double time_factor)
+{
+    if (sources.empty()) throw std::invalid_argument("reference::heat_geodesic: no source");
+    for (std::uint32_t s : sources)
+        if (s >= positions.size())
+            throw std::invalid_argument("reference::heat_geodesic: source " + std::to_string(s) +
+                                        " is out of range");
+    if (!(time_factor > 0) || !std::isfinite(time_factor))
+        throw std::invalid_argument("reference::heat_geodesic: time_factor must be > 0");
+    const std::uint32_t n = std::uint32_t(positions.size());
+    HeatGeodesic        out;
+    CsrMatrix           L                         = cotangent_laplacian(positions, faces);
+    std::tie(out.time_step, out.mean_edge_length) = time_step(positions, L, time_factor);
+    const std::vector<double> mass                = lumped_voronoi_mass(positions, faces);
+    CsrMatrix                 H                   = L;
+    for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint64_t k = H.row_offsets[i]; k < H.row_offsets[i + 1]; ++k)
+            H.values[k] = out.time_step * H.values[k] + (H.columns[k] == i ? mass[i] : 0.0);
+    const std::vector<bool>          no_face = decouple_empty_rows(H);
+    const std::vector<std::uint32_t> root    = component_roots(L);
+    for (std::uint32_t i = 0; i < n; ++i)  // the roots fixed at 0: row and column of I
+        for (std::uint64_t k = L.row_offsets[i]; k < L.row_offsets[i + 1]; ++k)
+            if (root[i] == i || root[L.columns[k]] == L.columns[k])
+                L.values[k] = L.columns[k] == i ? 1.0 : 0.0;
+    decouple_empty_rows(L);
+
+    std::vector<double> delta(n, 0.0);
+    for (std::uint32_t s : sources) delta[s] = 1.0;
+    const std::vector<double> u = solve_spd(H, delta);
+    std::vector<double>       b = negative_divergence_of_field(positions, faces, u);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (root[i] == i) b[i] = 0.0;
+    const std::vector<double> phi = solve_spd(L, b);
+
+    std::vector<double> shift(n, std::numeric_limits<double>::infinity());  // by root
+    for (std::uint32_t s : sources) shift[root[s]] = std::min(shift[root[s]], phi[s]);
+    out.distance.assign(n, std::numeric_limits<double>::infinity());
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (std::isfinite(shift[root[v]]) && !no_face[v]) out.distance[v] = phi[v] - shift[root[v]];
+    return out;
+}
+
+}  // namespace rxmesh::reference
