@@ -6,7 +6,7 @@
 #
 # usage: scripts/run_benchmarks.sh [STAGE...]
 #   stages (default: all, in this order): build reindex topology obj_parse
-#   build_store queries cpu normals mcf mcf_cpu geodesic kring bilateral report
+#   build_store queries cpu normals mcf mcf_cpu geodesic heat kring bilateral report
 # environment: BUILD_DIR (default build-bench), RESULTS (default
 #   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
 #   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 CPU_RUNS=${CPU_RUNS:-3}
 CPU_THREADS=${CPU_THREADS:-$(nproc)}
 STAGES=("$@")
-[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic kring bilateral report)
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic heat kring bilateral report)
 want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -104,6 +104,15 @@ if want geodesic; then
     --json "$RESULTS/geodesic.json" --dump "$RESULTS/geodesic_dump" --dump-max-faces 14000000 \
     | tee "$RESULTS/geodesic.md"
   wait $CPU_PID; cat "$RESULTS/geodesic_cpu_level4.md"
+fi
+if want heat; then
+  # the heat method's setup and query against the propagation, and both
+  # methods' distances in input order for the accuracy against CGAL's exact
+  # geodesics (bench_geodesic_exact, host only: heat_dump/)
+  mkdir -p "$RESULTS/heat_dump"
+  $B/bench_heat --mesh $M/armadillo.off --levels "${HEAT_LEVELS:-3}" --runs "$RUNS" \
+    --json "$RESULTS/heat.json" --dump "$RESULTS/heat_dump" --dump-max-faces 300000 \
+    | tee "$RESULTS/heat.md"
 fi
 want kring && $B/bench_kring --mesh $M/armadillo.off --levels 4 --runs "$RUNS" \
   --json "$RESULTS/kring.json" | tee "$RESULTS/kring.md"

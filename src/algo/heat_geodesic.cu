@@ -79,9 +79,15 @@ void decouple_empty_rows(SparseMatrix<double>& A, std::uint8_t* empty)
         0);
 }
 
-//! X = -grad u / |grad u| on each face (0 where the face or grad u is
-//! degenerate); the gradient's sign and size do not depend on the face's
-//! orientation (the normal and the edges' turn flip together).
+//! A face's gradient below this share of its terms' sizes is rounding noise
+//! (u equal at its corners to ten digits, as on a face that a symmetry makes
+//! a level set): its direction would be arbitrary, so X is 0 there instead.
+constexpr double kFlatGradient = 1e-10;
+
+//! X = -grad u / |grad u| on each face (0 where the face is degenerate or
+//! grad u is flat, kFlatGradient); the gradient's sign and size do not
+//! depend on the face's orientation (the normal and the edges' turn flip
+//! together).
 void unit_field(const SparsePattern& pattern, VertexView<const float, 3> positions, const double* u,
                 double* X)
 {
@@ -95,13 +101,17 @@ void unit_field(const SparsePattern& pattern, VertexView<const float, 3> positio
             Point        n  = cross3(detail::minus(c[1], c[0]), detail::minus(c[2], c[0]));
             const double a2 = sqrt(detail::dot3(n, n));  // twice the area
             Point        g{0, 0, 0};
+            double       scale = 0;  // the terms' sizes: what rounding in g is relative to
             if (a2 > 0) {
                 n = {n.x / a2, n.y / a2, n.z / a2};
-                for (int i = 0; i < 3; ++i)  // u_i N x (the edge opposite i, in turn)
-                    g = axpy3(u[v[i]], cross3(n, detail::minus(c[(i + 2) % 3], c[(i + 1) % 3])), g);
+                for (int i = 0; i < 3; ++i) {  // u_i N x (the edge opposite i, in turn)
+                    const Point e = detail::minus(c[(i + 2) % 3], c[(i + 1) % 3]);
+                    g             = axpy3(u[v[i]], cross3(n, e), g);
+                    scale += fabs(u[v[i]]) * sqrt(detail::dot3(e, e));
+                }
             }
-            const double len            = sqrt(detail::dot3(g, g));
-            const double s              = len > 0 && isfinite(len) ? -1.0 / len : 0.0;
+            const double len = sqrt(detail::dot3(g, g));
+            const double s   = len > kFlatGradient * scale && isfinite(len) ? -1.0 / len : 0.0;
             X[3 * std::uint64_t(f)]     = s * g.x;
             X[3 * std::uint64_t(f) + 1] = s * g.y;
             X[3 * std::uint64_t(f) + 2] = s * g.z;

@@ -198,14 +198,19 @@ std::vector<double> negative_divergence_of_field(const std::vector<Vec3f>&    po
         D3       n      = cross(minus(c[1], c[0]), minus(c[2], c[0]));
         const double a2 = std::sqrt(dot(n, n));
         D3           g{0, 0, 0};
+        double       scale = 0;  // the terms' sizes: what rounding in g is relative to
         if (a2 > 0)
             for (int i = 0; i < 3; ++i) {
-                const D3 t =
-                    cross({n[0] / a2, n[1] / a2, n[2] / a2}, minus(c[(i + 2) % 3], c[(i + 1) % 3]));
+                const D3 e = minus(c[(i + 2) % 3], c[(i + 1) % 3]);
+                const D3 t = cross({n[0] / a2, n[1] / a2, n[2] / a2}, e);
                 for (int q = 0; q < 3; ++q) g[q] += u[f[i]] * t[q];
+                scale += std::abs(u[f[i]]) * std::sqrt(dot(e, e));
             }
+        // below 1e-10 of its terms, g is rounding noise (u equal at the
+        // corners to ten digits, as on a face a symmetry makes a level set):
+        // no direction
         const double len = std::sqrt(dot(g, g));
-        const double s   = len > 0 && std::isfinite(len) ? -1.0 / len : 0.0;
+        const double s   = len > 1e-10 * scale && std::isfinite(len) ? -1.0 / len : 0.0;
         const D3     X{s * g[0], s * g[1], s * g[2]};
         for (int i = 0; i < 3; ++i) {
             const D3 &pi = c[i], &pj = c[(i + 1) % 3], &pk = c[(i + 2) % 3];

@@ -168,7 +168,7 @@ TEST(GpuHeatGeodesic, FlatGridIsEuclidean)
 }
 
 //! The patches change the numbering and so the factor's order, never the
-//! distances beyond rounding; a query run again gives the same bits.
+//! distances beyond rounding; nor does running a query again.
 TEST(GpuHeatGeodesic, IndependentOfPatchesAndRepeatable)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
@@ -182,7 +182,10 @@ TEST(GpuHeatGeodesic, IndependentOfPatchesAndRepeatable)
         const auto         to_global = mesh.input_vertex_to_global().to_host();
         const HeatGeodesic heat(mesh);
         const auto g = gpu_distances(heat, mesh.num_vertices(), {to_global[0], to_global[100]});
-        EXPECT_EQ(gpu_distances(heat, mesh.num_vertices(), {to_global[0], to_global[100]}), g);
+        // the solves' atomic sums vary in order: the same up to rounding
+        const auto again = gpu_distances(heat, mesh.num_vertices(), {to_global[0], to_global[100]});
+        const float most = *std::max_element(g.begin(), g.end());
+        for (std::size_t v = 0; v < g.size(); ++v) ASSERT_NEAR(again[v], g[v], 1e-6 * most) << v;
         std::vector<float> in_input_order(soup.positions.size());
         for (std::size_t i = 0; i < in_input_order.size(); ++i) in_input_order[i] = g[to_global[i]];
         if (first.empty()) {
@@ -227,7 +230,9 @@ TEST(GpuHeatGeodesic, OutlivesItsMesh)
         heat   = std::make_unique<HeatGeodesic>(mesh);
         before = gpu_distances(*heat, n, {1});
     }
-    EXPECT_EQ(gpu_distances(*heat, n, {1}), before);
+    const auto  after = gpu_distances(*heat, n, {1});
+    const float most  = *std::max_element(before.begin(), before.end());
+    for (std::size_t v = 0; v < n; ++v) ASSERT_NEAR(after[v], before[v], 1e-6 * most) << v;
 }
 
 TEST(GpuHeatGeodesic, BadInputThrows)

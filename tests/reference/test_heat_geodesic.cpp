@@ -232,6 +232,32 @@ TEST(ReferenceHeatGeodesic, IndependentOfTheVertexNumbering)
     EXPECT_LT(worst, 1e-9 * largest);
 }
 
+//! A corner of a cube, its far face equilateral: from the right-angled
+//! vertex, u is equal at that face's corners, and a gradient of rounding
+//! noise must not give it a direction: the three far corners are at one
+//! distance (the symmetry), the same in every numbering of the vertices.
+TEST(ReferenceHeatGeodesic, AFaceOfEqualHeatHasNoDirection)
+{
+    const std::vector<Vec3f>    P    = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+    const std::vector<Triangle> F    = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {0, 2, 3}};
+    std::vector<std::uint32_t>  perm = {0, 1, 2, 3};
+    std::vector<double>         first;
+    do {
+        std::vector<Vec3f> Q(4);
+        for (int v = 0; v < 4; ++v) Q[perm[v]] = P[v];
+        std::vector<Triangle> G;
+        for (const Triangle& f : F) G.push_back({perm[f[0]], perm[f[1]], perm[f[2]]});
+        const auto          r = ref::heat_geodesic(Q, G, {perm[0]});
+        std::vector<double> d(4);
+        for (int v = 0; v < 4; ++v) d[v] = r.distance[perm[v]];
+        EXPECT_EQ(d[0], 0.0);
+        EXPECT_NEAR(d[2], d[1], 1e-12);
+        EXPECT_NEAR(d[3], d[1], 1e-12);
+        if (first.empty()) first = d;
+        for (int v = 1; v < 4; ++v) EXPECT_NEAR(d[v], first[v], 1e-12) << "vertex " << v;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+}
+
 TEST(ReferenceHeatGeodesic, BadInputIsRefused)
 {
     const TriangleSoup m = gen::grid(4, 4);

@@ -4,6 +4,7 @@
 // clear error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -204,7 +205,13 @@ TEST(GpuCholesky, ASharedAnalysisKeepsTwoFactors)
     EXPECT_FALSE(second.factored());
     EXPECT_EQ(second.analysis().factor_nonzeros, first.analysis().factor_nonzeros);
     second.factor(B);
-    EXPECT_EQ(first.solve(b, 2), before);
+    // the first's factor is untouched: its solve as before, up to the
+    // rounding of the solve's atomic sums (their order varies)
+    const std::vector<double> again = first.solve(b, 2);
+    double                    most  = 0;
+    for (double x : before) most = std::max(most, std::abs(x));
+    for (std::size_t i = 0; i < b.size(); ++i)
+        ASSERT_NEAR(again[i], before[i], 1e-12 * most) << "row " << i / 2;
     expect_solves(to_host(A), b, before, 2, true, "first");
     expect_solves(to_host(B), b, second.solve(b, 2), 2, true, "second");
     EXPECT_NE(second.solve(b, 2), before);

@@ -13,7 +13,8 @@
 // vertex makes it positive definite without shifting the answer, since the
 // divergence sums to zero on a component). Each query is then two solves:
 //   1. (M + t L) u = delta_sources (1 at each source);
-//   2. X = -grad u / |grad u| per face (0 where grad u is 0);
+//   2. X = -grad u / |grad u| per face (0 where grad u is flat: below 1e-10
+//      of its terms, on a face where u is the same at every corner);
 //   3. L phi = -div X (the cotangent divergence at each vertex, summed over
 //      its faces in ascending face id: deterministic);
 //   4. distance = phi - min over the component's sources of phi; +inf on a

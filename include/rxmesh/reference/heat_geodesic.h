@@ -4,7 +4,8 @@
 // (reference/sparse_operators.h):
 //   t = time_factor x h^2, h the mean edge length (each edge once);
 //   (M + t L) u = delta_sources, M the lumped mixed Voronoi mass;
-//   X = -grad u / |grad u| per face (0 where a face or grad u is degenerate);
+//   X = -grad u / |grad u| per face (0 where a face is degenerate or grad u
+//   flat: below 1e-10 of its terms, a direction made of rounding noise);
 //   L phi = -div X with the smallest vertex of each connected component
 //   (over the faces' edges) fixed at 0;
 //   distance = phi - the smallest phi among the component's sources, +inf
