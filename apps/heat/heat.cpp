@@ -63,7 +63,8 @@ Summary summarize(const std::vector<float>& d)
 //! in another order: tests/algo/test_heat_geodesic.cu holds 1e-6 on smaller
 //! meshes). Returns the largest difference over the largest distance.
 double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
-                               const std::vector<float>& d, double time_factor)
+                               const std::vector<float>& d, double time_factor,
+                               std::uint32_t raises)
 {
     reference::HeatGeodesic ref;
     try {
@@ -73,6 +74,9 @@ double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32
         throw InvalidInputError(std::string("--check: the reference cannot solve this mesh: ") +
                                 e.what());
     }
+    if (ref.time_step_raises != raises)
+        throw app::CheckFailed("the GPU raised the time step " + std::to_string(raises) +
+                               " times, the reference " + std::to_string(ref.time_step_raises));
     double largest = 0;
     for (double r : ref.distance)
         if (!std::isinf(r)) largest = std::max(largest, std::abs(r));
@@ -126,6 +130,20 @@ SphereError error_on_unit_sphere(const std::vector<Vec3f>& p, const std::vector<
     return e;
 }
 
+//! The summary's line on a raised time step, when there was one.
+void print_raises(std::uint32_t raises, double first, double used, std::uint32_t low_heat)
+{
+    if (raises == 0) return;
+    std::printf(
+        "  the heat underflowed at t = %.6g: raised %u time(s) to %.6g (smoother near the "
+        "sources)%s\n",
+        first, raises, used,
+        low_heat > 0 ? (", still below the floor at " + std::to_string(low_heat) +
+                        " vertices: their distances are unreliable")
+                           .c_str()
+                     : "");
+}
+
 class Heat final : public app::App
 {
    public:
@@ -163,13 +181,15 @@ class Heat final : public app::App
         DeviceBuffer<float>      d(mesh.num_vertices());
         const HeatGeodesicReport r =
             heat.distance(sources, VertexView<float>(d.data(), mesh.num_vertices()));
-        const std::vector<float> result = d.to_host();
-        const double             worst =
-            s.check() ? check_against_reference(mesh, sources, result, m_heat.time_factor) : 0;
-        const bool        on_sphere = s.check() && s.input().name == kSphereName;
-        const SphereError exact =
+        const std::vector<float> result    = d.to_host();
+        const double             worst     = s.check()
+                                                 ? check_against_reference(mesh, sources, result,
+                                                                           m_heat.time_factor, r.time_step_raises)
+                                                 : 0;
+        const bool               on_sphere = s.check() && s.input().name == kSphereName;
+        const SphereError        exact =
             on_sphere ? error_on_unit_sphere(app::host_positions(mesh), result, sources)
-                      : SphereError{};
+                             : SphereError{};
         const Summary                    sum = summarize(result);
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
         s.write_mesh(mesh,
@@ -188,8 +208,9 @@ class Heat final : public app::App
         std::printf(
             "  t = %.6g (mean edge %.6g); largest distance %.6g, %zu unreachable "
             "vertices%s\n",
-            setup.time_step, setup.mean_edge_length, sum.max_distance, sum.unreachable,
+            r.time_step, setup.mean_edge_length, sum.max_distance, sum.unreachable,
             s.check() ? ", check passed" : "");
+        print_raises(r.time_step_raises, setup.time_step, r.time_step, r.low_heat_vertices);
         if (on_sphere)
             std::printf(
                 "  against the exact (great-circle) distance: mean %.3g, max %.3g relative\n",
@@ -234,10 +255,15 @@ class Heat final : public app::App
             "  t = %.6g (mean edge %.6g); largest distance %.6g, %zu unreachable "
             "vertices\n",
             r.time_step, r.mean_edge_length, sum.max_distance, sum.unreachable);
+        print_raises(r.time_step_raises,
+                     r.time_step / std::pow(reference::kTimeStepRaise, r.time_step_raises),
+                     r.time_step, r.low_heat_vertices);
         app::Json j = app::report(s, mesh);
         j.obj("parameters", parameters(s))
             .obj("times_ms", s.times(mesh.build_ms()).num("heat_geodesic", ms))
             .num("time_step", r.time_step)
+            .num("time_step_raises", r.time_step_raises)
+            .num("low_heat_vertices", r.low_heat_vertices)
             .num("mean_edge_length", r.mean_edge_length)
             .num("max_distance", sum.max_distance)
             .num("unreachable_vertices", double(sum.unreachable))
@@ -276,7 +302,10 @@ class Heat final : public app::App
                                  .num("query", r.total_ms))
             .obj("cholesky", factor)
             .num("components", setup.components)
-            .num("time_step", setup.time_step)
+            .num("time_step", r.time_step)
+            .num("initial_time_step", setup.time_step)
+            .num("time_step_raises", r.time_step_raises)
+            .num("low_heat_vertices", r.low_heat_vertices)
             .num("mean_edge_length", setup.mean_edge_length)
             .num("max_distance", sum.max_distance)
             .num("unreachable_vertices", double(sum.unreachable))

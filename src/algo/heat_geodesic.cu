@@ -84,6 +84,14 @@ void decouple_empty_rows(SparseMatrix<double>& A, std::uint8_t* empty)
 //! a level set): its direction would be arbitrary, so X is 0 there instead.
 constexpr double kFlatGradient = 1e-10;
 
+//! Heat below this share of the largest has lost its digits to underflow
+//! (doubles end near 2e-308; a component many sqrt(t) across decays below
+//! that far from the sources): the time step is raised (kTimeStepRaise,
+//! at most kMaxTimeStepRaises times) until no reached vertex is below it.
+constexpr double        kHeatFloor         = 1e-280;
+constexpr double        kTimeStepRaise     = 16;  // sqrt(t), and the heat's reach, x 4
+constexpr std::uint32_t kMaxTimeStepRaises = 8;
+
 //! X = -grad u / |grad u| on each face (0 where the face is degenerate or
 //! grad u is flat, kFlatGradient); the gradient's sign and size do not
 //! depend on the face's orientation (the normal and the edges' turn flip
@@ -167,28 +175,76 @@ void set_ones(const std::uint32_t* index, std::size_t count, double* values)
         count, [=] __device__(std::uint32_t i) { values[index[i]] = 1.0; }, 0);
 }
 
-//! out[v] = phi[v] - shifts[k] where roots[k] == root[v] (sorted roots),
-//! +inf where no root matches or v has no face.
-void write_shifted(const double* phi, const std::uint32_t* root, const std::uint8_t* no_face,
-                   const std::uint32_t* roots, const double* shifts, int count, std::uint32_t n,
+//! The index of component root c in the sorted `roots`, or -1.
+RXMESH_HD int find_root(std::uint32_t c, const std::uint32_t* roots, int count)
+{
+    int lo = 0, hi = count;
+    while (lo < hi) {  // the first root >= c
+        const int mid = (lo + hi) / 2;
+        if (roots[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && roots[lo] == c ? lo : -1;
+}
+
+//! The components that hold a source (their roots, sorted) and the share
+//! of the heat below which it has lost its digits.
+struct Reached
+{
+    const std::uint32_t* root;     // per vertex
+    const std::uint8_t*  no_face;  // per vertex
+    const std::uint32_t* roots;    // of the sources' components, sorted
+    int                  count;
+
+    RXMESH_HD int component(std::uint32_t v) const
+    {
+        return no_face[v] != 0 ? -1 : find_root(root[v], roots, count);
+    }
+};
+
+//! out[v] = phi[v] - shifts[k], k v's component among the reached ones;
+//! +inf where v's has no source or v has no face.
+void write_shifted(const double* phi, Reached reached, const double* shifts, std::uint32_t n,
                    float* out)
 {
     detail::for_indices(
         n,
         [=] __device__(std::uint32_t v) {
-            const std::uint32_t c  = root[v];
-            int                 lo = 0, hi = count;
-            while (lo < hi) {  // the first root >= c
-                const int mid = (lo + hi) / 2;
-                if (roots[mid] < c)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            const bool reached = lo < count && roots[lo] == c && no_face[v] == 0;
-            out[v]             = reached ? float(phi[v] - shifts[lo]) : INFINITY;
+            const int k = reached.component(v);
+            out[v]      = k >= 0 ? float(phi[v] - shifts[k]) : INFINITY;
         },
         0);
+}
+
+//! How many reached vertices hold less than kHeatFloor of the largest heat
+//! (or none): there the heat has underflowed or lost its digits, and its
+//! gradient says nothing.
+std::uint32_t low_heat(const double* u, Reached reached, std::uint32_t n)
+{
+    DeviceBuffer<double> masked(n);
+    double*              m = masked.data();
+    detail::for_indices(
+        n, [=] __device__(std::uint32_t v) { m[v] = reached.component(v) >= 0 ? u[v] : 0.0; }, 0);
+    DeviceBuffer<double> largest(1);
+    detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Max(tmp, bytes, m, largest.data(), n, 0);
+    });
+    const double floor = kHeatFloor * detail::read_back(largest.data(), cudaStream_t(0));
+    DeviceBuffer<std::uint32_t> flags(n);
+    std::uint32_t*              f = flags.data();
+    detail::for_indices(
+        n,
+        [=] __device__(std::uint32_t v) {
+            f[v] = reached.component(v) >= 0 && !(u[v] > floor) ? 1u : 0u;
+        },
+        0);
+    DeviceBuffer<std::uint32_t> count(1);
+    detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(tmp, bytes, f, count.data(), n, 0);
+    });
+    return detail::read_back(count.data(), cudaStream_t(0));
 }
 
 double host_ms_since(std::chrono::steady_clock::time_point start)
@@ -211,13 +267,31 @@ struct HeatGeodesic::Impl
     DeviceBuffer<std::uint8_t>           no_face;    // decoupled rows: no distance
     std::vector<std::uint32_t>           host_root;  // the sources' components, on the host
     std::vector<std::uint32_t>           component_size;  // by root
+    SparseMatrix<double>                 laplacian;       // L, for a heat system of a new t
+    DeviceBuffer<double>                 mass;
+    mutable double                       time_step = 0;  // now: raised by queries that need it
     HeatGeodesicSetup                    setup;
 
     void find_components();
     void assemble_and_factor(const RXMesh& mesh, const HeatGeodesicOptions& options);
-    void shift(const std::vector<std::uint32_t>& sources, const double* phi, float* out,
-               HeatGeodesicReport& r) const;
+    SparseMatrix<double> heat_system(double t, std::uint8_t* empty_rows) const;
+    //! The sorted roots of the sources' components; how many vertices they hold.
+    std::vector<std::uint32_t> source_roots(const std::vector<std::uint32_t>& sources,
+                                            std::uint64_t&                    vertices) const;
+    void heat_solve(const std::vector<std::uint32_t>& sources, Reached reached, double* u,
+                    HeatGeodesicReport& r) const;
+    void shift(const std::vector<std::uint32_t>& sources, const std::vector<std::uint32_t>& roots,
+               const double* phi, Reached reached, float* out) const;
 };
+
+SparseMatrix<double> HeatGeodesic::Impl::heat_system(double t, std::uint8_t* empty_rows) const
+{
+    SparseMatrix<double> H = laplacian.clone();
+    scale(H, t);
+    add_to_diagonal(H, VertexView<const double>(mass.data(), n), 1.0);
+    decouple_empty_rows(H, empty_rows);
+    return H;
+}
 
 void HeatGeodesic::Impl::find_components()
 {
@@ -245,14 +319,13 @@ void HeatGeodesic::Impl::assemble_and_factor(const RXMesh& mesh, const HeatGeode
     if (!(setup.time_step > 0) || !std::isfinite(setup.time_step))
         throw InvalidInputError("HeatGeodesic: the time step " + std::to_string(setup.time_step) +
                                 " (time_factor x mean edge length^2) is not positive and finite");
-    SparseMatrix<double> L = cotangent_laplacian<double>(pattern, positions);
-    DeviceBuffer<double> mass(n);
+    laplacian = cotangent_laplacian<double>(pattern, positions);
+    mass      = DeviceBuffer<double>(n);
     lumped_voronoi_mass<double>(*pattern, positions, VertexView<double>(mass.data(), n));
-    SparseMatrix<double> H = L.clone();
-    scale(H, setup.time_step);
-    add_to_diagonal(H, VertexView<const double>(mass.data(), n), 1.0);
-    no_face = DeviceBuffer<std::uint8_t>(n);
-    decouple_empty_rows(H, no_face.data());
+    time_step                    = setup.time_step;
+    no_face                      = DeviceBuffer<std::uint8_t>(n);
+    const SparseMatrix<double> H = heat_system(time_step, no_face.data());
+    SparseMatrix<double>       L = laplacian.clone();
     find_components();
     DeviceBuffer<double> zeros(n);
     zeros.memset(0);
@@ -273,32 +346,51 @@ void HeatGeodesic::Impl::assemble_and_factor(const RXMesh& mesh, const HeatGeode
     setup.analysis  = heat->analysis();
 }
 
-void HeatGeodesic::Impl::shift(const std::vector<std::uint32_t>& sources, const double* phi,
-                               float* out, HeatGeodesicReport& r) const
+std::vector<std::uint32_t> HeatGeodesic::Impl::source_roots(
+    const std::vector<std::uint32_t>& sources, std::uint64_t& vertices) const
 {
-    // the smallest phi among each component's sources
+    std::vector<std::uint32_t> roots;
+    for (std::uint32_t s : sources) roots.push_back(host_root[s]);
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    vertices = 0;
+    for (std::uint32_t c : roots) vertices += component_size[c];
+    return roots;
+}
+
+void HeatGeodesic::Impl::heat_solve(const std::vector<std::uint32_t>& sources, Reached reached,
+                                    double* u, HeatGeodesicReport& r) const
+{
+    const DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
+    for (;;) {
+        RXMESH_CHECK_CUDA(cudaMemset(u, 0, sizeof(double) * n));
+        set_ones(src.data(), sources.size(), u);
+        heat->solve(u, u, 1);
+        r.low_heat_vertices = low_heat(u, reached, n);
+        if (r.low_heat_vertices == 0 || r.time_step_raises == kMaxTimeStepRaises) break;
+        time_step *= kTimeStepRaise;  // kept: the next query starts from it
+        heat->factor(heat_system(time_step, nullptr));
+        ++r.time_step_raises;
+    }
+    r.time_step = time_step;
+}
+
+void HeatGeodesic::Impl::shift(const std::vector<std::uint32_t>& sources,
+                               const std::vector<std::uint32_t>& roots, const double* phi,
+                               Reached reached, float* out) const
+{
+    // the smallest phi among each component's sources, in the order of the roots
     DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
     DeviceBuffer<double>        at(sources.size());
     gather(phi, src.data(), sources.size(), at.data());
-    const std::vector<double>                     values = at.to_host();
-    std::vector<std::pair<std::uint32_t, double>> lowest;  // (root, phi), sorted by root
-    for (std::size_t i = 0; i < sources.size(); ++i)
-        lowest.emplace_back(host_root[sources[i]], values[i]);
-    std::sort(lowest.begin(), lowest.end());
-    std::vector<std::uint32_t> roots;
-    std::vector<double>        shifts;
-    std::uint64_t              reached = 0;
-    for (const auto& [c, v] : lowest)
-        if (roots.empty() || roots.back() != c) {  // the first of a root is its smallest phi
-            roots.push_back(c);
-            shifts.push_back(v);
-            reached += component_size[c];
-        }
-    r.unreachable                             = std::uint32_t(n - reached);
-    const DeviceBuffer<std::uint32_t> droots  = DeviceBuffer<std::uint32_t>::from_host(roots);
-    const DeviceBuffer<double>        dshifts = DeviceBuffer<double>::from_host(shifts);
-    write_shifted(phi, root.data(), no_face.data(), droots.data(), dshifts.data(),
-                  int(roots.size()), n, out);
+    const std::vector<double> values = at.to_host();
+    std::vector<double>       shifts(roots.size(), std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const int k = find_root(host_root[sources[i]], roots.data(), int(roots.size()));
+        shifts[k]   = std::min(shifts[k], values[i]);
+    }
+    const DeviceBuffer<double> dshifts = DeviceBuffer<double>::from_host(shifts);
+    write_shifted(phi, reached, dshifts.data(), n, out);
 }
 
 HeatGeodesic::HeatGeodesic(const RXMesh& mesh, const HeatGeodesicOptions& options)
@@ -342,11 +434,13 @@ HeatGeodesicReport HeatGeodesic::distance(const std::vector<std::uint32_t>& sour
     GpuTimer           timer, total;
     total.start();
     timer.start();
-    DeviceBuffer<double>        u(m.n), phi(m.n), X(3 * std::uint64_t(m.pattern->num_faces()));
-    DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
-    u.memset(0);
-    set_ones(src.data(), sources.size(), u.data());
-    m.heat->solve(u.data(), u.data(), 1);
+    DeviceBuffer<double>             u(m.n), phi(m.n), X(3 * std::uint64_t(m.pattern->num_faces()));
+    std::uint64_t                    reached_vertices = 0;
+    const std::vector<std::uint32_t> roots            = m.source_roots(sources, reached_vertices);
+    const DeviceBuffer<std::uint32_t> droots = DeviceBuffer<std::uint32_t>::from_host(roots);
+    const Reached reached{m.root.data(), m.no_face.data(), droots.data(), int(roots.size())};
+    r.unreachable = std::uint32_t(m.n - reached_vertices);
+    m.heat_solve(sources, reached, u.data(), r);
     r.heat_solve_ms = timer.stop_ms();
     timer.start();
     unit_field(*m.pattern, m.positions, u.data(), X.data());
@@ -356,7 +450,7 @@ HeatGeodesicReport HeatGeodesic::distance(const std::vector<std::uint32_t>& sour
     m.poisson->solve(phi.data(), phi.data(), 1);
     r.poisson_solve_ms = timer.stop_ms();
     timer.start();
-    m.shift(sources, phi.data(), distance.data(), r);
+    m.shift(sources, roots, phi.data(), reached, distance.data());
     r.shift_ms = timer.stop_ms();
     r.total_ms = total.stop_ms();
     return r;

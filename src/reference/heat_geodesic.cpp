@@ -221,6 +221,28 @@ std::vector<double> negative_divergence_of_field(const std::vector<Vec3f>&    po
     return b;
 }
 
+//! M + t L.
+CsrMatrix heat_system(const CsrMatrix& L, const std::vector<double>& mass, double t)
+{
+    CsrMatrix H = L;
+    for (std::uint32_t i = 0; i < H.size; ++i)
+        for (std::uint64_t k = H.row_offsets[i]; k < H.row_offsets[i + 1]; ++k)
+            H.values[k] = t * H.values[k] + (H.columns[k] == i ? mass[i] : 0.0);
+    return H;
+}
+
+//! Reached vertices whose heat is not above kHeatFloor of the largest.
+std::uint32_t low_heat(const std::vector<double>& u, const std::vector<bool>& reached)
+{
+    double largest = 0;
+    for (std::size_t v = 0; v < u.size(); ++v)
+        if (reached[v]) largest = std::max(largest, u[v]);
+    std::uint32_t count = 0;
+    for (std::size_t v = 0; v < u.size(); ++v)
+        if (reached[v] && !(u[v] > kHeatFloor * largest)) ++count;
+    return count;
+}
+
 }  // namespace
 
 std::vector<double> solve_spd(const CsrMatrix& A, const std::vector<double>& b)
@@ -259,23 +281,33 @@ HeatGeodesic heat_geodesic(const std::vector<Vec3f>& positions, const std::vecto
     HeatGeodesic        out;
     CsrMatrix           L                         = cotangent_laplacian(positions, faces);
     std::tie(out.time_step, out.mean_edge_length) = time_step(positions, L, time_factor);
-    const std::vector<double> mass                = lumped_voronoi_mass(positions, faces);
-    CsrMatrix                 H                   = L;
-    for (std::uint32_t i = 0; i < n; ++i)
-        for (std::uint64_t k = H.row_offsets[i]; k < H.row_offsets[i + 1]; ++k)
-            H.values[k] = out.time_step * H.values[k] + (H.columns[k] == i ? mass[i] : 0.0);
-    const std::vector<bool>          no_face = decouple_empty_rows(H);
-    const std::vector<std::uint32_t> root    = component_roots(L);
+    const std::vector<double>        mass         = lumped_voronoi_mass(positions, faces);
+    CsrMatrix                        H            = heat_system(L, mass, out.time_step);
+    const std::vector<bool>          no_face      = decouple_empty_rows(H);
+    const std::vector<std::uint32_t> root         = component_roots(L);
+    const CsrMatrix                  laplacian    = L;
     for (std::uint32_t i = 0; i < n; ++i)  // the roots fixed at 0: row and column of I
         for (std::uint64_t k = L.row_offsets[i]; k < L.row_offsets[i + 1]; ++k)
             if (root[i] == i || root[L.columns[k]] == L.columns[k])
                 L.values[k] = L.columns[k] == i ? 1.0 : 0.0;
     decouple_empty_rows(L);
 
+    std::vector<bool> reached(n, false);  // on a component with a source, and on a face
+    for (std::uint32_t s : sources) reached[root[s]] = true;
+    for (std::uint32_t v = 0; v < n; ++v) reached[v] = reached[root[v]] && !no_face[v];
     std::vector<double> delta(n, 0.0);
     for (std::uint32_t s : sources) delta[s] = 1.0;
-    const std::vector<double> u = solve_spd(H, delta);
-    std::vector<double>       b = negative_divergence_of_field(positions, faces, u);
+    std::vector<double> u;
+    for (;;) {  // raise t while the heat underflows on a reached vertex
+        u                     = solve_spd(H, delta);
+        out.low_heat_vertices = low_heat(u, reached);
+        if (out.low_heat_vertices == 0 || out.time_step_raises == kMaxTimeStepRaises) break;
+        out.time_step *= kTimeStepRaise;
+        H = heat_system(laplacian, mass, out.time_step);
+        decouple_empty_rows(H);
+        ++out.time_step_raises;
+    }
+    std::vector<double> b = negative_divergence_of_field(positions, faces, u);
     for (std::uint32_t i = 0; i < n; ++i)
         if (root[i] == i) b[i] = 0.0;
     const std::vector<double> phi = solve_spd(L, b);

@@ -74,11 +74,15 @@ void expect_matches_reference(const RXMesh& mesh, const std::vector<std::uint32_
     }
     const HeatGeodesic heat(mesh, options);
     EXPECT_NEAR(heat.setup().mean_edge_length, ref.mean_edge_length, 1e-12 * ref.mean_edge_length);
-    EXPECT_NEAR(heat.setup().time_step, ref.time_step, 1e-12 * ref.time_step);
+    const double raised = std::pow(reference::kTimeStepRaise, ref.time_step_raises);
+    EXPECT_NEAR(heat.setup().time_step * raised, ref.time_step, 1e-12 * ref.time_step);
     HeatGeodesicReport rep;
-    const auto         g           = gpu_distances(heat, mesh.num_vertices(), sources, &rep);
-    double             largest     = 0;
-    std::uint32_t      unreachable = 0;
+    const auto         g = gpu_distances(heat, mesh.num_vertices(), sources, &rep);
+    EXPECT_EQ(rep.time_step_raises, ref.time_step_raises);
+    EXPECT_EQ(rep.low_heat_vertices, ref.low_heat_vertices);
+    EXPECT_NEAR(rep.time_step, ref.time_step, 1e-12 * ref.time_step);
+    double        largest     = 0;
+    std::uint32_t unreachable = 0;
     for (double d : ref.distance)
         if (std::isinf(d))
             ++unreachable;
@@ -136,6 +140,28 @@ TEST(GpuHeatGeodesic, MatchesReferenceOnRealMeshes)
         });
     if (visited == 0) GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
     EXPECT_GT(visited, 5);
+}
+
+//! A strip of 1500 x 1 square cells, the source at one end: the default
+//! time step underflows (tests/reference/test_heat_geodesic.cpp). The GPU
+//! raises it as the reference does, and keeps it for the next query.
+TEST(GpuHeatGeodesic, AnUnderflowingTimeStepIsRaisedAndKept)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const int    n    = 1500;
+    TriangleSoup soup = generate::grid(n, 1);
+    for (Vec3f& p : soup.positions) p[1] /= float(n);
+    const RXMesh mesh(soup);
+    const auto   to_global = mesh.input_vertex_to_global().to_host();
+    expect_matches_reference(mesh, {to_global[0]}, "strip");
+    const HeatGeodesic heat(mesh);
+    HeatGeodesicReport first, second;
+    gpu_distances(heat, mesh.num_vertices(), {to_global[0]}, &first);
+    EXPECT_GT(first.time_step_raises, 0u);
+    EXPECT_EQ(first.low_heat_vertices, 0u);
+    gpu_distances(heat, mesh.num_vertices(), {to_global[1]}, &second);
+    EXPECT_EQ(second.time_step_raises, 0u);
+    EXPECT_EQ(second.time_step, first.time_step);
 }
 
 //! Independent of the reference: on a plane the geodesic distance is the

@@ -258,6 +258,28 @@ TEST(ReferenceHeatGeodesic, AFaceOfEqualHeatHasNoDirection)
     } while (std::next_permutation(perm.begin(), perm.end()));
 }
 
+//! A strip of 1500 x 1 square cells: from one end the heat falls by a
+//! factor of e or more per edge, below the smallest double long before the
+//! other end. The time step is raised until the heat reaches every vertex;
+//! the distances are then the Euclidean ones but for the smoothing of the
+//! larger t within a few sqrt(t) of the source (Crane et al. section 3.2).
+TEST(ReferenceHeatGeodesic, AnUnderflowingTimeStepIsRaised)
+{
+    const int    n = 1500;
+    TriangleSoup m = gen::grid(n, 1);
+    for (Vec3f& p : m.positions) p[1] /= float(n);
+    const auto r = ref::heat_geodesic(m.positions, m.faces, {0});
+    EXPECT_GT(r.time_step_raises, 0u);
+    EXPECT_EQ(r.low_heat_vertices, 0u);
+    EXPECT_DOUBLE_EQ(r.time_step, r.mean_edge_length * r.mean_edge_length *
+                                      std::pow(ref::kTimeStepRaise, r.time_step_raises));
+    const Errors e = errors_against(
+        r.distance, [&](std::uint32_t v) { return length(m.positions[v], m.positions[0]); },
+        10 * std::sqrt(r.time_step));
+    EXPECT_LT(e.mean_relative, 0.03);
+    EXPECT_LT(e.max_relative, 0.15);
+}
+
 TEST(ReferenceHeatGeodesic, BadInputIsRefused)
 {
     const TriangleSoup m = gen::grid(4, 4);

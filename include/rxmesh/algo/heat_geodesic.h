@@ -20,10 +20,14 @@
 //   4. distance = phi - min over the component's sources of phi; +inf on a
 //      component without a source.
 // With several sources the distance is to the nearest. Precision: the heat
-// decays by about e per sqrt(t) of distance, so on a component more than
-// ~700 sqrt(t) across, u underflows to 0 far from the sources and the
-// distance there is wrong; raise time_factor for such meshes (a larger t
-// smooths the distance near the sources instead; Crane et al. section 3.2).
+// decays by a factor of about e per sqrt(t) of distance or more, so on a
+// component several hundred sqrt(t) across it underflows far from the
+// sources, where its gradient then says nothing. A query checks for that
+// after the heat solve (a reached vertex below 1e-280 of the largest heat)
+// and, where it finds it, raises t by 16 (the heat's reach by 4), refactors
+// M + t L and solves again, up to 8 times; the raised t stays for later
+// queries and the report says so (a larger t smooths the distance near the
+// sources: Crane et al. section 3.2). The reference does the same.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -49,7 +53,7 @@ struct HeatGeodesicOptions
 //! wall time for the two analyses) and found.
 struct HeatGeodesicSetup
 {
-    double        time_step        = 0;
+    double        time_step        = 0;  // the first; a query may raise it (its report says)
     double        mean_edge_length = 0;
     std::uint32_t components       = 0;  // of the vertex graph (a vertex of no face: its own)
     float         assembly_ms = 0, factor_ms = 0;
@@ -57,11 +61,20 @@ struct HeatGeodesicSetup
     CholeskyAnalysis analysis;      // of the shared pattern
 };
 
-//! One query's times (CUDA events).
+//! One query's times (CUDA events) and what it found.
 struct HeatGeodesicReport
 {
+    //! heat_solve_ms includes the refactors of raised time steps.
     float         heat_solve_ms = 0, field_ms = 0, poisson_solve_ms = 0, shift_ms = 0, total_ms = 0;
     std::uint32_t unreachable = 0;  // vertices of components without a source
+    double        time_step   = 0;  // the one this query used
+    //! How often this query raised the time step (x16 each): its heat had
+    //! underflowed somewhere on a component with a source.
+    std::uint32_t time_step_raises = 0;
+    //! Reached vertices whose heat is still below 1e-280 of the largest
+    //! after the last raise (8 at most): their distances are unreliable.
+    //! 0 unless a component is over ~10^5 sqrt(t) across.
+    std::uint32_t low_heat_vertices = 0;
 };
 
 class HeatGeodesic
@@ -78,7 +91,8 @@ class HeatGeodesic
 
     //! The distance from the nearest of `sources` (global vertex ids) to
     //! every vertex, one float per vertex (global order), +inf on a
-    //! component without a source. Synchronous.
+    //! component without a source. Synchronous. Not for two threads at
+    //! once: a query may raise the time step and refactor.
     //! \throw InvalidInputError for no source or a source out of range;
     //!        Error when `distance` does not hold one value per vertex.
     HeatGeodesicReport distance(const std::vector<std::uint32_t>& sources,

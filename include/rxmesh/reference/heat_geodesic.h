@@ -3,7 +3,10 @@
 // which follows the same steps with the same operators
 // (reference/sparse_operators.h):
 //   t = time_factor x h^2, h the mean edge length (each edge once);
-//   (M + t L) u = delta_sources, M the lumped mixed Voronoi mass;
+//   (M + t L) u = delta_sources, M the lumped mixed Voronoi mass; while a
+//   vertex of a component with a source has heat at most kHeatFloor of the
+//   largest (underflow), t x= kTimeStepRaise and again, kMaxTimeStepRaises
+//   times at most;
 //   X = -grad u / |grad u| per face (0 where a face is degenerate or grad u
 //   flat: below 1e-10 of its terms, a direction made of rounding noise);
 //   L phi = -div X with the smallest vertex of each connected component
@@ -30,11 +33,18 @@ namespace rxmesh::reference {
 //! Doubles an envelope factor may hold (2 GiB).
 inline constexpr std::uint64_t kMaxEnvelope = std::uint64_t(1) << 28;
 
+//! The heat's floor and the time step's raises: algo/heat_geodesic.h's.
+inline constexpr double        kHeatFloor         = 1e-280;
+inline constexpr double        kTimeStepRaise     = 16;
+inline constexpr std::uint32_t kMaxTimeStepRaises = 8;
+
 struct HeatGeodesic
 {
-    std::vector<double> distance;  // per vertex; +inf where unreachable
-    double              time_step        = 0;
-    double              mean_edge_length = 0;
+    std::vector<double> distance;               // per vertex; +inf where unreachable
+    double              time_step         = 0;  // the one used (raised where the heat underflowed)
+    double              mean_edge_length  = 0;
+    std::uint32_t       time_step_raises  = 0;
+    std::uint32_t       low_heat_vertices = 0;  // after the last raise: unreliable distances
 };
 
 //! \throw std::invalid_argument for no source, a source out of range, a
