@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <future>
 #include <iterator>
-#include <thread>
-#include <utility>
 #include <numeric>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include "pattern_checks.h"
 #include "rxmesh/core/error.h"
@@ -41,21 +41,29 @@ class Dissection
     //! halves share the separator's vertices as neighbours).
     Dissection(const HostCsr& A, const std::vector<Vec3f>& positions, std::uint32_t leaf,
                int parallel_depth)
-        : m_A(A), m_positions(positions), m_leaf(std::max<std::uint32_t>(leaf, 1)),
-          m_parallel_depth(parallel_depth), m_side(A.num_rows, kOutside), m_local(A.num_rows, 0)
+        : m_A(A),
+          m_positions(positions),
+          m_leaf(std::max<std::uint32_t>(leaf, 1)),
+          m_parallel_depth(parallel_depth),
+          m_side(A.num_rows, kOutside),
+          m_local(A.num_rows, 0),
+          m_low_bin(A.num_rows, 0),
+          m_high_bin(A.num_rows, 0)
     {
     }
 
     //! `set` in nested-dissection order: each half, then the separator.
-    //! Every call at least halves its set, so the depth is at most log2(n) + 1.
+    //! Every cut leaves at most 70% of its set to each part (the median
+    //! half where the ratio cut does not apply), so the depth is at most
+    //! log(n) / log(1 / 0.7) + 1, about 2 log2(n).
     //! The order does not depend on the threads.
     std::vector<std::uint32_t> order(std::vector<std::uint32_t> set, int depth = 0)
     {
         if (set.size() <= m_leaf) return order_leaf(std::move(set));
-        // the median cut along each axis; the one whose separator is smallest
+        // the cut across each axis; the one whose separator is smallest
         // (near the top, the axes on threads of their own, with their own marks)
-        Cut        cuts[3];
-        const bool parallel = depth < m_parallel_depth && set.size() >= kParallelSet;
+        Cut              cuts[3];
+        const bool       parallel = depth < m_parallel_depth && set.size() >= kParallelSet;
         std::future<Cut> others[2];
         for (int axis = 1; parallel && axis < 3; ++axis)
             others[axis - 1] = std::async(std::launch::async, [&, axis] {
@@ -69,7 +77,7 @@ class Dissection
             if (cuts[axis].separator.size() < cuts[best].separator.size()) best = axis;
         std::vector<std::uint32_t>(&parts)[2] = cuts[best].parts;
         std::vector<std::uint32_t>& separator = cuts[best].separator;
-        set = {};
+        set                                   = {};
         std::vector<std::uint32_t> out, second;
         if (depth < m_parallel_depth && parts[1].size() >= kParallelSet) {
             std::future<std::vector<std::uint32_t>> other =
@@ -105,24 +113,100 @@ class Dissection
         return c;
     }
 
-    //! Cuts `set` at the median of `axis` into cut[0] and cut[1], less the
-    //! separator it returns; m_side marks the parts (kSeparator its vertices).
+    //! Cuts `set` across `axis` into cut[0] and cut[1], less the separator
+    //! it returns; m_side marks the parts (kSeparator its vertices). The cut
+    //! is at a neck of the surface where there is one (ratio_split), else at
+    //! the median.
     std::vector<std::uint32_t> median_cut(std::vector<std::uint32_t> set, int axis,
                                           std::vector<std::uint32_t> (&cut)[2])
     {
-        const auto middle = set.begin() + set.size() / 2;
-        std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return m_positions[a][axis] < m_positions[b][axis] ||
-                   (m_positions[a][axis] == m_positions[b][axis] && a < b);
-        });
-        cut[0].assign(set.begin(), middle);
-        cut[1].assign(middle, set.end());
+        std::vector<std::uint32_t> edge[2];  // each part's vertices with a neighbour across
+        const bool split = set.size() >= kRatioSplitMin && ratio_split(set, axis, cut, edge);
+        if (!split) {
+            const auto middle = set.begin() + set.size() / 2;
+            std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return m_positions[a][axis] < m_positions[b][axis] ||
+                       (m_positions[a][axis] == m_positions[b][axis] && a < b);
+            });
+            cut[0].assign(set.begin(), middle);
+            cut[1].assign(middle, set.end());
+        }
         for (int s = 0; s < 2; ++s)
             for (const std::uint32_t v : cut[s]) m_side[v] = std::uint8_t(s);
-        return cover_separator(cut);
+        if (!split) edge[0] = boundary(cut[0], 0), edge[1] = boundary(cut[1], 1);
+        return cover_separator(cut, edge);
     }
 
    private:
+    //! Bins of the coordinate along an axis that ratio_split weighs.
+    static constexpr std::uint32_t kBins = 1024;
+    //! Smaller sets are cut at the median: their separators are short
+    //! whatever the plane, and weighing the bins would cost more.
+    static constexpr std::size_t kRatioSplitMin = 512;
+
+    //! Splits `set` across `axis` between two bins of the coordinate: the
+    //! boundary, among those with 30% to 70% of the set on each side, whose
+    //! edge cut is smallest for the parts' sizes (the ratio cut
+    //! |cut| n / (n0 n1)), so that a plane through a narrow part of a curved
+    //! surface (a neck, a limb) is taken over the median plane across its
+    //! widest part. False, with `cut` untouched, where the coordinate does
+    //! not spread the set over such a boundary.
+    //! edge[s]: part s's vertices with a neighbour in the other part.
+    bool ratio_split(const std::vector<std::uint32_t>& set, int axis,
+                     std::vector<std::uint32_t> (&cut)[2], std::vector<std::uint32_t> (&edge)[2])
+    {
+        float lo = m_positions[set[0]][axis], hi = lo;
+        for (const std::uint32_t v : set) {
+            lo = std::min(lo, m_positions[v][axis]);
+            hi = std::max(hi, m_positions[v][axis]);
+        }
+        if (!(hi > lo)) return false;
+        const double               scale = kBins / (double(hi) - double(lo));
+        std::vector<std::uint64_t> count(kBins, 0);
+        std::vector<std::int64_t>  delta(kBins + 1, 0);  // edges crossing boundary t: prefix sum
+        for (const std::uint32_t v : set) {
+            const auto b = std::min<std::uint32_t>(
+                kBins - 1, std::uint32_t((double(m_positions[v][axis]) - lo) * scale));
+            m_local[v] = b;
+            m_side[v]  = 0;  // a member, for the edge scan below
+            ++count[b];
+        }
+        for (const std::uint32_t v : set) {
+            std::uint32_t low = m_local[v], high = m_local[v];  // the neighbours' bins
+            for (std::uint64_t k = m_A.row_offsets[v]; k < m_A.row_offsets[v + 1]; ++k) {
+                const std::uint32_t c = m_A.columns[k];
+                if (m_side[c] != 0) continue;
+                low  = std::min(low, m_local[c]);
+                high = std::max(high, m_local[c]);
+                if (m_local[c] <= m_local[v]) continue;  // each edge once
+                ++delta[m_local[v] + 1];
+                --delta[m_local[c] + 1];
+            }
+            m_low_bin[v]  = std::uint16_t(low);
+            m_high_bin[v] = std::uint16_t(high);
+        }
+        for (const std::uint32_t v : set) m_side[v] = kOutside;
+        const double  n         = double(set.size());
+        std::uint32_t best      = 0;
+        double        best_cost = 0;
+        std::int64_t  crossing  = 0;
+        std::uint64_t left      = 0;
+        for (std::uint32_t t = 1; t < kBins; ++t) {
+            crossing += delta[t];
+            left += count[t - 1];
+            if (double(left) < 0.3 * n || double(left) > 0.7 * n) continue;
+            const double cost = double(crossing) * n / (double(left) * (n - double(left)));
+            if (best == 0 || cost < best_cost) best = t, best_cost = cost;
+        }
+        if (best == 0) return false;
+        for (const std::uint32_t v : set) {
+            const int side = m_local[v] < best ? 0 : 1;
+            cut[side].push_back(v);
+            if (side == 0 ? m_high_bin[v] >= best : m_low_bin[v] < best) edge[side].push_back(v);
+        }
+        return true;
+    }
+
     // m_side's marks besides a part's 0 and 1; kLeaf and kOutsideSeen only
     // while a leaf is ordered
     static constexpr std::uint8_t kOutside = 2, kSeparator = 3, kLeaf = 4, kOutsideSeen = 5;
@@ -147,25 +231,26 @@ class Dissection
     //! cover of the bipartite graph of edges between the two parts: König's
     //! theorem, from a maximum matching), removed from its parts; never larger
     //! than either one-sided separator, since each of those is a cover too.
-    std::vector<std::uint32_t> cover_separator(std::vector<std::uint32_t> (&parts)[2])
+    std::vector<std::uint32_t> cover_separator(std::vector<std::uint32_t> (&parts)[2],
+                                               const std::vector<std::uint32_t> (&b)[2])
     {
-        const std::vector<std::uint32_t> b[2] = {boundary(parts[0], 0), boundary(parts[1], 1)};
         for (int s = 0; s < 2; ++s)
             for (std::uint32_t i = 0; i < b[s].size(); ++i) m_local[b[s][i]] = i;
         const std::vector<std::vector<std::uint32_t>> adj = cut_edges(b[0]);
-        std::vector<std::int64_t> match0(b[0].size(), -1), match1(b[1].size(), -1);
+        std::vector<std::int64_t>  match0(b[0].size(), -1), match1(b[1].size(), -1);
         std::vector<std::uint32_t> seen(b[1].size(), 0);
-        for (std::uint32_t u = 0; u < b[0].size(); ++u) augment(adj, u, u + 1, match0, match1, seen);
+        for (std::uint32_t u = 0; u < b[0].size(); ++u)
+            augment(adj, u, u + 1, match0, match1, seen);
         // König: Z = what alternating paths from the unmatched side-0 vertices
         // reach; the cover is side 0 outside Z and side 1 inside it
-        std::vector<char> z0(b[0].size(), 0), z1(b[1].size(), 0);
+        std::vector<char>          z0(b[0].size(), 0), z1(b[1].size(), 0);
         std::vector<std::uint32_t> queue;
         for (std::uint32_t u = 0; u < b[0].size(); ++u)
             if (match0[u] < 0) z0[u] = 1, queue.push_back(u);
         for (std::size_t head = 0; head < queue.size(); ++head)
             for (const std::uint32_t w : adj[queue[head]])
                 if (!z1[w]) {
-                    z1[w] = 1;  // w is matched, else the matching had a longer path
+                    z1[w]        = 1;  // w is matched, else the matching had a longer path
                     const auto u = std::uint32_t(match1[w]);
                     if (!z0[u]) z0[u] = 1, queue.push_back(u);
                 }
@@ -202,7 +287,7 @@ class Dissection
         // stack[i]: a side-0 vertex and its next edge; via[i]: the side-1
         // vertex whose partner stack[i] is (i > 0)
         std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
-        std::vector<std::uint32_t>                          via{0};
+        std::vector<std::uint32_t>                         via{0};
         while (!stack.empty()) {
             auto& [u, next] = stack.back();
             if (next == adj[u].size()) {
@@ -241,7 +326,8 @@ class Dissection
         std::vector<std::vector<std::uint32_t>> adj(m);
         std::vector<std::uint32_t>              outside;
         for (std::uint32_t i = 0; i < m; ++i)
-            for (std::uint64_t k = m_A.row_offsets[leaf[i]]; k < m_A.row_offsets[leaf[i] + 1]; ++k) {
+            for (std::uint64_t k = m_A.row_offsets[leaf[i]]; k < m_A.row_offsets[leaf[i] + 1];
+                 ++k) {
                 const std::uint32_t c = m_A.columns[k];
                 if (c == leaf[i]) continue;
                 if (m_side[c] != kLeaf && m_side[c] != kOutsideSeen) {
@@ -295,7 +381,8 @@ class Dissection
     std::uint32_t              m_leaf;
     int                        m_parallel_depth;
     std::vector<std::uint8_t>  m_side;
-    std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand
+    std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand (or bin)
+    std::vector<std::uint16_t> m_low_bin, m_high_bin;  // ratio_split: its neighbours' bins
 };
 
 }  // namespace
@@ -327,9 +414,8 @@ Permutation geometric_nested_dissection(const HostCsr& A, const std::vector<Vec3
 {
     detail::require_square(A, "geometric_nested_dissection");
     if (positions.size() != A.num_rows)
-        throw InvalidInputError("geometric_nested_dissection: " +
-                                std::to_string(positions.size()) + " positions for " +
-                                std::to_string(A.num_rows) + " rows");
+        throw InvalidInputError("geometric_nested_dissection: " + std::to_string(positions.size()) +
+                                " positions for " + std::to_string(A.num_rows) + " rows");
     std::vector<std::uint32_t> all(A.num_rows);
     std::iota(all.begin(), all.end(), 0u);
     // 2^depth threads at most, about one per core
