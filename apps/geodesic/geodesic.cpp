@@ -3,6 +3,8 @@
 // end over the apps' skeleton (apps/common/app.h); --device cpu runs the
 // serial double reference of the same algorithm instead. Run with --help for
 // the options; without FILE it measures distances on an embedded torus.
+#include "rxmesh/algo/geodesic.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,9 +13,8 @@
 
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
+#include "../common/distances.h"
 #include "../common/mesh_data.h"
-#include "../common/sources.h"
-#include "rxmesh/algo/geodesic.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/geodesic.h"
 
@@ -46,32 +47,10 @@ double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32
         if (std::isinf(r) != std::isinf(d[v])) throw app::CheckFailed(both);
         if (std::isinf(r) || r == 0) continue;
         const double rel = std::abs(d[v] - r) / r;
-        if (rel > 1e-4)
-            throw app::CheckFailed(both + " (relative " + std::to_string(rel) + ")");
+        if (rel > 1e-4) throw app::CheckFailed(both + " (relative " + std::to_string(rel) + ")");
         worst = std::max(worst, rel);
     }
     return worst;
-}
-
-struct Summary
-{
-    std::size_t unreachable  = 0;
-    double      max_distance = 0;
-};
-
-//! The distance of a vertex no source reaches (and of one the mesh dropped).
-constexpr float kUnreachable = std::numeric_limits<float>::infinity();
-
-Summary summarize(const std::vector<float>& d)
-{
-    Summary s;
-    for (float x : d) {
-        if (std::isinf(x))
-            ++s.unreachable;
-        else
-            s.max_distance = std::max(s.max_distance, double(x));
-    }
-    return s;
 }
 
 //! The algorithm: distances from the (global) sources into d.
@@ -89,9 +68,7 @@ class Geodesic final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("-s,--source", m_sources, "source vertices (input indices, comma separated)")
-            ->delimiter(',')
-            ->capture_default_str();
+        app::add_sources_option(cli, m_sources);
         app::add_option(cli, "--tol", m_geodesic.tolerance,
                         "a level leaves the window once no vertex of it changes by more than this, "
                         "relative",
@@ -114,19 +91,20 @@ class Geodesic final : public app::App
     int run(app::Session& s) override
     {
         if (s.on_cpu()) return run_cpu(s);
-        const RXMesh                     mesh    = s.build_mesh();
-        const std::vector<std::uint32_t> global  = mesh.input_vertex_to_global().to_host();
+        const RXMesh                     mesh   = s.build_mesh();
+        const std::vector<std::uint32_t> global = mesh.input_vertex_to_global().to_host();
         const std::vector<std::uint32_t> sources =
             app::mesh_ids(m_sources, [&](std::uint32_t v) { return global[v]; });
-        DeviceBuffer<float>              d(mesh.num_vertices());
-        const GeodesicReport             r      = distances(mesh, sources, d, m_geodesic);
-        const std::vector<float>         result = d.to_host();
-        const double                     worst =
+        DeviceBuffer<float>      d(mesh.num_vertices());
+        const GeodesicReport     r      = distances(mesh, sources, d, m_geodesic);
+        const std::vector<float> result = d.to_host();
+        const double             worst =
             s.check() ? check_against_reference(mesh, sources, result, m_geodesic) : 0;
-        const Summary                    sum = summarize(result);
+        const app::DistanceSummary       sum = app::summarize(result);
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
-        s.write_mesh(mesh,
-                     [&] { return input_order_scalars<1>(mesh, dv, {"distance"}, kUnreachable); });
+        s.write_mesh(mesh, [&] {
+            return input_order_scalars<1>(mesh, dv, {"distance"}, app::kUnreachable);
+        });
         s.print_header(mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, toplesets %.2f ms, propagation %.2f ms\n",
                     s.import_ms(), mesh.stats().total_ms, r.toplesets_ms, r.propagation_ms);
@@ -151,23 +129,24 @@ class Geodesic final : public app::App
         s.progress().show("propagating");
         const auto                start = app::Session::Clock::now();
         const reference::Geodesic r     = reference::geodesic_ptp(
-            mesh.positions(), mesh.faces(),
-            app::mesh_ids(m_sources, [&](std::uint32_t v) { return mesh.mesh_id(v); }),
-            m_geodesic.tolerance, int(m_geodesic.max_iterations));
-        const double       ms = app::ms_since(start);
-        std::vector<float> d(r.distance.begin(), r.distance.end());  // +inf stays +inf
-        const Summary      sum = summarize(d);
+                mesh.positions(), mesh.faces(),
+                app::mesh_ids(m_sources, [&](std::uint32_t v) { return mesh.mesh_id(v); }),
+                m_geodesic.tolerance, int(m_geodesic.max_iterations));
+        const double               ms = app::ms_since(start);
+        std::vector<float>         d(r.distance.begin(), r.distance.end());  // +inf stays +inf
+        const app::DistanceSummary sum = app::summarize(d);
         s.write_input_order(s.input().soup.positions, [&] {
             return std::vector<io::VertexScalar>{
-                {"distance", mesh.to_input_order(d, 1, kUnreachable)}};
+                {"distance", mesh.to_input_order(d, 1, app::kUnreachable)}};
         });
         app::print_header(s, mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, toplesets and propagation %.2f ms\n",
                     s.import_ms(), mesh.build_ms(), ms);
-        std::printf("  %u levels, %d iterations%s; largest distance %.6g, %zu unreachable "
-                    "vertices\n",
-                    r.toplesets.num_levels, r.iterations, r.converged ? "" : " (not converged)",
-                    sum.max_distance, sum.unreachable);
+        std::printf(
+            "  %u levels, %d iterations%s; largest distance %.6g, %zu unreachable "
+            "vertices\n",
+            r.toplesets.num_levels, r.iterations, r.converged ? "" : " (not converged)",
+            sum.max_distance, sum.unreachable);
         app::Json j = app::report(s, mesh);
         j.obj("parameters", parameters(s))
             .obj("times_ms", s.times(mesh.build_ms()).num("toplesets_and_propagation", ms))
@@ -192,7 +171,7 @@ class Geodesic final : public app::App
     }
 
     app::Json report(const app::Session& s, const RXMesh& mesh, const GeodesicReport& r,
-                     const Summary& sum) const
+                     const app::DistanceSummary& sum) const
     {
         app::Json j = s.report(mesh);
         j.obj("parameters", parameters(s))

@@ -15,8 +15,8 @@
 
 #include "../common/app.h"
 #include "../common/cpu_mesh.h"
+#include "../common/distances.h"
 #include "../common/mesh_data.h"
-#include "../common/sources.h"
 #include "rxmesh/algo/heat_geodesic.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/heat_geodesic.h"
@@ -35,27 +35,6 @@ const app::Info kInfo = app::with_cpu_path(
      "report the error against the exact distance"});
 
 constexpr const char* kSphereName = "embedded unit sphere (icosphere, 5 subdivisions)";
-
-//! The distance of a vertex no source reaches (and of one the mesh dropped).
-constexpr float kUnreachable = std::numeric_limits<float>::infinity();
-
-struct Summary
-{
-    std::size_t unreachable  = 0;
-    double      max_distance = 0;
-};
-
-Summary summarize(const std::vector<float>& d)
-{
-    Summary s;
-    for (float x : d) {
-        if (std::isinf(x))
-            ++s.unreachable;
-        else
-            s.max_distance = std::max(s.max_distance, double(x));
-    }
-    return s;
-}
 
 //! --check: the serial double reference of the same steps; the same
 //! unreachable set, elsewhere within 1e-5 of the largest distance (both
@@ -151,9 +130,7 @@ class Heat final : public app::App
 
     void add_options(CLI::App& cli) override
     {
-        cli.add_option("-s,--source", m_sources, "source vertices (input indices, comma separated)")
-            ->delimiter(',')
-            ->capture_default_str();
+        app::add_sources_option(cli, m_sources);
         app::add_option(cli, "--time", m_heat.time_factor,
                         "the heat's time step t as a multiple of the squared mean edge length "
                         "(larger: smoother, and reaches farther on large meshes)",
@@ -190,10 +167,11 @@ class Heat final : public app::App
         const SphereError        exact =
             on_sphere ? error_on_unit_sphere(app::host_positions(mesh), result, sources)
                              : SphereError{};
-        const Summary                    sum = summarize(result);
+        const app::DistanceSummary       sum = app::summarize(result);
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
-        s.write_mesh(mesh,
-                     [&] { return input_order_scalars<1>(mesh, dv, {"distance"}, kUnreachable); });
+        s.write_mesh(mesh, [&] {
+            return input_order_scalars<1>(mesh, dv, {"distance"}, app::kUnreachable);
+        });
         const HeatGeodesicSetup& setup = heat.setup();
         s.print_header(mesh, "; " + std::to_string(m_sources.size()) + " source(s), " +
                                  std::to_string(setup.components) + " component(s)");
@@ -241,12 +219,12 @@ class Heat final : public app::App
         } catch (const std::invalid_argument& e) {
             throw InvalidInputError(e.what());
         }
-        const double       ms = app::ms_since(start);
-        std::vector<float> d(r.distance.begin(), r.distance.end());  // +inf stays +inf
-        const Summary      sum = summarize(d);
+        const double               ms = app::ms_since(start);
+        std::vector<float>         d(r.distance.begin(), r.distance.end());  // +inf stays +inf
+        const app::DistanceSummary sum = app::summarize(d);
         s.write_input_order(s.input().soup.positions, [&] {
             return std::vector<io::VertexScalar>{
-                {"distance", mesh.to_input_order(d, 1, kUnreachable)}};
+                {"distance", mesh.to_input_order(d, 1, app::kUnreachable)}};
         });
         app::print_header(s, mesh, "; " + std::to_string(m_sources.size()) + " source(s)");
         std::printf("  import %.1f ms, build %.1f ms, assembly, factors and solves %.2f ms\n",
@@ -281,7 +259,7 @@ class Heat final : public app::App
     }
 
     app::Json report(const app::Session& s, const RXMesh& mesh, const HeatGeodesicSetup& setup,
-                     const HeatGeodesicReport& r, const Summary& sum) const
+                     const HeatGeodesicReport& r, const app::DistanceSummary& sum) const
     {
         app::Json factor;
         factor.num("supernodes", setup.analysis.supernodes)

@@ -17,8 +17,8 @@
 
 #include "geodesic_bounds.h"
 #include "gpu_test.h"
-#include "mesh_families.h"
 #include "mesh_faces.h"
+#include "mesh_families.h"
 #include "rxmesh/algo/geodesic.cuh"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/io/io.h"
@@ -42,22 +42,7 @@ BuildOptions with_capacity(std::uint32_t capacity)
     return o;
 }
 
-std::vector<Vec3f> host_positions(const RXMesh& mesh)
-{
-    const auto         p = to_host(mesh.positions().view());
-    std::vector<Vec3f> out(mesh.num_vertices());
-    std::memcpy(out.data(), p.data(), p.size() * sizeof(float));
-    return out;
-}
-
-//! Sources spread over the global ids: the first, and count - 1 more.
-std::vector<std::uint32_t> spread_sources(std::uint32_t num_vertices, std::uint32_t count)
-{
-    std::vector<std::uint32_t> s;
-    for (std::uint32_t i = 0; i < count; ++i)
-        s.push_back(std::uint32_t((std::uint64_t(num_vertices) * i) / count));
-    return s;
-}
+using test::spread_sources;
 
 std::vector<float> gpu_distances(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                                  const GeodesicOptions& o = {}, GeodesicReport* rep = nullptr)
@@ -65,8 +50,7 @@ std::vector<float> gpu_distances(const RXMesh& mesh, const std::vector<std::uint
     DeviceBuffer<float>     d(mesh.num_vertices());
     const VertexView<float> distance(d.data(), mesh.num_vertices());
     const GeodesicReport    r = geodesic_distance(mesh, mesh.positions(), sources, distance, o);
-    if (rep)
-        *rep = r;
+    if (rep) *rep = r;
     return d.to_host();
 }
 
@@ -82,9 +66,9 @@ void expect_matches_reference(const RXMesh& mesh, const std::vector<std::uint32_
     SCOPED_TRACE(name + ", " + std::to_string(sources.size()) + " source(s)");
     const GeodesicOptions o;
     GeodesicReport        rep;
-    const auto            g   = gpu_distances(mesh, sources, o, &rep);
-    const auto            ref = reference::geodesic_ptp(host_positions(mesh), test::faces_of(mesh),
-                                                        sources, o.tolerance);
+    const auto            g = gpu_distances(mesh, sources, o, &rep);
+    const auto ref = reference::geodesic_ptp(test::positions_of(mesh), test::faces_of(mesh),
+                                             sources, o.tolerance);
     EXPECT_TRUE(rep.converged);
     EXPECT_TRUE(ref.converged);
     EXPECT_EQ(rep.levels, ref.toplesets.num_levels);
@@ -108,12 +92,14 @@ TEST(GpuGeodesic, LevelsMatchReference)
     for (const auto& m : generated_meshes()) {
         SCOPED_TRACE(m.name);
         const RXMesh mesh(m.soup, with_capacity(64));
-        for (const auto& [count, loop] : {std::pair{1u, DeviceLoopOptions{}}, std::pair{3u, DeviceLoopOptions{}},
-                                          std::pair{3u, chunks}}) {
+        for (const auto& [count, loop] :
+             {std::pair{1u, DeviceLoopOptions{}}, std::pair{3u, DeviceLoopOptions{}},
+              std::pair{3u, chunks}}) {
             SCOPED_TRACE(loop.form == DeviceLoopOptions::Form::Chunks ? "chunks" : "one launch");
             const auto      sources = spread_sources(mesh.num_vertices(), count);
             const Toplesets t       = toplesets(mesh, sources, 0, loop);
-            const auto      ref     = reference::toplesets(mesh.num_vertices(), test::faces_of(mesh), sources);
+            const auto      ref =
+                reference::toplesets(mesh.num_vertices(), test::faces_of(mesh), sources);
             EXPECT_EQ(t.num_levels, ref.num_levels);
             const auto level = t.level.to_host();
             for (std::size_t v = 0; v < level.size(); ++v)
@@ -143,8 +129,7 @@ TEST(GpuGeodesic, MatchesReferenceOnRealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     const auto files = test::cgal_mesh_files({".off"});
-    if (files.empty())
-        GTEST_SKIP() << "libcgal-demo meshes not installed";
+    if (files.empty()) GTEST_SKIP() << "libcgal-demo meshes not installed";
     // at most 200000 faces: the serial reference stays quick
     const int tested = test::for_each_mesh_file(
         files, {200000}, [](const std::string& file, const TriangleSoup& soup) {
@@ -165,12 +150,13 @@ TEST(GpuGeodesic, IndependentOfPatchCapacityAndChunk)
     std::vector<float> first;
     for (std::uint32_t capacity : {64u, 256u, 512u, 2048u})
         for (int chunk : {1, 7, 32}) {
-            SCOPED_TRACE("capacity " + std::to_string(capacity) + ", chunk " + std::to_string(chunk));
-            const RXMesh mesh(soup, with_capacity(capacity));
-            const auto   to_global = mesh.input_vertex_to_global().to_host();
+            SCOPED_TRACE("capacity " + std::to_string(capacity) + ", chunk " +
+                         std::to_string(chunk));
+            const RXMesh    mesh(soup, with_capacity(capacity));
+            const auto      to_global = mesh.input_vertex_to_global().to_host();
             GeodesicOptions o;
-            o.chunk = chunk;
-            const auto g = gpu_distances(mesh, {to_global[0], to_global[100]}, o);
+            o.chunk              = chunk;
+            const auto         g = gpu_distances(mesh, {to_global[0], to_global[100]}, o);
             std::vector<float> in_input_order(soup.positions.size());
             for (std::size_t i = 0; i < in_input_order.size(); ++i)
                 in_input_order[i] = g[to_global[i]];
@@ -195,16 +181,14 @@ TEST(GpuGeodesic, SourcesUnreachableAndTriangleInequality)
         const auto   sources = spread_sources(mesh.num_vertices(), 2);
         const auto   d       = gpu_distances(mesh, sources);
         const auto   levels  = toplesets(mesh, sources).level.to_host();
-        for (std::uint32_t s : sources)
-            EXPECT_EQ(d[s], 0.f);
+        for (std::uint32_t s : sources) EXPECT_EQ(d[s], 0.f);
         for (std::size_t v = 0; v < d.size(); ++v)
             EXPECT_EQ(std::isinf(d[v]), levels[v] == kNoLevel) << "vertex " << v;
-        const auto p = host_positions(mesh);
+        const auto p = test::positions_of(mesh);
         for (const Triangle& f : test::faces_of(mesh))
             for (int k = 0; k < 3; ++k) {
                 const std::uint32_t i = f[k], j = f[(k + 1) % 3];
-                if (std::isinf(d[i]))
-                    continue;
+                if (std::isinf(d[i])) continue;
                 const double len = std::sqrt(std::pow(double(p[i][0]) - p[j][0], 2) +
                                              std::pow(double(p[i][1]) - p[j][1], 2) +
                                              std::pow(double(p[i][2]) - p[j][2], 2));
@@ -222,13 +206,12 @@ std::vector<float> gpu_distances_in_input_order(const TriangleSoup& soup, std::u
     const RXMesh    mesh(soup, with_capacity(256));
     const auto      to_global = mesh.input_vertex_to_global().to_host();
     GeodesicOptions o;
-    o.tolerance          = tolerance;
+    o.tolerance = tolerance;
     GeodesicReport rep;
     const auto     g = gpu_distances(mesh, {to_global[source]}, o, &rep);
     EXPECT_TRUE(rep.converged);
     std::vector<float> out(soup.positions.size());
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = g[to_global[i]];
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = g[to_global[i]];
     return out;
 }
 
@@ -285,9 +268,9 @@ TEST(GpuGeodesic, IcosphereIsTheGreatCircleArcWithinTheDiscretisationBound)
 TEST(GpuGeodesic, BadInputThrows)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    RXMesh       mesh(generate::icosphere(2));
-    const auto   d = mesh.add_vertex_attribute<float>("distance");
-    const auto   x = mesh.positions();
+    RXMesh     mesh(generate::icosphere(2));
+    const auto d = mesh.add_vertex_attribute<float>("distance");
+    const auto x = mesh.positions();
     EXPECT_THROW(geodesic_distance(mesh, x, {}, d), InvalidInputError);
     EXPECT_THROW(geodesic_distance(mesh, x, {mesh.num_vertices()}, d), InvalidInputError);
     GeodesicOptions o;
@@ -295,8 +278,8 @@ TEST(GpuGeodesic, BadInputThrows)
     EXPECT_THROW(geodesic_distance(mesh, x, {0}, d, o), InvalidInputError);
     // a distance view of another mesh's size
     DeviceBuffer<float> short_buffer(mesh.num_vertices() - 1);
-    EXPECT_THROW(geodesic_distance(mesh, x, {0}, VertexView<float>(short_buffer.data(),
-                                                                  mesh.num_vertices() - 1)),
+    EXPECT_THROW(geodesic_distance(mesh, x, {0},
+                                   VertexView<float>(short_buffer.data(), mesh.num_vertices() - 1)),
                  Error);
 }
 

@@ -27,21 +27,7 @@ namespace heat_geodesic_test {
 
 using namespace rxmesh;
 
-std::vector<Vec3f> host_positions(const RXMesh& mesh)
-{
-    const auto         p = to_host(mesh.positions().view());
-    std::vector<Vec3f> out(mesh.num_vertices());
-    std::memcpy(out.data(), p.data(), p.size() * sizeof(float));
-    return out;
-}
-
-std::vector<std::uint32_t> spread_sources(std::uint32_t num_vertices, std::uint32_t count)
-{
-    std::vector<std::uint32_t> s;
-    for (std::uint32_t i = 0; i < count; ++i)
-        s.push_back(std::uint32_t((std::uint64_t(num_vertices) * i) / count));
-    return s;
-}
+using test::spread_sources;
 
 std::vector<float> gpu_distances(const HeatGeodesic& heat, std::uint32_t n,
                                  const std::vector<std::uint32_t>& sources,
@@ -65,7 +51,7 @@ void expect_matches_reference(const RXMesh& mesh, const std::vector<std::uint32_
     SCOPED_TRACE(name + ", " + std::to_string(sources.size()) + " source(s)");
     reference::HeatGeodesic ref;
     try {
-        ref = reference::heat_geodesic(host_positions(mesh), test::faces_of(mesh), sources,
+        ref = reference::heat_geodesic(test::positions_of(mesh), test::faces_of(mesh), sources,
                                        options.time_factor);
     } catch (const std::invalid_argument& e) {
         // not positive definite (faces of no area): the GPU must refuse too

@@ -1,9 +1,14 @@
-// Source vertices given on an app's command line (input indices): checked
-// on the host before any GPU work, and mapped to the ids of the mesh the app
-// built (rxmesh-geodesic, rxmesh-heat).
+// What the distance apps (rxmesh-geodesic, rxmesh-heat) share: the source
+// vertices given on the command line (input indices), checked on the host
+// before any GPU work and mapped to the ids of the mesh the app built, and
+// the summary of a distance field.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -11,6 +16,14 @@
 #include "rxmesh/io/triangle_soup.h"
 
 namespace rxmesh::app {
+
+//! -s,--source: comma-separated input vertex indices into `sources`.
+inline void add_sources_option(CLI::App& cli, std::vector<std::uint32_t>& sources)
+{
+    cli.add_option("-s,--source", sources, "source vertices (input indices, comma separated)")
+        ->delimiter(',')
+        ->capture_default_str();
+}
 
 //! \throw InvalidInputError for no source, one out of range or one in no
 //!        face (the mesh drops such a vertex: no distance could reach it).
@@ -40,6 +53,27 @@ std::vector<std::uint32_t> mesh_ids(const std::vector<std::uint32_t>& input_ids,
     out.reserve(input_ids.size());
     for (std::uint32_t v : input_ids) out.push_back(id(v));
     return out;
+}
+
+//! The distance of a vertex no source reaches (and of one the mesh dropped).
+inline constexpr float kUnreachable = std::numeric_limits<float>::infinity();
+
+struct DistanceSummary
+{
+    std::size_t unreachable  = 0;
+    double      max_distance = 0;
+};
+
+inline DistanceSummary summarize(const std::vector<float>& d)
+{
+    DistanceSummary s;
+    for (float x : d) {
+        if (std::isinf(x))
+            ++s.unreachable;
+        else
+            s.max_distance = std::max(s.max_distance, double(x));
+    }
+    return s;
 }
 
 }  // namespace rxmesh::app
