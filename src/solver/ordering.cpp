@@ -46,11 +46,15 @@ class Dissection
           m_leaf(std::max<std::uint32_t>(leaf, 1)),
           m_parallel_depth(parallel_depth),
           m_side(A.num_rows, kOutside),
-          m_local(A.num_rows, 0),
-          m_low_bin(A.num_rows, 0),
-          m_high_bin(A.num_rows, 0)
+          m_local(A.num_rows, 0)
     {
     }
+
+    //! Two parts and the separator between them.
+    struct Cut
+    {
+        std::vector<std::uint32_t> parts[2], separator;
+    };
 
     //! `set` in nested-dissection order: each half, then the separator.
     //! Every cut leaves at most 70% of its set to each part (the median
@@ -60,8 +64,14 @@ class Dissection
     std::vector<std::uint32_t> order(std::vector<std::uint32_t> set, int depth = 0)
     {
         if (set.size() <= m_leaf) return order_leaf(std::move(set));
-        // the cut across each axis; the one whose separator is smallest
-        // (near the top, the axes on threads of their own, with their own marks)
+        Cut chosen;
+        if (set.size() >= kRatioSplitMin && ratio_cut(set, chosen)) {
+            set = {};
+            return order_halves_then(chosen, depth);
+        }
+        // else the median cut across each axis; the one whose separator is
+        // smallest (near the top, the axes on threads of their own, with
+        // their own marks)
         Cut              cuts[3];
         const bool       parallel = depth < m_parallel_depth && set.size() >= kParallelSet;
         std::future<Cut> others[2];
@@ -75,10 +85,17 @@ class Dissection
         int best = 0;
         for (int axis = 1; axis < 3; ++axis)
             if (cuts[axis].separator.size() < cuts[best].separator.size()) best = axis;
-        std::vector<std::uint32_t>(&parts)[2] = cuts[best].parts;
-        std::vector<std::uint32_t>& separator = cuts[best].separator;
-        set                                   = {};
-        std::vector<std::uint32_t> out, second;
+        set = {};
+        return order_halves_then(cuts[best], depth);
+    }
+
+    //! Each part of `cut` in nested-dissection order, then its separator
+    //! (near the top, the second part on a thread of its own).
+    std::vector<std::uint32_t> order_halves_then(Cut& cut, int depth)
+    {
+        std::vector<std::uint32_t>(&parts)[2] = cut.parts;
+        std::vector<std::uint32_t>& separator = cut.separator;
+        std::vector<std::uint32_t>  out, second;
         if (depth < m_parallel_depth && parts[1].size() >= kParallelSet) {
             std::future<std::vector<std::uint32_t>> other =
                 std::async(std::launch::async, [&, half = std::move(parts[1])]() mutable {
@@ -97,12 +114,6 @@ class Dissection
         return out;
     }
 
-    //! Two parts and the separator between them.
-    struct Cut
-    {
-        std::vector<std::uint32_t> parts[2], separator;
-    };
-
     //! `set` cut at the median of `axis` into two parts less the separator;
     //! the marks are reset after.
     Cut median_cut(const std::vector<std::uint32_t>& set, int axis)
@@ -113,97 +124,99 @@ class Dissection
         return c;
     }
 
-    //! Cuts `set` across `axis` into cut[0] and cut[1], less the separator
-    //! it returns; m_side marks the parts (kSeparator its vertices). The cut
-    //! is at a neck of the surface where there is one (ratio_split), else at
-    //! the median.
+    //! Cuts `set` at the median of `axis` into cut[0] and cut[1], less the
+    //! separator it returns; m_side marks the parts (kSeparator its vertices).
     std::vector<std::uint32_t> median_cut(std::vector<std::uint32_t> set, int axis,
                                           std::vector<std::uint32_t> (&cut)[2])
     {
-        std::vector<std::uint32_t> edge[2];  // each part's vertices with a neighbour across
-        const bool split = set.size() >= kRatioSplitMin && ratio_split(set, axis, cut, edge);
-        if (!split) {
-            const auto middle = set.begin() + set.size() / 2;
-            std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
-                return m_positions[a][axis] < m_positions[b][axis] ||
-                       (m_positions[a][axis] == m_positions[b][axis] && a < b);
-            });
-            cut[0].assign(set.begin(), middle);
-            cut[1].assign(middle, set.end());
-        }
+        const auto middle = set.begin() + set.size() / 2;
+        std::nth_element(set.begin(), middle, set.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_positions[a][axis] < m_positions[b][axis] ||
+                   (m_positions[a][axis] == m_positions[b][axis] && a < b);
+        });
+        cut[0].assign(set.begin(), middle);
+        cut[1].assign(middle, set.end());
         for (int s = 0; s < 2; ++s)
             for (const std::uint32_t v : cut[s]) m_side[v] = std::uint8_t(s);
-        if (!split) edge[0] = boundary(cut[0], 0), edge[1] = boundary(cut[1], 1);
+        const std::vector<std::uint32_t> edge[2] = {boundary(cut[0], 0), boundary(cut[1], 1)};
         return cover_separator(cut, edge);
     }
 
    private:
-    //! Bins of the coordinate along an axis that ratio_split weighs.
+    //! Bins of the coordinate along an axis that ratio_cut weighs.
     static constexpr std::uint32_t kBins = 1024;
     //! Smaller sets are cut at the median: their separators are short
     //! whatever the plane, and weighing the bins would cost more.
     static constexpr std::size_t kRatioSplitMin = 512;
 
-    //! Splits `set` across `axis` between two bins of the coordinate: the
-    //! boundary, among those with 30% to 70% of the set on each side, whose
-    //! edge cut is smallest for the parts' sizes (the ratio cut
-    //! |cut| n / (n0 n1)), so that a plane through a narrow part of a curved
-    //! surface (a neck, a limb) is taken over the median plane across its
-    //! widest part. False, with `cut` untouched, where the coordinate does
-    //! not spread the set over such a boundary.
-    //! edge[s]: part s's vertices with a neighbour in the other part.
-    bool ratio_split(const std::vector<std::uint32_t>& set, int axis,
-                     std::vector<std::uint32_t> (&cut)[2], std::vector<std::uint32_t> (&edge)[2])
+    //! Cuts `set` by the plane across an axis, between two bins of its
+    //! coordinate, with the smallest ratio cut |cut edges| n / (n0 n1) among
+    //! the planes of every axis with 30% to 70% of the set on each side: a
+    //! plane through a narrow part of a curved surface (a neck, a limb) is
+    //! taken over a median plane across its widest part. One pass over the
+    //! set's edges weighs the three axes; then the separator of the chosen
+    //! plane's cut, its marks reset. False, with `cut` untouched, where no
+    //! axis spreads the set over such a plane.
+    bool ratio_cut(const std::vector<std::uint32_t>& set, Cut& cut)
     {
-        float lo = m_positions[set[0]][axis], hi = lo;
-        for (const std::uint32_t v : set) {
-            lo = std::min(lo, m_positions[v][axis]);
-            hi = std::max(hi, m_positions[v][axis]);
+        float lo[3], scale[3];
+        for (int a = 0; a < 3; ++a) {
+            float low = m_positions[set[0]][a], high = low;
+            for (const std::uint32_t v : set) {
+                low  = std::min(low, m_positions[v][a]);
+                high = std::max(high, m_positions[v][a]);
+            }
+            lo[a]    = low;
+            scale[a] = high > low ? float(kBins / (double(high) - double(low))) : 0.f;
         }
-        if (!(hi > lo)) return false;
-        const double               scale = kBins / (double(hi) - double(lo));
-        std::vector<std::uint64_t> count(kBins, 0);
-        std::vector<std::int64_t>  delta(kBins + 1, 0);  // edges crossing boundary t: prefix sum
+        const auto bin = [&](std::uint32_t v, int a) {
+            return std::min<std::uint32_t>(kBins - 1,
+                                           std::uint32_t((m_positions[v][a] - lo[a]) * scale[a]));
+        };
+        std::vector<std::uint64_t> count(3 * kBins, 0);
+        std::vector<std::int64_t>  delta(3 * (kBins + 1), 0);  // edges crossing: prefix sums
+        for (const std::uint32_t v : set) m_side[v] = 0;       // members, for the edge scan
         for (const std::uint32_t v : set) {
-            const auto b = std::min<std::uint32_t>(
-                kBins - 1, std::uint32_t((double(m_positions[v][axis]) - lo) * scale));
-            m_local[v] = b;
-            m_side[v]  = 0;  // a member, for the edge scan below
-            ++count[b];
-        }
-        for (const std::uint32_t v : set) {
-            std::uint32_t low = m_local[v], high = m_local[v];  // the neighbours' bins
+            std::uint32_t bv[3];
+            for (int a = 0; a < 3; ++a) ++count[a * kBins + (bv[a] = bin(v, a))];
             for (std::uint64_t k = m_A.row_offsets[v]; k < m_A.row_offsets[v + 1]; ++k) {
                 const std::uint32_t c = m_A.columns[k];
-                if (m_side[c] != 0) continue;
-                low  = std::min(low, m_local[c]);
-                high = std::max(high, m_local[c]);
-                if (m_local[c] <= m_local[v]) continue;  // each edge once
-                ++delta[m_local[v] + 1];
-                --delta[m_local[c] + 1];
+                if (m_side[c] != 0 || c <= v) continue;  // each edge once
+                for (int a = 0; a < 3; ++a) {
+                    const std::uint32_t bc = bin(c, a);
+                    if (bc == bv[a]) continue;
+                    ++delta[a * (kBins + 1) + std::min(bc, bv[a]) + 1];
+                    --delta[a * (kBins + 1) + std::max(bc, bv[a]) + 1];
+                }
             }
-            m_low_bin[v]  = std::uint16_t(low);
-            m_high_bin[v] = std::uint16_t(high);
         }
         for (const std::uint32_t v : set) m_side[v] = kOutside;
         const double  n         = double(set.size());
+        int           axis      = -1;
         std::uint32_t best      = 0;
         double        best_cost = 0;
-        std::int64_t  crossing  = 0;
-        std::uint64_t left      = 0;
-        for (std::uint32_t t = 1; t < kBins; ++t) {
-            crossing += delta[t];
-            left += count[t - 1];
-            if (double(left) < 0.3 * n || double(left) > 0.7 * n) continue;
-            const double cost = double(crossing) * n / (double(left) * (n - double(left)));
-            if (best == 0 || cost < best_cost) best = t, best_cost = cost;
+        for (int a = 0; a < 3; ++a) {
+            if (scale[a] == 0.f) continue;
+            std::int64_t  crossing = 0;
+            std::uint64_t left     = 0;
+            for (std::uint32_t t = 1; t < kBins; ++t) {
+                crossing += delta[a * (kBins + 1) + t];
+                left += count[a * kBins + t - 1];
+                if (double(left) < 0.3 * n || double(left) > 0.7 * n) continue;
+                const double cost = double(crossing) * n / (double(left) * (n - double(left)));
+                if (axis < 0 || cost < best_cost) axis = a, best = t, best_cost = cost;
+            }
         }
-        if (best == 0) return false;
+        if (axis < 0) return false;
         for (const std::uint32_t v : set) {
-            const int side = m_local[v] < best ? 0 : 1;
-            cut[side].push_back(v);
-            if (side == 0 ? m_high_bin[v] >= best : m_low_bin[v] < best) edge[side].push_back(v);
+            const int side = bin(v, axis) < best ? 0 : 1;
+            cut.parts[side].push_back(v);
+            m_side[v] = std::uint8_t(side);
         }
+        const std::vector<std::uint32_t> edge[2] = {boundary(cut.parts[0], 0),
+                                                    boundary(cut.parts[1], 1)};
+        cut.separator                            = cover_separator(cut.parts, edge);
+        for (const std::uint32_t v : set) m_side[v] = kOutside;
         return true;
     }
 
@@ -381,8 +394,7 @@ class Dissection
     std::uint32_t              m_leaf;
     int                        m_parallel_depth;
     std::vector<std::uint8_t>  m_side;
-    std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand (or bin)
-    std::vector<std::uint16_t> m_low_bin, m_high_bin;  // ratio_split: its neighbours' bins
+    std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand
 };
 
 }  // namespace

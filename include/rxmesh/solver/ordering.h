@@ -10,12 +10,14 @@
 //   const SymbolicFactor s = symbolic_factor(A, p);
 //   s.factor_nonzeros;                                     // fill of L
 //
-// geometric_nested_dissection cuts the vertices in two across each axis and
-// keeps the cut whose separator is smallest. Across an axis the cut is the
-// plane, between 30% and 70% of the set, whose edge cut is smallest for the
-// parts' sizes (a ratio cut over 1024 bins of the coordinate: the neck of a
-// curved surface, a limb, rather than the median plane across its widest
-// part; sets under 512 vertices at the median); the separator is
+// geometric_nested_dissection cuts the vertices in two by the plane, across
+// one of the three axes and with 30% to 70% of the set on each side, whose
+// edge cut is smallest for the parts' sizes (a ratio cut over 1024 bins of
+// each coordinate, the three weighed in one pass over the set's edges): the
+// neck of a curved surface, a limb, rather than a median plane across its
+// widest part. Sets under 512 vertices, and sets no axis spreads, are cut at
+// the median of each axis, keeping the cut whose separator is smallest. The
+// separator is
 // a minimum vertex cover of the edges the cut crosses (König's theorem over a
 // maximum bipartite matching), so it is never larger than either side's
 // boundary. Each half is ordered the same way and the separator last, down
