@@ -1,0 +1,182 @@
+// parameterize (algo/parameterization.h): the fixed-boundary map's system
+// assembled, factored and solved on the device; the host sees only the
+// boundary loop's points (to lay it out by arc length) and a count.
+#include <chrono>
+#include <cmath>
+#include <cub/device/device_reduce.cuh>
+#include <string>
+
+#include "rxmesh/algo/parameterization.h"
+#include "rxmesh/core/cub_call.cuh"
+#include "rxmesh/core/device_sum.cuh"
+#include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/matrix/matrix_ops.cuh"
+#include "rxmesh/matrix/mesh_operators.cuh"
+#include "rxmesh/matrix/vertex_pattern.h"
+
+namespace rxmesh {
+
+namespace {
+
+//! Every off-diagonal entry -1 and each diagonal its row's count of them:
+//! the graph Laplacian on the cotangent Laplacian's pattern.
+void make_uniform(SparseMatrix<double>& L)
+{
+    const SparseMatrixView<double, 1> a = L.view();
+    detail::for_indices(
+        L.num_rows(),
+        [=] __device__(std::uint32_t row) {
+            const int begin = a.pattern.row_offsets[row], end = a.pattern.row_offsets[row + 1];
+            for (int k = begin; k < end; ++k)
+                a.values[k] =
+                    std::uint32_t(a.pattern.columns[k]) == row ? double(end - begin - 1) : -1.0;
+        },
+        0);
+}
+
+//! out[3 i ..] = the position of vertex ids[i].
+void gather_points(VertexView<const float, 3> positions, const std::uint32_t* ids,
+                   std::size_t count, float* out)
+{
+    const float* p = positions.data();
+    detail::for_indices(
+        count,
+        [=] __device__(std::uint32_t i) {
+            for (int c = 0; c < 3; ++c) out[3 * i + c] = p[3 * std::uint64_t(ids[i]) + c];
+        },
+        0);
+}
+
+//! fixed[ids[i]] = 1 and values[ids[i]] = at[i] (2 per vertex).
+void scatter_boundary(const std::uint32_t* ids, const double* at, std::size_t count,
+                      std::uint8_t* fixed, double* values)
+{
+    detail::for_indices(
+        count,
+        [=] __device__(std::uint32_t i) {
+            fixed[ids[i]]                         = 1;
+            values[2 * std::uint64_t(ids[i])]     = at[2 * i];
+            values[2 * std::uint64_t(ids[i]) + 1] = at[2 * i + 1];
+        },
+        0);
+}
+
+void to_float(const double* x, std::uint64_t count, float* out)
+{
+    detail::for_indices(
+        count, [=] __device__(std::uint32_t i) { out[i] = float(x[i]); }, 0);
+}
+
+//! Faces whose UV triangle has a signed area <= 0 (computed in double from
+//! the double solution).
+std::uint32_t count_flipped(const SparsePattern& pattern, const double* uv)
+{
+    const SparsePatternView     p = pattern.view();
+    DeviceBuffer<std::uint32_t> flags(pattern.num_faces());
+    std::uint32_t*              f = flags.data();
+    detail::for_indices(
+        pattern.num_faces(),
+        [=] __device__(std::uint32_t face) {
+            const std::uint32_t* v = p.faces + 3 * std::uint64_t(face);
+            const double *a = uv + 2 * std::uint64_t(v[0]), *b = uv + 2 * std::uint64_t(v[1]),
+                         *c   = uv + 2 * std::uint64_t(v[2]);
+            const double area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+            f[face]           = area > 0 ? 0u : 1u;
+        },
+        0);
+    DeviceBuffer<std::uint32_t> total(1);
+    detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(tmp, bytes, f, total.data(), pattern.num_faces(), 0);
+    });
+    return detail::read_back(total.data(), cudaStream_t(0));
+}
+
+//! The boundary's points on the unit circle by arc length (2 per vertex).
+std::vector<double> circle_points(const std::vector<float>& p)
+{
+    const std::size_t   m = p.size() / 3;
+    std::vector<double> arc(m + 1, 0.0);
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t j = (k + 1) % m;
+        const double dx = double(p[3 * j]) - p[3 * k], dy = double(p[3 * j + 1]) - p[3 * k + 1],
+                     dz = double(p[3 * j + 2]) - p[3 * k + 2];
+        arc[k + 1]      = arc[k] + std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    if (!(arc[m] > 0) || !std::isfinite(arc[m]))
+        throw InvalidInputError("parameterize: the boundary loop has no length");
+    std::vector<double> at(2 * m);
+    const double        two_pi = 2 * std::acos(-1.0);
+    for (std::size_t k = 0; k < m; ++k) {
+        at[2 * k]     = std::cos(two_pi * arc[k] / arc[m]);
+        at[2 * k + 1] = std::sin(two_pi * arc[k] / arc[m]);
+    }
+    return at;
+}
+
+void require_loop(const std::vector<std::uint32_t>& boundary, std::uint32_t n)
+{
+    if (boundary.size() < 3)
+        throw InvalidInputError("parameterize: a boundary loop of " +
+                                std::to_string(boundary.size()) + " vertices");
+    std::vector<bool> seen(n, false);
+    for (const std::uint32_t v : boundary) {
+        if (v >= n)
+            throw InvalidInputError("parameterize: boundary vertex " + std::to_string(v) +
+                                    " is out of range (the mesh has " + std::to_string(n) +
+                                    " vertices)");
+        if (seen[v])
+            throw InvalidInputError("parameterize: boundary vertex " + std::to_string(v) +
+                                    " is listed twice");
+        seen[v] = true;
+    }
+}
+
+}  // namespace
+
+ParamReport parameterize(const RXMesh& mesh, const std::vector<std::uint32_t>& boundary,
+                         VertexView<float, 2> uv, const ParamOptions& options)
+{
+    const std::uint32_t n = mesh.num_vertices();
+    if (uv.num_elements() != n)
+        throw Error("parameterize: the output holds " + std::to_string(uv.num_elements()) +
+                    " pairs for " + std::to_string(n) + " vertices");
+    require_loop(boundary, n);
+    ParamReport r;
+    r.boundary_vertices = std::uint32_t(boundary.size());
+    GpuTimer timer;
+    timer.start();
+    const DeviceBuffer<std::uint32_t> ids = DeviceBuffer<std::uint32_t>::from_host(boundary);
+    DeviceBuffer<float>               points(3 * boundary.size());
+    gather_points(mesh.positions(), ids.data(), boundary.size(), points.data());
+    const DeviceBuffer<double> at =
+        DeviceBuffer<double>::from_host(circle_points(points.to_host()));
+    const auto           pattern = vertex_pattern(mesh);
+    SparseMatrix<double> L       = cotangent_laplacian<double>(pattern, mesh.positions());
+    if (options.weights == ParamWeighting::uniform) make_uniform(L);
+    DeviceBuffer<std::uint8_t> fixed(n);
+    DeviceBuffer<double>       values(2 * std::uint64_t(n)), rhs(2 * std::uint64_t(n));
+    fixed.memset(0);
+    values.memset(0);
+    rhs.memset(0);
+    scatter_boundary(ids.data(), at.data(), boundary.size(), fixed.data(), values.data());
+    impose_dirichlet(L, VertexView<const std::uint8_t>(fixed.data(), n),
+                     VertexView<const double, 2>(values.data(), n),
+                     VertexView<double, 2>(rhs.data(), n));
+    r.assembly_ms        = timer.stop_ms();
+    const auto     start = std::chrono::steady_clock::now();
+    CholeskySolver chol(L, mesh, options.cholesky);
+    r.analysis_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    timer.start();
+    chol.factor(L);
+    r.factor_ms = timer.stop_ms();
+    timer.start();
+    DeviceBuffer<double> x(2 * std::uint64_t(n));
+    chol.solve(rhs.data(), x.data(), 2);
+    to_float(x.data(), 2 * std::uint64_t(n), uv.data());
+    r.solve_ms      = timer.stop_ms();
+    r.flipped_faces = count_flipped(*pattern, x.data());
+    return r;
+}
+
+}  // namespace rxmesh
