@@ -30,29 +30,6 @@ const app::Info kInfo = app::with_cpu_path(
      "for a vertex of no face)",
      "check against the serial CPU reference (exit 2 on mismatch)"});
 
-//! The faces of an icosphere below z = 0.3: a cap of the unit sphere.
-TriangleSoup spherical_cap()
-{
-    const TriangleSoup         sphere = generate::icosphere(4);
-    TriangleSoup               out;
-    std::vector<std::uint32_t> id(sphere.positions.size(), ~0u);
-    for (const Triangle& f : sphere.faces) {
-        bool below = true;
-        for (std::uint32_t v : f) below = below && sphere.positions[v][2] < 0.3f;
-        if (!below) continue;
-        Triangle g;
-        for (int k = 0; k < 3; ++k) {
-            if (id[f[k]] == ~0u) {
-                id[f[k]] = std::uint32_t(out.positions.size());
-                out.positions.push_back(sphere.positions[f[k]]);
-            }
-            g[k] = id[f[k]];
-        }
-        out.faces.push_back(g);
-    }
-    return out;
-}
-
 //! The mesh's one boundary loop, or bad input saying why it is not a disk.
 std::vector<std::uint32_t> boundary_of(const std::vector<Vec3f>&    positions,
                                        const std::vector<Triangle>& faces, const std::string& name)
@@ -88,7 +65,8 @@ class Param final : public app::App
 
     app::Input default_input() const override
     {
-        return {spherical_cap(), "embedded spherical cap (icosphere of 4 subdivisions, z < 0.3)"};
+        return {generate::sphere_cap(4, 0.3f),
+                "embedded spherical cap (icosphere of 4 subdivisions, z < 0.3)"};
     }
 
     //! A disk, and LSCM only on the CPU, before any GPU work.

@@ -100,6 +100,30 @@ TriangleSoup icosphere(int subdivisions)
     return m;
 }
 
+TriangleSoup sphere_cap(int subdivisions, float height)
+{
+    require(height > -1.f && height < 1.f, "sphere_cap",
+            "height must be in (-1, 1), got " + std::to_string(height));
+    const TriangleSoup         sphere = icosphere(subdivisions);
+    TriangleSoup               out;
+    std::vector<std::uint32_t> id(sphere.positions.size(), ~0u);
+    for (const Triangle& f : sphere.faces) {
+        if (!(sphere.positions[f[0]][2] < height && sphere.positions[f[1]][2] < height &&
+              sphere.positions[f[2]][2] < height))
+            continue;
+        Triangle g;
+        for (int k = 0; k < 3; ++k) {
+            if (id[f[k]] == ~0u) {
+                id[f[k]] = static_cast<std::uint32_t>(out.positions.size());
+                out.positions.push_back(sphere.positions[f[k]]);
+            }
+            g[k] = id[f[k]];
+        }
+        out.faces.push_back(g);
+    }
+    return out;
+}
+
 TriangleSoup torus(int nu, int nv, float major_radius, float minor_radius)
 {
     require(nu >= 3 && nv >= 3, "torus",

@@ -22,30 +22,6 @@ namespace parameterization_test {
 
 using namespace rxmesh;
 
-//! A cap of the unit sphere: the faces of an icosphere below z = 0.3, its
-//! vertices renumbered compactly.
-TriangleSoup spherical_cap()
-{
-    const TriangleSoup         sphere = generate::icosphere(4);
-    TriangleSoup               out;
-    std::vector<std::uint32_t> id(sphere.positions.size(), ~0u);
-    for (const Triangle& f : sphere.faces) {
-        bool below = true;
-        for (std::uint32_t v : f) below = below && sphere.positions[v][2] < 0.3f;
-        if (!below) continue;
-        Triangle g;
-        for (int k = 0; k < 3; ++k) {
-            if (id[f[k]] == ~0u) {
-                id[f[k]] = std::uint32_t(out.positions.size());
-                out.positions.push_back(sphere.positions[f[k]]);
-            }
-            g[k] = id[f[k]];
-        }
-        out.faces.push_back(g);
-    }
-    return out;
-}
-
 //! The GPU's UVs against the reference's for `weights`: within 1e-6 (both
 //! solve in double, the GPU writes float on the unit disk), the same count
 //! of flipped faces.
@@ -82,7 +58,7 @@ TEST(GpuParameterization, MatchesReferenceOnGeneratedDisks)
     const test::NamedMeshes disks = {
         {"grid", generate::grid(30, 20)},
         {"noisy grid", generate::noisy(generate::grid(40, 30), 0.2f, 5)},
-        {"spherical cap", spherical_cap()},
+        {"spherical cap", generate::sphere_cap(4, 0.3f)},
         {"one triangle", generate::isolated_faces(1)}};
     for (const auto& [name, soup] : disks) {
         BuildOptions small;

@@ -114,6 +114,30 @@ TEST(GenerateIcosphere, CountsAndTopology)
         EXPECT_EQ(t.vv.row_size(v), 5u);
 }
 
+TEST(GenerateSphereCap, ADiskBelowItsHeight)
+{
+    for (const float h : {-0.5f, 0.3f, 0.9f}) {
+        SCOPED_TRACE(h);
+        const TriangleSoup m = g::sphere_cap(4, h);
+        expect_valid(m);
+        ASSERT_FALSE(m.faces.empty());
+        for (const Vec3f& p : m.positions) EXPECT_LT(p[2], h);
+        // every vertex in a face (compact), one component, Euler 1: a disk
+        std::vector<bool> used(m.positions.size(), false);
+        for (const Triangle& t : m.faces)
+            for (std::uint32_t v : t) used[v] = true;
+        EXPECT_EQ(std::count(used.begin(), used.end(), false), 0);
+        const auto s = stats_of(m);
+        EXPECT_EQ(s.euler, 1);
+        EXPECT_EQ(s.components, 1u);
+        EXPECT_EQ(s.nonmanifold_edges, 0u);
+        EXPECT_GT(s.boundary_edges, 0u);
+        expect_oriented(m);
+    }
+    EXPECT_THROW(g::sphere_cap(4, 1.f), InvalidInputError);
+    EXPECT_THROW(g::sphere_cap(4, -1.f), InvalidInputError);
+}
+
 TEST(GenerateTorus, CountsAndTopology)
 {
     for (auto [nu, nv] : {std::pair{3, 3}, std::pair{8, 5}, std::pair{32, 17}}) {

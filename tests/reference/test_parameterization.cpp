@@ -22,34 +22,8 @@ using namespace rxmesh;
 namespace gen = rxmesh::generate;
 namespace ref = rxmesh::reference;
 
-//! The faces of `m` whose vertices all satisfy keep(p), with the vertices
-//! renumbered compactly.
-template <typename Keep>
-TriangleSoup cut(const TriangleSoup& m, Keep keep)
-{
-    TriangleSoup               out;
-    std::vector<std::uint32_t> id(m.positions.size(), ~0u);
-    for (const Triangle& f : m.faces) {
-        if (!keep(m.positions[f[0]]) || !keep(m.positions[f[1]]) || !keep(m.positions[f[2]]))
-            continue;
-        Triangle g;
-        for (int k = 0; k < 3; ++k) {
-            if (id[f[k]] == ~0u) {
-                id[f[k]] = std::uint32_t(out.positions.size());
-                out.positions.push_back(m.positions[f[k]]);
-            }
-            g[k] = id[f[k]];
-        }
-        out.faces.push_back(g);
-    }
-    return out;
-}
-
 //! A cap of the unit sphere: the faces below z = 0.3 of an icosphere.
-TriangleSoup spherical_cap()
-{
-    return cut(gen::icosphere(4), [](const Vec3f& p) { return p[2] < 0.3f; });
-}
+TriangleSoup spherical_cap() { return gen::sphere_cap(4, 0.3f); }
 
 //! A grid with its vertices moved in its plane by up to a tenth of an edge:
 //! irregular, still flat, no face folded (checked).

@@ -15,6 +15,11 @@ namespace rxmesh::generate {
 //! sphere: 20*4^s faces, closed, genus 0.
 TriangleSoup icosphere(int subdivisions);
 
+//! The faces of icosphere(subdivisions) whose three vertices lie below
+//! z = height (in (-1, 1)), the vertices renumbered compactly in the order
+//! the faces first name them: a cap of the unit sphere, one boundary loop.
+TriangleSoup sphere_cap(int subdivisions, float height);
+
 //! Closed torus of nu x nv quads (2*nu*nv faces), genus 1. nu, nv >= 3.
 TriangleSoup torus(int nu, int nv, float major_radius = 1.f, float minor_radius = 0.3f);
 
