@@ -29,6 +29,7 @@
 
 #include "bench_cli.h"
 #include "bench_main.h"
+#include "bench_mesh.h"
 #include "bench_util.h"
 #include "cpu_ptp.h"
 #include "geodesic_vf.cuh"
@@ -265,10 +266,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     row.rx_vf.max_rel_diff = max_relative_difference(rx_vf, rx);
     // PDE in RXMesh's numbering
     const std::vector<float> gpos = to_host(mesh.positions().view());
-    std::vector<Triangle>    gfaces(mesh.num_faces());
-    const auto               flat = mesh.faces().to_host();
-    for (std::size_t f = 0; f < gfaces.size(); ++f)
-        gfaces[f] = {flat[3 * f], flat[3 * f + 1], flat[3 * f + 2]};
+    const std::vector<Triangle> gfaces = bench::global_faces(mesh);
     row.pde_sorted = time_pde(gfaces, gpos, mesh.num_vertices(), src_global, a, pde_sorted);
     row.pde_sorted.max_rel_diff = max_relative_difference(pde_sorted, rx);
     row.pde_sorted_chunked = time_pde(gfaces, gpos, mesh.num_vertices(), src_global, a, pde_sorted, false);
@@ -276,10 +274,7 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
     // PDE in the input's numbering, compared through the input -> global map
     row.pde_input = time_pde(soup.faces, flat_positions(soup.positions),
                              std::uint32_t(soup.positions.size()), src_input, a, pde_input);
-    std::vector<float> rx_in_input(soup.positions.size(), INFINITY);
-    for (std::size_t i = 0; i < rx_in_input.size(); ++i)
-        if (to_global[i] != ~0u)
-            rx_in_input[i] = rx[to_global[i]];
+    const std::vector<float> rx_in_input = bench::in_input_order(rx, to_global, INFINITY);
     row.pde_input.max_rel_diff = max_relative_difference(pde_input, rx_in_input);
     // the serial CPU baseline (the same float algorithm, tuned for one core)
     // at every size, and the double oracle (reference/geodesic.h) up to

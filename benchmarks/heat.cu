@@ -21,12 +21,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bench_cli.h"
 #include "bench_main.h"
+#include "bench_mesh.h"
 #include "bench_util.h"
 #include "rxmesh/algo/geodesic.h"
 #include "rxmesh/algo/heat_geodesic.h"
@@ -137,30 +137,13 @@ double time_ptp(const RXMesh& mesh, std::uint32_t source, const Args& a, DeviceB
     return ms;
 }
 
-std::vector<Vec3f> host_positions(const RXMesh& mesh)
-{
-    const std::vector<float> flat = to_host(mesh.positions().view());
-    std::vector<Vec3f>       p(flat.size() / 3);
-    std::memcpy(p.data(), flat.data(), flat.size() * sizeof(float));
-    return p;
-}
-
-std::vector<Triangle> host_faces(const RXMesh& mesh)
-{
-    const auto            flat = mesh.faces().to_host();
-    std::vector<Triangle> f(mesh.num_faces());
-    for (std::size_t i = 0; i < f.size(); ++i)
-        f[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
-    return f;
-}
-
 //! The heat distances against the reference's (within 1e-6 of the largest,
 //! as tests/algo/test_heat_geodesic.cu holds them).
 void verify_against_oracle(const RXMesh& mesh, std::uint32_t source, const std::vector<float>& heat,
                            Row& row)
 {
     const reference::HeatGeodesic ref =
-        reference::heat_geodesic(host_positions(mesh), host_faces(mesh), {source});
+        reference::heat_geodesic(bench::global_positions(mesh), bench::global_faces(mesh), {source});
     double largest = 0, worst = 0;
     for (double x : ref.distance)
         if (!std::isinf(x)) largest = std::max(largest, std::abs(x));
@@ -205,9 +188,7 @@ void compare_with_ptp(const std::vector<float>& heat, const std::vector<float>& 
 void dump(const std::string& path, const std::vector<float>& global,
           const std::vector<std::uint32_t>& to_global)
 {
-    std::vector<float> in_input(to_global.size(), INFINITY);
-    for (std::size_t i = 0; i < in_input.size(); ++i)
-        if (to_global[i] != ~0u) in_input[i] = global[to_global[i]];
+    const std::vector<float> in_input = bench::in_input_order(global, to_global, INFINITY);
     bench::write_text_file(path, std::string(reinterpret_cast<const char*>(in_input.data()),
                                              in_input.size() * sizeof(float)));
 }

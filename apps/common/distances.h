@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "json.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/io/triangle_soup.h"
 
@@ -74,6 +75,12 @@ inline DistanceSummary summarize(const std::vector<float>& d)
             s.max_distance = std::max(s.max_distance, double(x));
     }
     return s;
+}
+
+//! The summary's report keys: "max_distance", "unreachable_vertices".
+inline Json& add_summary(Json& j, const DistanceSummary& s)
+{
+    return j.num("max_distance", s.max_distance).num("unreachable_vertices", double(s.unreachable));
 }
 
 }  // namespace rxmesh::app

@@ -152,10 +152,8 @@ class Geodesic final : public app::App
             .obj("times_ms", s.times(mesh.build_ms()).num("toplesets_and_propagation", ms))
             .num("levels", r.toplesets.num_levels)
             .num("iterations", r.iterations)
-            .flag("converged", r.converged)
-            .num("max_distance", sum.max_distance)
-            .num("unreachable_vertices", double(sum.unreachable))
-            .flag("checked", false);
+            .flag("converged", r.converged);
+        app::add_summary(j, sum).flag("checked", false);
         s.write_report(j);
         return r.converged ? 0 : 3;
     }
@@ -182,10 +180,8 @@ class Geodesic final : public app::App
             .num("iterations", double(r.iterations))
             .num("closing_sweeps", double(r.sweeps))
             .flag("converged", r.converged)
-            .flag("one_launch", r.one_launch)
-            .num("max_distance", sum.max_distance)
-            .num("unreachable_vertices", double(sum.unreachable))
-            .flag("checked", s.check());
+            .flag("one_launch", r.one_launch);
+        app::add_summary(j, sum).flag("checked", s.check());
         return j;
     }
 

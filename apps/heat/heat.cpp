@@ -242,10 +242,8 @@ class Heat final : public app::App
             .num("time_step", r.time_step)
             .num("time_step_raises", r.time_step_raises)
             .num("low_heat_vertices", r.low_heat_vertices)
-            .num("mean_edge_length", r.mean_edge_length)
-            .num("max_distance", sum.max_distance)
-            .num("unreachable_vertices", double(sum.unreachable))
-            .flag("checked", false);
+            .num("mean_edge_length", r.mean_edge_length);
+        app::add_summary(j, sum).flag("checked", false);
         s.write_report(j);
         return 0;
     }
@@ -284,10 +282,8 @@ class Heat final : public app::App
             .num("initial_time_step", setup.time_step)
             .num("time_step_raises", r.time_step_raises)
             .num("low_heat_vertices", r.low_heat_vertices)
-            .num("mean_edge_length", setup.mean_edge_length)
-            .num("max_distance", sum.max_distance)
-            .num("unreachable_vertices", double(sum.unreachable))
-            .flag("checked", s.check());
+            .num("mean_edge_length", setup.mean_edge_length);
+        app::add_summary(j, sum).flag("checked", s.check());
         return j;
     }
 

@@ -1,10 +1,14 @@
 // HeatGeodesic (algo/heat_geodesic.h): the two systems, their factors, and a
 // query's four passes. Everything per vertex or per face runs on the device;
 // the host sees only the sources' components and values (a few numbers).
+#include <thrust/iterator/counting_iterator.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cub/device/device_reduce.cuh>
+#include <cuda/functional>
+#include <cuda/std/functional>
 #include <limits>
 #include <string>
 
@@ -223,26 +227,27 @@ void write_shifted(const double* phi, Reached reached, const double* shifts, std
 //! gradient says nothing.
 std::uint32_t low_heat(const double* u, Reached reached, std::uint32_t n)
 {
-    DeviceBuffer<double> masked(n);
-    double*              m = masked.data();
-    detail::for_indices(
-        n, [=] __device__(std::uint32_t v) { m[v] = reached.component(v) >= 0 ? u[v] : 0.0; }, 0);
-    DeviceBuffer<double> largest(1);
+    // two reductions over the vertex ids, no scratch array: the largest
+    // reached heat, then how many reached vertices fall below its floor
+    const thrust::counting_iterator<std::uint32_t> ids(0);
+    DeviceBuffer<double>                           largest(1);
     detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Max(tmp, bytes, m, largest.data(), n, 0);
+        return cub::DeviceReduce::TransformReduce(
+            tmp, bytes, ids, largest.data(), n, ::cuda::maximum<>{},
+            [=] __device__(std::uint32_t v) -> double {
+                return reached.component(v) >= 0 ? u[v] : 0.0;
+            },
+            0.0, 0);
     });
     const double floor = kHeatFloor * detail::read_back(largest.data(), cudaStream_t(0));
-    DeviceBuffer<std::uint32_t> flags(n);
-    std::uint32_t*              f = flags.data();
-    detail::for_indices(
-        n,
-        [=] __device__(std::uint32_t v) {
-            f[v] = reached.component(v) >= 0 && !(u[v] > floor) ? 1u : 0u;
-        },
-        0);
     DeviceBuffer<std::uint32_t> count(1);
     detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Sum(tmp, bytes, f, count.data(), n, 0);
+        return cub::DeviceReduce::TransformReduce(
+            tmp, bytes, ids, count.data(), n, ::cuda::std::plus<>{},
+            [=] __device__(std::uint32_t v) -> std::uint32_t {
+                return reached.component(v) >= 0 && !(u[v] > floor) ? 1u : 0u;
+            },
+            0u, 0);
     });
     return detail::read_back(count.data(), cudaStream_t(0));
 }
@@ -278,10 +283,12 @@ struct HeatGeodesic::Impl
     //! The sorted roots of the sources' components; how many vertices they hold.
     std::vector<std::uint32_t> source_roots(const std::vector<std::uint32_t>& sources,
                                             std::uint64_t&                    vertices) const;
-    void heat_solve(const std::vector<std::uint32_t>& sources, Reached reached, double* u,
+    //! `sources`: the query's, on the device.
+    void heat_solve(const DeviceBuffer<std::uint32_t>& sources, Reached reached, double* u,
                     HeatGeodesicReport& r) const;
-    void shift(const std::vector<std::uint32_t>& sources, const std::vector<std::uint32_t>& roots,
-               const double* phi, Reached reached, float* out) const;
+    void shift(const std::vector<std::uint32_t>& sources, const DeviceBuffer<std::uint32_t>& src,
+               const std::vector<std::uint32_t>& roots, const double* phi, Reached reached,
+               float* out) const;
 };
 
 SparseMatrix<double> HeatGeodesic::Impl::heat_system(double t, std::uint8_t* empty_rows) const
@@ -358,13 +365,12 @@ std::vector<std::uint32_t> HeatGeodesic::Impl::source_roots(
     return roots;
 }
 
-void HeatGeodesic::Impl::heat_solve(const std::vector<std::uint32_t>& sources, Reached reached,
+void HeatGeodesic::Impl::heat_solve(const DeviceBuffer<std::uint32_t>& sources, Reached reached,
                                     double* u, HeatGeodesicReport& r) const
 {
-    const DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
     for (;;) {
         RXMESH_CHECK_CUDA(cudaMemset(u, 0, sizeof(double) * n));
-        set_ones(src.data(), sources.size(), u);
+        set_ones(sources.data(), sources.size(), u);
         heat->solve(u, u, 1);
         r.low_heat_vertices = low_heat(u, reached, n);
         if (r.low_heat_vertices == 0 || r.time_step_raises == kMaxTimeStepRaises) break;
@@ -375,13 +381,13 @@ void HeatGeodesic::Impl::heat_solve(const std::vector<std::uint32_t>& sources, R
     r.time_step = time_step;
 }
 
-void HeatGeodesic::Impl::shift(const std::vector<std::uint32_t>& sources,
+void HeatGeodesic::Impl::shift(const std::vector<std::uint32_t>&  sources,
+                               const DeviceBuffer<std::uint32_t>& src,
                                const std::vector<std::uint32_t>& roots, const double* phi,
                                Reached reached, float* out) const
 {
     // the smallest phi among each component's sources, in the order of the roots
-    DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
-    DeviceBuffer<double>        at(sources.size());
+    DeviceBuffer<double> at(sources.size());
     gather(phi, src.data(), sources.size(), at.data());
     const std::vector<double> values = at.to_host();
     std::vector<double>       shifts(roots.size(), std::numeric_limits<double>::infinity());
@@ -439,8 +445,9 @@ HeatGeodesicReport HeatGeodesic::distance(const std::vector<std::uint32_t>& sour
     const std::vector<std::uint32_t> roots            = m.source_roots(sources, reached_vertices);
     const DeviceBuffer<std::uint32_t> droots = DeviceBuffer<std::uint32_t>::from_host(roots);
     const Reached reached{m.root.data(), m.no_face.data(), droots.data(), int(roots.size())};
-    r.unreachable = std::uint32_t(m.n - reached_vertices);
-    m.heat_solve(sources, reached, u.data(), r);
+    r.unreachable                         = std::uint32_t(m.n - reached_vertices);
+    const DeviceBuffer<std::uint32_t> src = DeviceBuffer<std::uint32_t>::from_host(sources);
+    m.heat_solve(src, reached, u.data(), r);
     r.heat_solve_ms = timer.stop_ms();
     timer.start();
     unit_field(*m.pattern, m.positions, u.data(), X.data());
@@ -450,7 +457,7 @@ HeatGeodesicReport HeatGeodesic::distance(const std::vector<std::uint32_t>& sour
     m.poisson->solve(phi.data(), phi.data(), 1);
     r.poisson_solve_ms = timer.stop_ms();
     timer.start();
-    m.shift(sources, roots, phi.data(), reached, distance.data());
+    m.shift(sources, src, roots, phi.data(), reached, distance.data());
     r.shift_ms = timer.stop_ms();
     r.total_ms = total.stop_ms();
     return r;

@@ -1,9 +1,12 @@
 // parameterize (algo/parameterization.h): the fixed-boundary map's system
 // assembled, factored and solved on the device; the host sees only the
 // boundary loop's points (to lay it out by arc length) and a count.
+#include <thrust/iterator/counting_iterator.h>
+
 #include <chrono>
 #include <cmath>
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 #include <string>
 
 #include "rxmesh/algo/parameterization.h"
@@ -71,22 +74,20 @@ void to_float(const double* x, std::uint64_t count, float* out)
 //! the double solution).
 std::uint32_t count_flipped(const SparsePattern& pattern, const double* uv)
 {
-    const SparsePatternView     p = pattern.view();
-    DeviceBuffer<std::uint32_t> flags(pattern.num_faces());
-    std::uint32_t*              f = flags.data();
-    detail::for_indices(
-        pattern.num_faces(),
-        [=] __device__(std::uint32_t face) {
-            const std::uint32_t* v = p.faces + 3 * std::uint64_t(face);
-            const double *a = uv + 2 * std::uint64_t(v[0]), *b = uv + 2 * std::uint64_t(v[1]),
-                         *c   = uv + 2 * std::uint64_t(v[2]);
-            const double area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-            f[face]           = area > 0 ? 0u : 1u;
-        },
-        0);
-    DeviceBuffer<std::uint32_t> total(1);
+    const SparsePatternView                        p = pattern.view();
+    const thrust::counting_iterator<std::uint32_t> ids(0);
+    DeviceBuffer<std::uint32_t>                    total(1);
     detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
-        return cub::DeviceReduce::Sum(tmp, bytes, f, total.data(), pattern.num_faces(), 0);
+        return cub::DeviceReduce::TransformReduce(
+            tmp, bytes, ids, total.data(), pattern.num_faces(), ::cuda::std::plus<>{},
+            [=] __device__(std::uint32_t face) -> std::uint32_t {
+                const std::uint32_t* v = p.faces + 3 * std::uint64_t(face);
+                const double*        a = uv + 2 * std::uint64_t(v[0]);
+                const double*        b = uv + 2 * std::uint64_t(v[1]);
+                const double*        c = uv + 2 * std::uint64_t(v[2]);
+                return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) > 0 ? 0u : 1u;
+            },
+            0u, 0);
     });
     return detail::read_back(total.data(), cudaStream_t(0));
 }
@@ -171,11 +172,10 @@ ParamReport parameterize(const RXMesh& mesh, const std::vector<std::uint32_t>& b
     chol.factor(L);
     r.factor_ms = timer.stop_ms();
     timer.start();
-    DeviceBuffer<double> x(2 * std::uint64_t(n));
-    chol.solve(rhs.data(), x.data(), 2);
-    to_float(x.data(), 2 * std::uint64_t(n), uv.data());
+    chol.solve(rhs.data(), rhs.data(), 2);  // in place: rhs becomes (u, v)
+    to_float(rhs.data(), 2 * std::uint64_t(n), uv.data());
     r.solve_ms      = timer.stop_ms();
-    r.flipped_faces = count_flipped(*pattern, x.data());
+    r.flipped_faces = count_flipped(*pattern, rhs.data());
     return r;
 }
 
