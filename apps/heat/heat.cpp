@@ -43,7 +43,7 @@ constexpr const char* kSphereName = "embedded unit sphere (icosphere, 5 subdivis
 //! meshes). Returns the largest difference over the largest distance.
 double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32_t>& sources,
                                const std::vector<float>& d, double time_factor,
-                               std::uint32_t raises)
+                               const HeatGeodesicReport& r)
 {
     reference::HeatGeodesic ref;
     try {
@@ -53,9 +53,12 @@ double check_against_reference(const RXMesh& mesh, const std::vector<std::uint32
         throw InvalidInputError(std::string("--check: the reference cannot solve this mesh: ") +
                                 e.what());
     }
-    if (ref.time_step_raises != raises)
-        throw app::CheckFailed("the GPU raised the time step " + std::to_string(raises) +
-                               " times, the reference " + std::to_string(ref.time_step_raises));
+    if (ref.time_step_raises != r.time_step_raises || ref.heat_rescales != r.heat_rescales)
+        throw app::CheckFailed("the GPU raised the time step " +
+                               std::to_string(r.time_step_raises) +
+                               " times and rescaled the heat " + std::to_string(r.heat_rescales) +
+                               " times, the reference " + std::to_string(ref.time_step_raises) +
+                               " and " + std::to_string(ref.heat_rescales));
     double largest = 0;
     for (double r : ref.distance)
         if (!std::isinf(r)) largest = std::max(largest, std::abs(r));
@@ -109,9 +112,14 @@ SphereError error_on_unit_sphere(const std::vector<Vec3f>& p, const std::vector<
     return e;
 }
 
-//! The summary's line on a raised time step, when there was one.
-void print_raises(std::uint32_t raises, double first, double used, std::uint32_t low_heat)
+//! The summary's lines on a rescaled heat and a raised time step, when there were.
+void print_raises(std::uint32_t rescales, double scale, std::uint32_t raises, double first,
+                  double used, std::uint32_t low_heat)
 {
+    if (rescales > 0)
+        std::printf(
+            "  the heat underflowed: its right-hand side scaled by %.3g (%u more solve(s))\n",
+            scale, rescales);
     if (raises == 0) return;
     std::printf(
         "  the heat underflowed at t = %.6g: raised %u time(s) to %.6g (smoother near the "
@@ -158,15 +166,13 @@ class Heat final : public app::App
         DeviceBuffer<float>      d(mesh.num_vertices());
         const HeatGeodesicReport r =
             heat.distance(sources, VertexView<float>(d.data(), mesh.num_vertices()));
-        const std::vector<float> result    = d.to_host();
-        const double             worst     = s.check()
-                                                 ? check_against_reference(mesh, sources, result,
-                                                                           m_heat.time_factor, r.time_step_raises)
-                                                 : 0;
-        const bool               on_sphere = s.check() && s.input().name == kSphereName;
-        const SphereError        exact =
+        const std::vector<float> result = d.to_host();
+        const double             worst =
+            s.check() ? check_against_reference(mesh, sources, result, m_heat.time_factor, r) : 0;
+        const bool        on_sphere = s.check() && s.input().name == kSphereName;
+        const SphereError exact =
             on_sphere ? error_on_unit_sphere(app::host_positions(mesh), result, sources)
-                             : SphereError{};
+                      : SphereError{};
         const app::DistanceSummary       sum = app::summarize(result);
         const VertexView<const float, 1> dv(d.data(), mesh.num_vertices());
         s.write_mesh(mesh, [&] {
@@ -188,7 +194,8 @@ class Heat final : public app::App
             "vertices%s\n",
             r.time_step, setup.mean_edge_length, sum.max_distance, sum.unreachable,
             s.check() ? ", check passed" : "");
-        print_raises(r.time_step_raises, setup.time_step, r.time_step, r.low_heat_vertices);
+        print_raises(r.heat_rescales, r.heat_scale, r.time_step_raises, setup.time_step,
+                     r.time_step, r.low_heat_vertices);
         if (on_sphere)
             std::printf(
                 "  against the exact (great-circle) distance: mean %.3g, max %.3g relative\n",
@@ -233,7 +240,7 @@ class Heat final : public app::App
             "  t = %.6g (mean edge %.6g); largest distance %.6g, %zu unreachable "
             "vertices\n",
             r.time_step, r.mean_edge_length, sum.max_distance, sum.unreachable);
-        print_raises(r.time_step_raises,
+        print_raises(r.heat_rescales, r.heat_scale, r.time_step_raises,
                      r.time_step / std::pow(reference::kTimeStepRaise, r.time_step_raises),
                      r.time_step, r.low_heat_vertices);
         app::Json j = app::report(s, mesh);
@@ -241,6 +248,8 @@ class Heat final : public app::App
             .obj("times_ms", s.times(mesh.build_ms()).num("heat_geodesic", ms))
             .num("time_step", r.time_step)
             .num("time_step_raises", r.time_step_raises)
+            .num("heat_rescales", r.heat_rescales)
+            .num("heat_scale", r.heat_scale)
             .num("low_heat_vertices", r.low_heat_vertices)
             .num("mean_edge_length", r.mean_edge_length);
         app::add_summary(j, sum).flag("checked", false);
@@ -281,6 +290,8 @@ class Heat final : public app::App
             .num("time_step", r.time_step)
             .num("initial_time_step", setup.time_step)
             .num("time_step_raises", r.time_step_raises)
+            .num("heat_rescales", r.heat_rescales)
+            .num("heat_scale", r.heat_scale)
             .num("low_heat_vertices", r.low_heat_vertices)
             .num("mean_edge_length", setup.mean_edge_length);
         app::add_summary(j, sum).flag("checked", s.check());

@@ -11,9 +11,11 @@
 #include <cuda/std/functional>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/union_find.cuh"
 #include "rxmesh/algo/heat_geodesic.h"
+#include "rxmesh/algo/heat_underflow.h"
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/gpu_timer.h"
@@ -88,14 +90,6 @@ void decouple_empty_rows(SparseMatrix<double>& A, std::uint8_t* empty)
 //! a level set): its direction would be arbitrary, so X is 0 there instead.
 constexpr double kFlatGradient = 1e-10;
 
-//! Heat below this share of the largest has lost its digits to underflow
-//! (doubles end near 2e-308; a component many sqrt(t) across decays below
-//! that far from the sources): the time step is raised (kTimeStepRaise,
-//! at most kMaxTimeStepRaises times) until no reached vertex is below it.
-constexpr double        kHeatFloor         = 1e-280;
-constexpr double        kTimeStepRaise     = 16;  // sqrt(t), and the heat's reach, x 4
-constexpr std::uint32_t kMaxTimeStepRaises = 8;
-
 //! X = -grad u / |grad u| on each face (0 where the face is degenerate or
 //! grad u is flat, kFlatGradient); the gradient's sign and size do not
 //! depend on the face's orientation (the normal and the edges' turn flip
@@ -114,12 +108,16 @@ void unit_field(const SparsePattern& pattern, VertexView<const float, 3> positio
             const double a2 = sqrt(detail::dot3(n, n));  // twice the area
             Point        g{0, 0, 0};
             double       scale = 0;  // the terms' sizes: what rounding in g is relative to
-            if (a2 > 0) {
+            // X does not change when u is scaled: u over its largest corner
+            // keeps g's square away from underflow where the heat is tiny
+            const double top = fmax(fabs(u[v[0]]), fmax(fabs(u[v[1]]), fabs(u[v[2]])));
+            if (a2 > 0 && top > 0) {
                 n = {n.x / a2, n.y / a2, n.z / a2};
                 for (int i = 0; i < 3; ++i) {  // u_i N x (the edge opposite i, in turn)
-                    const Point e = detail::minus(c[(i + 2) % 3], c[(i + 1) % 3]);
-                    g             = axpy3(u[v[i]], cross3(n, e), g);
-                    scale += fabs(u[v[i]]) * sqrt(detail::dot3(e, e));
+                    const Point  e  = detail::minus(c[(i + 2) % 3], c[(i + 1) % 3]);
+                    const double ui = u[v[i]] / top;
+                    g               = axpy3(ui, cross3(n, e), g);
+                    scale += fabs(ui) * sqrt(detail::dot3(e, e));
                 }
             }
             const double len = sqrt(detail::dot3(g, g));
@@ -173,10 +171,10 @@ void gather(const double* values, const std::uint32_t* index, std::size_t count,
 }
 
 //! values[index[i]] = 1 for i < count.
-void set_ones(const std::uint32_t* index, std::size_t count, double* values)
+void set_value(const std::uint32_t* index, std::size_t count, double value, double* values)
 {
     detail::for_indices(
-        count, [=] __device__(std::uint32_t i) { values[index[i]] = 1.0; }, 0);
+        count, [=] __device__(std::uint32_t i) { values[index[i]] = value; }, 0);
 }
 
 //! The index of component root c in the sorted `roots`, or -1.
@@ -222,13 +220,12 @@ void write_shifted(const double* phi, Reached reached, const double* shifts, std
         0);
 }
 
-//! How many reached vertices hold less than kHeatFloor of the largest heat
-//! (or none): there the heat has underflowed or lost its digits, and its
-//! gradient says nothing.
-std::uint32_t low_heat(const double* u, Reached reached, std::uint32_t n)
+//! The largest heat on a reached vertex, and how many reached vertices are
+//! not above kHeatFloor (underflowed, or lost their digits: their gradient
+//! says nothing).
+std::pair<double, std::uint32_t> heat_range(const double* u, Reached reached, std::uint32_t n)
 {
-    // two reductions over the vertex ids, no scratch array: the largest
-    // reached heat, then how many reached vertices fall below its floor
+    // two reductions over the vertex ids, no scratch array
     const thrust::counting_iterator<std::uint32_t> ids(0);
     DeviceBuffer<double>                           largest(1);
     detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
@@ -239,17 +236,17 @@ std::uint32_t low_heat(const double* u, Reached reached, std::uint32_t n)
             },
             0.0, 0);
     });
-    const double floor = kHeatFloor * detail::read_back(largest.data(), cudaStream_t(0));
     DeviceBuffer<std::uint32_t> count(1);
     detail::cub_call(0, [&](void* tmp, std::size_t& bytes) {
         return cub::DeviceReduce::TransformReduce(
             tmp, bytes, ids, count.data(), n, ::cuda::std::plus<>{},
             [=] __device__(std::uint32_t v) -> std::uint32_t {
-                return reached.component(v) >= 0 && !(u[v] > floor) ? 1u : 0u;
+                return reached.component(v) >= 0 && !(u[v] > kHeatFloor) ? 1u : 0u;
             },
             0u, 0);
     });
-    return detail::read_back(count.data(), cudaStream_t(0));
+    return {detail::read_back(largest.data(), cudaStream_t(0)),
+            detail::read_back(count.data(), cudaStream_t(0))};
 }
 
 double host_ms_since(std::chrono::steady_clock::time_point start)
@@ -274,7 +271,8 @@ struct HeatGeodesic::Impl
     std::vector<std::uint32_t>           component_size;  // by root
     SparseMatrix<double>                 laplacian;       // L, for a heat system of a new t
     DeviceBuffer<double>                 mass;
-    mutable double                       time_step = 0;  // now: raised by queries that need it
+    mutable double                       time_step  = 0;  // now: raised by queries that need it
+    mutable double                       heat_scale = 1;  // the right-hand side's, likewise
     HeatGeodesicSetup                    setup;
 
     void find_components();
@@ -368,17 +366,25 @@ std::vector<std::uint32_t> HeatGeodesic::Impl::source_roots(
 void HeatGeodesic::Impl::heat_solve(const DeviceBuffer<std::uint32_t>& sources, Reached reached,
                                     double* u, HeatGeodesicReport& r) const
 {
-    for (;;) {
+    for (std::uint32_t pass = 0; pass < kMaxHeatPasses; ++pass) {
         RXMESH_CHECK_CUDA(cudaMemset(u, 0, sizeof(double) * n));
-        set_ones(sources.data(), sources.size(), u);
+        set_value(sources.data(), sources.size(), heat_scale, u);
         heat->solve(u, u, 1);
-        r.low_heat_vertices = low_heat(u, reached, n);
-        if (r.low_heat_vertices == 0 || r.time_step_raises == kMaxTimeStepRaises) break;
-        time_step *= kTimeStepRaise;  // kept: the next query starts from it
+        const auto [largest, low] = heat_range(u, reached, n);
+        r.low_heat_vertices       = low;
+        const HeatStep step       = next_heat_step(largest, low, r.time_step_raises);
+        if (step == HeatStep::done) break;
+        if (step == HeatStep::rescale) {  // kept, like t: the next query starts from it
+            heat_scale = rescaled_heat(heat_scale, largest);
+            ++r.heat_rescales;
+            continue;
+        }
+        time_step *= kTimeStepRaise;
         heat->factor(heat_system(time_step, nullptr));
         ++r.time_step_raises;
     }
-    r.time_step = time_step;
+    r.heat_scale = heat_scale;
+    r.time_step  = time_step;
 }
 
 void HeatGeodesic::Impl::shift(const std::vector<std::uint32_t>&  sources,

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace rxmesh::reference {
 
@@ -199,12 +200,15 @@ std::vector<double> negative_divergence_of_field(const std::vector<Vec3f>&    po
         const double a2 = std::sqrt(dot(n, n));
         D3           g{0, 0, 0};
         double       scale = 0;  // the terms' sizes: what rounding in g is relative to
-        if (a2 > 0)
+        // X does not change when u is scaled: u over its largest corner keeps
+        // g's square away from underflow where the heat is tiny
+        const double top = std::max({std::abs(u[f[0]]), std::abs(u[f[1]]), std::abs(u[f[2]])});
+        if (a2 > 0 && top > 0)
             for (int i = 0; i < 3; ++i) {
                 const D3 e = minus(c[(i + 2) % 3], c[(i + 1) % 3]);
                 const D3 t = cross({n[0] / a2, n[1] / a2, n[2] / a2}, e);
-                for (int q = 0; q < 3; ++q) g[q] += u[f[i]] * t[q];
-                scale += std::abs(u[f[i]]) * std::sqrt(dot(e, e));
+                for (int q = 0; q < 3; ++q) g[q] += u[f[i]] / top * t[q];
+                scale += std::abs(u[f[i]] / top) * std::sqrt(dot(e, e));
             }
         // below 1e-10 of its terms, g is rounding noise (u equal at the
         // corners to ten digits, as on a face a symmetry makes a level set):
@@ -231,16 +235,19 @@ CsrMatrix heat_system(const CsrMatrix& L, const std::vector<double>& mass, doubl
     return H;
 }
 
-//! Reached vertices whose heat is not above kHeatFloor of the largest.
-std::uint32_t low_heat(const std::vector<double>& u, const std::vector<bool>& reached)
+//! The largest heat on a reached vertex, and how many reached vertices are
+//! not above kHeatFloor.
+std::pair<double, std::uint32_t> heat_range(const std::vector<double>& u,
+                                            const std::vector<bool>&   reached)
 {
-    double largest = 0;
-    for (std::size_t v = 0; v < u.size(); ++v)
-        if (reached[v]) largest = std::max(largest, u[v]);
-    std::uint32_t count = 0;
-    for (std::size_t v = 0; v < u.size(); ++v)
-        if (reached[v] && !(u[v] > kHeatFloor * largest)) ++count;
-    return count;
+    double        largest = 0;
+    std::uint32_t low     = 0;
+    for (std::size_t v = 0; v < u.size(); ++v) {
+        if (!reached[v]) continue;
+        largest = std::max(largest, u[v]);
+        if (!(u[v] > kHeatFloor)) ++low;
+    }
+    return {largest, low};
 }
 
 }  // namespace
@@ -296,12 +303,19 @@ HeatGeodesic heat_geodesic(const std::vector<Vec3f>& positions, const std::vecto
     for (std::uint32_t s : sources) reached[root[s]] = true;
     for (std::uint32_t v = 0; v < n; ++v) reached[v] = reached[root[v]] && !no_face[v];
     std::vector<double> delta(n, 0.0);
-    for (std::uint32_t s : sources) delta[s] = 1.0;
     std::vector<double> u;
-    for (;;) {  // raise t while the heat underflows on a reached vertex
-        u                     = solve_spd(H, delta);
-        out.low_heat_vertices = low_heat(u, reached);
-        if (out.low_heat_vertices == 0 || out.time_step_raises == kMaxTimeStepRaises) break;
+    for (std::uint32_t pass = 0; pass < kMaxHeatPasses; ++pass) {
+        for (std::uint32_t s : sources) delta[s] = out.heat_scale;
+        u                         = solve_spd(H, delta);
+        const auto [largest, low] = heat_range(u, reached);
+        out.low_heat_vertices     = low;
+        const HeatStep step       = next_heat_step(largest, low, out.time_step_raises);
+        if (step == HeatStep::done) break;
+        if (step == HeatStep::rescale) {
+            out.heat_scale = rescaled_heat(out.heat_scale, largest);
+            ++out.heat_rescales;
+            continue;
+        }
         out.time_step *= kTimeStepRaise;
         H = heat_system(laplacian, mass, out.time_step);
         decouple_empty_rows(H);

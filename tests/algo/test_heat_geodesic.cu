@@ -65,6 +65,7 @@ void expect_matches_reference(const RXMesh& mesh, const std::vector<std::uint32_
     HeatGeodesicReport rep;
     const auto         g = gpu_distances(heat, mesh.num_vertices(), sources, &rep);
     EXPECT_EQ(rep.time_step_raises, ref.time_step_raises);
+    EXPECT_EQ(rep.heat_rescales, ref.heat_rescales);
     EXPECT_EQ(rep.low_heat_vertices, ref.low_heat_vertices);
     EXPECT_NEAR(rep.time_step, ref.time_step, 1e-12 * ref.time_step);
     double        largest     = 0;
@@ -128,9 +129,35 @@ TEST(GpuHeatGeodesic, MatchesReferenceOnRealMeshes)
     EXPECT_GT(visited, 5);
 }
 
+//! A strip of 1000 x 1 square cells, the source at one end: the heat at the
+//! default time step underflows, and a scaled right-hand side recovers it
+//! (tests/reference/test_heat_geodesic.cpp). The GPU rescales as the
+//! reference does, leaves t alone, and keeps the scale for the next query.
+TEST(GpuHeatGeodesic, AnUnderflowingHeatIsRescaledAndKept)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const int    n    = 1000;
+    TriangleSoup soup = generate::grid(n, 1);
+    for (Vec3f& p : soup.positions) p[1] /= float(n);
+    const RXMesh mesh(soup);
+    const auto   to_global = mesh.input_vertex_to_global().to_host();
+    expect_matches_reference(mesh, {to_global[0]}, "strip of 1000");
+    const HeatGeodesic heat(mesh);
+    HeatGeodesicReport first, second;
+    gpu_distances(heat, mesh.num_vertices(), {to_global[0]}, &first);
+    EXPECT_EQ(first.heat_rescales, 1u);
+    EXPECT_EQ(first.time_step_raises, 0u);
+    EXPECT_EQ(first.low_heat_vertices, 0u);
+    EXPECT_EQ(first.time_step, heat.setup().time_step);
+    gpu_distances(heat, mesh.num_vertices(), {to_global[1]}, &second);
+    EXPECT_EQ(second.heat_rescales, 0u);
+    EXPECT_EQ(second.low_heat_vertices, 0u);
+    EXPECT_EQ(second.heat_scale, first.heat_scale);
+}
+
 //! A strip of 1500 x 1 square cells, the source at one end: the default
-//! time step underflows (tests/reference/test_heat_geodesic.cpp). The GPU
-//! raises it as the reference does, and keeps it for the next query.
+//! time step underflows beyond what a rescale recovers (tests/reference/test_heat_geodesic.cpp).
+//! The GPU raises it as the reference does, and keeps it for the next query.
 TEST(GpuHeatGeodesic, AnUnderflowingTimeStepIsRaisedAndKept)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();

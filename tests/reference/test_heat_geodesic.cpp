@@ -258,9 +258,31 @@ TEST(ReferenceHeatGeodesic, AFaceOfEqualHeatHasNoDirection)
     } while (std::next_permutation(perm.begin(), perm.end()));
 }
 
-//! A strip of 1500 x 1 square cells: from one end the heat falls by a
-//! factor of e or more per edge, below the smallest double long before the
-//! other end. The time step is raised until the heat reaches every vertex;
+//! A strip of 1000 x 1 square cells: from one end the heat at t = h^2 falls
+//! by about 0.4 decades per edge, past the smallest double (1e-308) before
+//! the other end, but within the ~540 decades between kHeatTop and
+//! kHeatFloor: the heat's right-hand side is scaled up once, t is left
+//! alone, and the distances are as accurate as on a short strip.
+TEST(ReferenceHeatGeodesic, AnUnderflowingHeatIsRescaledFirst)
+{
+    const int    n = 1000;
+    TriangleSoup m = gen::grid(n, 1);
+    for (Vec3f& p : m.positions) p[1] /= float(n);
+    const auto r = ref::heat_geodesic(m.positions, m.faces, {0});
+    EXPECT_EQ(r.heat_rescales, 1u);
+    EXPECT_GT(r.heat_scale, 1e200);
+    EXPECT_EQ(r.time_step_raises, 0u);
+    EXPECT_EQ(r.low_heat_vertices, 0u);
+    EXPECT_DOUBLE_EQ(r.time_step, r.mean_edge_length * r.mean_edge_length);
+    const Errors e = errors_against(
+        r.distance, [&](std::uint32_t v) { return length(m.positions[v], m.positions[0]); },
+        10 * std::sqrt(r.time_step));
+    EXPECT_LT(e.mean_relative, 0.002);
+    EXPECT_LT(e.max_relative, 0.01);
+}
+
+//! A strip of 1500 x 1 square cells: beyond what a rescale gains. The heat
+//! is rescaled, then the time step raised until it reaches every vertex;
 //! the distances are then the Euclidean ones but for the smoothing of the
 //! larger t within a few sqrt(t) of the source (Crane et al. section 3.2).
 TEST(ReferenceHeatGeodesic, AnUnderflowingTimeStepIsRaised)
@@ -269,6 +291,7 @@ TEST(ReferenceHeatGeodesic, AnUnderflowingTimeStepIsRaised)
     TriangleSoup m = gen::grid(n, 1);
     for (Vec3f& p : m.positions) p[1] /= float(n);
     const auto r = ref::heat_geodesic(m.positions, m.faces, {0});
+    EXPECT_EQ(r.heat_rescales, 1u);
     EXPECT_GT(r.time_step_raises, 0u);
     EXPECT_EQ(r.low_heat_vertices, 0u);
     EXPECT_DOUBLE_EQ(r.time_step, r.mean_edge_length * r.mean_edge_length *

@@ -68,12 +68,16 @@ struct HeatGeodesicReport
     float         heat_solve_ms = 0, field_ms = 0, poisson_solve_ms = 0, shift_ms = 0, total_ms = 0;
     std::uint32_t unreachable = 0;  // vertices of components without a source
     double        time_step   = 0;  // the one this query used
-    //! How often this query raised the time step (x16 each): its heat had
-    //! underflowed somewhere on a component with a source.
+    //! Where the heat underflowed on a component with a source, this query
+    //! scaled the heat's right-hand side up (another solve, heat_rescales)
+    //! and, where that was not enough, raised the time step (x16 each,
+    //! refactored); both are kept for later queries (algo/heat_underflow.h).
     std::uint32_t time_step_raises = 0;
-    //! Reached vertices whose heat is still below 1e-280 of the largest
-    //! after the last raise (8 at most): their distances are unreliable.
-    //! 0 unless a component is over ~10^5 sqrt(t) across.
+    std::uint32_t heat_rescales    = 0;
+    double        heat_scale       = 1;  // the right-hand side's, this query's
+    //! Reached vertices whose heat is still not above 1e-290 after the last
+    //! pass: their distances are unreliable. 0 unless a component is over
+    //! ~10^5 sqrt(t) across.
     std::uint32_t low_heat_vertices = 0;
 };
 
