@@ -14,13 +14,16 @@
 #include "rxmesh/algo/mcf.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/reference/mcf.h"
+#include "rxmesh/reference/solve_spd.h"
 
 namespace {
 
 using namespace rxmesh;
 
 const app::Info kInfo = app::moving_app(
-    {"rxmesh-mcf", "smoothing by implicit mean curvature flow (matrix-free CG) on the GPU",
+    {"rxmesh-mcf",
+     "smoothing by implicit mean curvature flow on the GPU (matrix-free CG, or --solver "
+     "cholesky)",
      "an embedded noisy sphere",
      "write the smoothed mesh as binary PLY (input vertex order, a 'displacement' vertex "
      "property); --device cpu: the CG in double, each step's result in float as the GPU's",
@@ -40,13 +43,6 @@ void check_step(const RXMesh& mesh, const std::vector<float>& x0, const std::vec
                                " (initial " + std::to_string(r.initial) + ")");
 }
 
-//! The algorithm, one step: x (3 floats per vertex, global order) in place.
-McfReport flow_step(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& one_step)
-{
-    const VertexView<float, 3> xv(x.data(), mesh.num_vertices());
-    return mean_curvature_flow(mesh, xv, xv, one_step);  // in place
-}
-
 //! Adds step `r`'s figures to the flow's `total`.
 void add_step(McfReport& total, const McfReport& r)
 {
@@ -55,38 +51,89 @@ void add_step(McfReport& total, const McfReport& r)
     total.converged      = total.converged && r.converged;
     total.terms_ms += r.terms_ms;
     total.solve_ms += r.solve_ms;
+    total.assembly_ms += r.assembly_ms;
+    total.factor_ms += r.factor_ms;
+    total.analysis_ms += r.analysis_ms;
 }
 
 //! The summary's times and solver lines of either path (`build_ms`: its
 //! mesh's build), the last ending with `suffix`.
 void print_summary(const app::Session& s, double build_ms, const McfReport& total,
-                   const std::string& suffix)
+                   McfSolver solver, const std::string& suffix)
 {
     std::printf("  import %.1f ms, build %.1f ms, weights+areas %.2f ms, solve %.2f ms\n",
                 s.import_ms(), build_ms, total.terms_ms, total.solve_ms);
+    if (solver == McfSolver::cholesky) {
+        if (total.factor_ms > 0)  // the GPU's (the CPU's solve time holds its factor)
+            std::printf(
+                "  assembly %.2f ms, analysis %.1f ms (host, once), factor %.2f ms (all steps)\n",
+                total.assembly_ms, total.analysis_ms, total.factor_ms);
+        std::printf("  dt %.4g, Cholesky, relative residual %.3g%s\n", total.dt,
+                    total.final_residual, suffix.c_str());
+        return;
+    }
     std::printf("  dt %.4g, %d CG iterations, relative residual %.3g%s\n", total.dt,
                 total.iterations, total.final_residual, suffix.c_str());
 }
 
 //! Every step, one call each (so that --check sees each), with one time step
-//! for the whole flow, as the library takes it.
+//! for the whole flow and one Cholesky analysis.
 McfReport flow(const RXMesh& mesh, DeviceBuffer<float>& x, const McfOptions& o, bool check)
 {
-    McfOptions one = o;
-    one.steps      = 1;
-    McfReport total;
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices());
+    MeanCurvatureFlow          flow(mesh, xv, o);
+    McfReport                  total;
+    total.dt               = flow.dt();
+    total.mean_edge_length = flow.mean_edge_length();
     for (int step = 0; step < o.steps; ++step) {
         const std::vector<float> x0 = check ? x.to_host() : std::vector<float>{};
-        const McfReport          r  = flow_step(mesh, x, one);
+        const McfReport          r  = flow.step(xv);
         if (check) check_step(mesh, x0, x.to_host(), r.dt, r.iterations, o);
-        if (step == 0) {
-            one.dt                 = r.dt;
-            total.dt               = r.dt;
-            total.mean_edge_length = r.mean_edge_length;
-        }
         add_step(total, r);
     }
     return total;
+}
+
+double norm(const std::vector<double>& v)
+{
+    double sum = 0;
+    for (double x : v) sum += x * x;
+    return std::sqrt(sum);
+}
+
+//! host_step by the reference's envelope Cholesky: the matrix
+//! 2 diag(a) + dt L and its right-hand side (reference/mcf.h), three columns
+//! in one factorization; x becomes the solution, in float.
+McfReport host_direct_step(std::vector<Vec3f>& x, const reference::McfSystem& s,
+                           const std::vector<double>& x0, float dt, McfReport rep,
+                           app::Session::Clock::time_point solve_start)
+{
+    const reference::CsrMatrix A = reference::mcf_matrix(s, dt);
+    const std::vector<double>  b = reference::mcf_right_hand_side(s, dt, x0);
+    std::vector<double>        solution;
+    try {
+        solution = reference::solve_spd(A, b, 3);
+    } catch (const std::invalid_argument& e) {
+        throw InvalidInputError(std::string("the reference's Cholesky: ") + e.what());
+    }
+    for (std::size_t v = 0; v < x.size(); ++v)
+        for (int k = 0; k < 3; ++k) x[v][k] = float(solution[3 * v + k]);
+    rep.solve_ms = float(app::ms_since(solve_start));
+    std::vector<double> r = b;
+    for (int k = 0; k < 3; ++k) {  // |b - A x| / |b| of the double solution
+        std::vector<double> column(A.size);
+        for (std::uint32_t v = 0; v < A.size; ++v) column[v] = solution[3 * std::size_t(v) + k];
+        const std::vector<double> Ax = A.apply(column);
+        for (std::uint32_t v = 0; v < A.size; ++v) r[3 * std::size_t(v) + k] -= Ax[v];
+    }
+    rep.final_residual = norm(b) > 0 ? norm(r) / norm(b) : 0;
+    rep.converged      = std::isfinite(rep.final_residual);
+    const reference::McfResidual check = reference::mcf_residual(s, dt, x0, app::flatten<double>(x));
+    if (!check.within(1e-12, 0))
+        throw app::CheckFailed("the CPU Cholesky's float solution's residual of the reference "
+                               "system " + std::to_string(check.residual) + " (initial " +
+                               std::to_string(check.initial) + ")");
+    return rep;
 }
 
 //! One step on the host, as the GPU takes it: the system of the step's
@@ -104,6 +151,7 @@ McfReport host_step(std::vector<Vec3f>& x, const std::vector<Triangle>& faces, f
     rep.terms_ms                 = float(app::ms_since(terms_start));
     const auto                solve_start = app::Session::Clock::now();
     const std::vector<double> x0          = app::flatten<double>(x);
+    if (o.solver == McfSolver::cholesky) return host_direct_step(x, s, x0, dt, rep, solve_start);
     std::vector<double>       r           = reference::laplacian_apply(s, x0);
     for (double& v : r) v *= -double(dt);
     std::vector<double> solution = x0;
@@ -147,6 +195,11 @@ class Mcf final : public app::App
         app::add_option(cli, "--steps", m_mcf.steps, "number of flow steps",
                         app::integer_in(1, 1000000));
         cli.add_flag("--uniform", m_mcf.uniform, "uniform weights (1) and areas (valence / 2)");
+        cli.add_option("--solver", m_solver,
+                       "cg: matrix-free, float; cholesky: the same system assembled in double "
+                       "and factored, the analysis once for all --steps")
+            ->check(CLI::IsMember({"cg", "cholesky"}))
+            ->capture_default_str();
     }
 
     app::Input default_input() const override
@@ -157,18 +210,20 @@ class Mcf final : public app::App
 
     int run(app::Session& s) override
     {
+        m_mcf.solver = m_solver == "cholesky" ? McfSolver::cholesky : McfSolver::cg;
         if (s.on_cpu()) return run_cpu(s);
         const RXMesh        mesh  = s.build_mesh();
         DeviceBuffer<float> x     = app::positions_copy(mesh);
         const McfReport     total = flow(mesh, x, m_mcf, s.check());
         s.write_moved_mesh(mesh, VertexView<const float, 3>(x.data(), mesh.num_vertices()));
         s.print_header(mesh);
-        print_summary(s, mesh.stats().total_ms, total,
+        print_summary(s, mesh.stats().total_ms, total, m_mcf.solver,
                       std::string(total.converged ? "" : " (not converged)") +
                           (s.check() ? ", check passed" : ""));
         s.write_report(report(s.report(mesh),
                               parameters(total).num("capacity", s.options().capacity),
-                              s.times(mesh), total, s.check()));
+                              s.times(mesh), total, s.check(),
+                              m_mcf.solver == McfSolver::cholesky));
         return total.converged ? 0 : 3;
     }
 
@@ -195,11 +250,12 @@ class Mcf final : public app::App
         }
         app::write_moved_mesh(s, mesh, x);
         app::print_header(s, mesh);
-        print_summary(s, mesh.build_ms(), total,
+        print_summary(s, mesh.build_ms(), total, m_mcf.solver,
                       total.converged ? ", every step's solution verified" : " (not converged)");
         s.write_report(report(app::report(s, mesh),
                               parameters(total).flag("weld", s.options().weld),
-                              s.times(mesh.build_ms()), total, false));
+                              s.times(mesh.build_ms()), total, false,
+                              m_mcf.solver == McfSolver::cholesky));
         return total.converged ? 0 : 3;
     }
 
@@ -212,16 +268,21 @@ class Mcf final : public app::App
             .num("tolerance", m_mcf.cg.tolerance)
             .num("max_iterations", m_mcf.cg.max_iterations)
             .num("steps", m_mcf.steps)
-            .flag("uniform", m_mcf.uniform);
+            .flag("uniform", m_mcf.uniform)
+            .str("solver", m_solver);
         return p;
     }
 
     //! The report of either path: `j` its first keys, `params` and `times`
     //! (its first times) its own.
     static app::Json report(app::Json j, const app::Json& params, app::Json times,
-                            const McfReport& total, bool checked)
+                            const McfReport& total, bool checked, bool direct)
     {
         times.num("weights_areas", total.terms_ms).num("solve", total.solve_ms);
+        if (direct)
+            times.num("assembly", total.assembly_ms)
+                .num("analysis", total.analysis_ms)
+                .num("factor", total.factor_ms);
         j.obj("parameters", params)
             .obj("times_ms", times)
             .num("mean_edge_length", total.mean_edge_length)
@@ -232,7 +293,8 @@ class Mcf final : public app::App
         return j;
     }
 
-    McfOptions m_mcf;
+    McfOptions  m_mcf;
+    std::string m_solver = "cg";
 };
 
 }  // namespace

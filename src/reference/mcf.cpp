@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 namespace rxmesh::reference {
 
@@ -100,6 +101,47 @@ std::vector<double> laplacian_apply(const McfSystem& s, const std::vector<double
         }
     }
     return y;
+}
+
+CsrMatrix mcf_matrix(const McfSystem& s, double dt)
+{
+    const std::uint32_t n = std::uint32_t(s.area.size());
+    std::vector<std::vector<std::pair<std::uint32_t, double>>> rows(n);
+    std::vector<double> diagonal(n);
+    for (std::uint32_t v = 0; v < n; ++v) diagonal[v] = 2 * s.area[v];
+    for (std::size_t e = 0; e < s.edges.size(); ++e) {
+        const auto [i, j] = s.edges[e];
+        rows[i].push_back({j, -dt * s.weight[e]});
+        rows[j].push_back({i, -dt * s.weight[e]});
+        diagonal[i] += dt * s.weight[e];
+        diagonal[j] += dt * s.weight[e];
+    }
+    CsrMatrix A;
+    A.size = n;
+    A.row_offsets.push_back(0);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        rows[v].push_back({v, diagonal[v] == 0 ? 1.0 : diagonal[v]});
+        std::sort(rows[v].begin(), rows[v].end());
+        for (const auto& [c, value] : rows[v]) {
+            A.columns.push_back(c);
+            A.values.push_back(value);
+        }
+        A.row_offsets.push_back(A.columns.size());
+    }
+    return A;
+}
+
+std::vector<double> mcf_right_hand_side(const McfSystem& s, double dt,
+                                        const std::vector<double>& x0)
+{
+    std::vector<double> diagonal(s.area.size());
+    for (std::size_t v = 0; v < diagonal.size(); ++v) diagonal[v] = 2 * s.area[v];
+    for (std::size_t e = 0; e < s.edges.size(); ++e)
+        for (std::uint32_t end : s.edges[e]) diagonal[end] += dt * s.weight[e];
+    std::vector<double> b(x0.size());
+    for (std::size_t i = 0; i < b.size(); ++i)
+        b[i] = (diagonal[i / 3] == 0 ? 1.0 : 2 * s.area[i / 3]) * x0[i];
+    return b;
 }
 
 std::vector<double> mcf_apply(const McfSystem& s, double dt, const std::vector<double>& x)

@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "rxmesh/reference/heat_geodesic.h"
+#include "rxmesh/reference/solve_spd.h"
 #include "rxmesh/reference/sparse_operators.h"
 
 namespace rxmesh::reference {

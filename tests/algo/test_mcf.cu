@@ -334,7 +334,8 @@ struct SolveCheck
 
 constexpr double kSolveTolerance = 1e-6;
 
-SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_dt)
+SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_dt,
+                       McfSolver solver = McfSolver::cg)
 {
     const RXMesh        mesh(soup, small_patches());
     const HostMesh      h = host_mesh(mesh);
@@ -344,6 +345,7 @@ SolveCheck check_solve(const TriangleSoup& soup, bool uniform, double relative_d
     o.relative_dt       = float(relative_dt);
     o.cg.tolerance      = kSolveTolerance;
     o.cg.max_iterations = 20000;
+    o.solver            = solver;
     const McfReport rep =
         mean_curvature_flow(mesh, mesh.positions(), {x.data(), mesh.num_vertices()}, o);
     SolveCheck      c;
@@ -565,6 +567,94 @@ TEST(GpuMcf, ConvergedCgMatchesEigenOnRealMeshes)
     EXPECT_GT(tested, 5);
     EXPECT_GE(2 * within_1e4, tested) << "most real meshes must meet 1e-4 of the bbox diagonal";
 #endif
+}
+
+//! The Cholesky path solves the same system exactly up to rounding: its
+//! float result solves the reference system as a converged CG's does (with
+//! no iterations' drift), and lies within 1e-5 of the bounding box diagonal
+//! of Eigen's double solution (A^-1 dt L has norm <= 1 in the a-norm, so the
+//! float weights' rounding moves X by a few 1e-7 of |X|, not kappa times).
+TEST(GpuMcf, CholeskyMatchesEigenOnGeneratedMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+#if !RXMESH_HAVE_EIGEN
+    GTEST_SKIP() << "Eigen3 not found: no independent direct solver to compare with";
+#else
+    for (const auto& m : generated_meshes())
+        for (bool uniform : {false, true}) {
+            SCOPED_TRACE(m.name + (uniform ? " (uniform)" : ""));
+            const SolveCheck c = check_solve(m.soup, uniform, 10.0, McfSolver::cholesky);
+            EXPECT_TRUE(c.converged);
+            EXPECT_EQ(c.iterations, 0);
+            EXPECT_TRUE(c.residual.within(kSolveTolerance, 0))
+                << "true residual " << c.residual.residual << ", initial " << c.residual.initial;
+            EXPECT_LE(c.error, 1e-5);
+        }
+#endif
+}
+
+TEST(GpuMcf, CholeskyMatchesEigenOnRealMeshes)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+#if !RXMESH_HAVE_EIGEN
+    GTEST_SKIP() << "Eigen3 not found: no independent direct solver to compare with";
+#else
+    const auto files = test::cgal_mesh_files({".off"});
+    if (files.empty())
+        GTEST_SKIP() << "libcgal-demo meshes not installed";
+    const int tested = test::for_each_mesh_file(
+        files, {60000}, [&](const std::string&, const TriangleSoup& soup) {
+            const SolveCheck c = check_solve(soup, false, 1.0, McfSolver::cholesky);
+            EXPECT_TRUE(c.converged);
+            EXPECT_TRUE(c.residual.within(kSolveTolerance, 0))
+                << "true residual " << c.residual.residual << ", initial " << c.residual.initial;
+            EXPECT_LE(c.error, std::max(1e-5, c.proven_bound));
+        });
+    EXPECT_GT(tested, 5);
+#endif
+}
+
+//! Several steps of one MeanCurvatureFlow: the analysis once (the first
+//! step's report has it, the later ones none), every step's result solving
+//! the reference system of its own starting positions, the flow's time
+//! step fixed by the first positions.
+TEST(GpuMcf, CholeskyStepsReuseTheAnalysis)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const TriangleSoup soup = generate::noisy(generate::icosphere(3), 0.3f, 2);
+    const RXMesh       mesh(soup, small_patches());
+    const HostMesh     h = host_mesh(mesh);
+    DeviceBuffer<float> x(3 * std::size_t(mesh.num_vertices()));
+    const VertexView<float, 3> xv(x.data(), mesh.num_vertices());
+    copy(xv, mesh.positions());
+    McfOptions o;
+    o.solver = McfSolver::cholesky;
+    MeanCurvatureFlow flow(mesh, xv, o);
+    EXPECT_EQ(flow.analysis(), nullptr);
+    const float dt = flow.dt();
+    for (int step = 0; step < 3; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        const std::vector<float> before = x.to_host();
+        const McfReport          r      = flow.step(xv);
+        ASSERT_NE(flow.analysis(), nullptr);
+        EXPECT_EQ(r.dt, dt);
+        if (step == 0)
+            EXPECT_GT(r.analysis_ms, 0.f);
+        else
+            EXPECT_EQ(r.analysis_ms, 0.f);
+        EXPECT_LT(r.final_residual, 1e-10);
+        std::vector<Vec3f> p(mesh.num_vertices());
+        for (std::size_t v = 0; v < p.size(); ++v)
+            p[v] = {before[3 * v], before[3 * v + 1], before[3 * v + 2]};
+        const reference::McfSystem ref   = reference::mcf_system(p, h.faces, false);
+        const std::vector<float>   after = x.to_host();
+        const reference::McfResidual res = reference::mcf_residual(
+            ref, dt, std::vector<double>(before.begin(), before.end()),
+            std::vector<double>(after.begin(), after.end()));
+        EXPECT_TRUE(res.within(kSolveTolerance, 0))
+            << "residual " << res.residual << ", initial " << res.initial;
+        EXPECT_NE(after, before);
+    }
 }
 
 }  // namespace mcf_test

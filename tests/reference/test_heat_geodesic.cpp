@@ -61,6 +61,27 @@ TEST(ReferenceSolveSpd, RecoversAKnownSolution)
     for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(r[i], b[i], 1e-12) << "row " << i;
 }
 
+//! Three right-hand sides at once (row-major) recover three known
+//! solutions; a b of the wrong size is refused.
+TEST(ReferenceSolveSpd, SolvesSeveralColumnsAtOnce)
+{
+    const ref::CsrMatrix A = spd_system();
+    std::mt19937         rng(7);
+    std::vector<double>  x(3 * std::size_t(A.size)), b(x.size());
+    for (double& v : x) v = std::uniform_real_distribution<double>(-1, 1)(rng);
+    for (int c = 0; c < 3; ++c) {
+        std::vector<double> column(A.size);
+        for (std::uint32_t i = 0; i < A.size; ++i) column[i] = x[3 * std::size_t(i) + c];
+        const std::vector<double> Ax = A.apply(column);
+        for (std::uint32_t i = 0; i < A.size; ++i) b[3 * std::size_t(i) + c] = Ax[i];
+    }
+    const std::vector<double> y = ref::solve_spd(A, b, 3);
+    ASSERT_EQ(y.size(), x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(y[i], x[i], 1e-9) << "value " << i;
+    EXPECT_THROW(ref::solve_spd(A, b, 2), std::invalid_argument);
+    EXPECT_THROW(ref::solve_spd(A, b, 0), std::invalid_argument);
+}
+
 TEST(ReferenceSolveSpd, SolvesADiagonalAndATridiagonalExactly)
 {
     // diag(4, 16, 64): the factor's square roots and x = b / d exact in binary

@@ -274,6 +274,37 @@ TEST(ReferenceMcf, ApplyMatchesDenseMatrix)
     }
 }
 
+//! The assembled matrix applies as mcf_apply does, per coordinate, and a
+//! vertex of no face (appended, isolated) gets an identity row and keeps
+//! its position through a solve of mcf_matrix with mcf_right_hand_side.
+TEST(ReferenceMcf, MatrixMatchesApplyAndKeepsIsolatedVertices)
+{
+    TriangleSoup m = gen::noisy(gen::icosphere(1), 0.3f, 3);
+    m.positions.push_back({5, 6, 7});  // in no face
+    const std::uint32_t iso = std::uint32_t(m.positions.size() - 1);
+    for (bool uniform : {false, true}) {
+        const McfSystem      s = ref::mcf_system(m.positions, m.faces, uniform);
+        const ref::CsrMatrix A = ref::mcf_matrix(s, 0.37);
+        ASSERT_EQ(A.size, m.positions.size());
+        const std::vector<double> x    = random_vector(3 * m.positions.size(), 13);
+        const std::vector<double> want = ref::mcf_apply(s, 0.37, x);
+        for (int d = 0; d < 3; ++d) {
+            std::vector<double> column(A.size);
+            for (std::uint32_t v = 0; v < A.size; ++v) column[v] = x[3 * v + d];
+            const std::vector<double> got = A.apply(column);
+            for (std::uint32_t v = 0; v < iso; ++v)
+                EXPECT_NEAR(got[v], want[3 * v + d], 1e-12 * (1 + std::abs(want[3 * v + d])));
+        }
+        EXPECT_EQ(A.at(iso, iso), 1.0);
+        EXPECT_EQ(A.row_offsets[iso + 1] - A.row_offsets[iso], 1u);
+        const std::vector<double> x0 = flatten(m.positions);
+        const std::vector<double> b  = ref::mcf_right_hand_side(s, 0.37, x0);
+        for (int d = 0; d < 3; ++d) EXPECT_EQ(b[3 * iso + d], x0[3 * iso + d]);
+        for (std::uint32_t v = 0; v < iso; ++v)
+            EXPECT_DOUBLE_EQ(b[3 * v], 2 * s.area[v] * x0[3 * v]);
+    }
+}
+
 TEST(ReferenceMcf, OperatorIsSymmetric)
 {
     const TriangleSoup m = gen::noisy(gen::torus(8, 6), 0.2f, 5);

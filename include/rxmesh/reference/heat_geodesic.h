@@ -25,6 +25,7 @@
 
 #include "rxmesh/algo/heat_underflow.h"  // the underflow rule: algo/heat_geodesic.h's
 #include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/reference/solve_spd.h"  // solve_spd, the solve of both systems
 #include "rxmesh/reference/sparse_operators.h"
 
 namespace rxmesh::reference {
@@ -32,9 +33,6 @@ namespace rxmesh::reference {
 using rxmesh::kHeatFloor;
 using rxmesh::kMaxTimeStepRaises;
 using rxmesh::kTimeStepRaise;
-
-//! Doubles an envelope factor may hold (2 GiB).
-inline constexpr std::uint64_t kMaxEnvelope = std::uint64_t(1) << 28;
 
 struct HeatGeodesic
 {
@@ -53,10 +51,5 @@ struct HeatGeodesic
 //!        definite (naming the row).
 HeatGeodesic heat_geodesic(const std::vector<Vec3f>& positions, const std::vector<Triangle>& faces,
                            const std::vector<std::uint32_t>& sources, double time_factor = 1.0);
-
-//! x = A^-1 b for a symmetric positive definite A (its lower triangle read),
-//! by an envelope Cholesky after reverse Cuthill-McKee. \throw
-//! std::invalid_argument as above.
-std::vector<double> solve_spd(const CsrMatrix& A, const std::vector<double>& b);
 
 }  // namespace rxmesh::reference

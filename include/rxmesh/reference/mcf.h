@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rxmesh/io/triangle_soup.h"
+#include "rxmesh/reference/sparse_operators.h"
 
 namespace rxmesh::reference {
 
@@ -38,6 +39,15 @@ McfSystem mcf_system(const std::vector<Vec3f>& positions, const std::vector<Tria
 
 //! (L x)_i = sum_j w_ij (x_i - x_j), per coordinate (3 doubles per vertex).
 std::vector<double> laplacian_apply(const McfSystem& s, const std::vector<double>& x);
+
+//! The matrix 2 diag(a) + dt L (one row per vertex, columns sorted); a row
+//! of neither area nor weight (a vertex of no face of positive area) is an
+//! identity row: with the right-hand side X0 there (mcf_right_hand_side),
+//! its vertex stays, as a CG from X0 leaves it.
+CsrMatrix mcf_matrix(const McfSystem& s, double dt);
+//! 2 a X0 per coordinate (3 per vertex), X0 on mcf_matrix's identity rows.
+std::vector<double> mcf_right_hand_side(const McfSystem& s, double dt,
+                                        const std::vector<double>& x0);
 
 //! y = 2 a x + dt L x, per coordinate.
 std::vector<double> mcf_apply(const McfSystem& s, double dt, const std::vector<double>& x);
