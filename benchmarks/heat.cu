@@ -235,7 +235,7 @@ void print_table(const std::vector<Row>& rows)
         "Query: median of runs after a warm-up (CUDA events), both on the same mesh and source; "
         "the propagation with rxmesh-geodesic's default options. Where the heat underflows the "
         "first query scales its right-hand side up (rescales: one more solve each) and, if "
-        "that is not enough, raises t (x16 per raise, refactored; t / h^2 after it); the later "
+        "that is not enough, raises t (x4 per raise, refactored; t / h^2 after it); the later "
         "queries start from both: \"first query\" includes them. Setup: the heat method's "
         "construction, once per mesh (host wall time, median).\n\n"
         "| faces | vertices | heat query | heat solve | field | Poisson solve | shift | "

@@ -1,5 +1,7 @@
 #include "arrays.h"
 
+#include <limits>
+
 #include "rxmesh/core/cuda_check.h"
 #include "rxmesh/core/error.h"
 
@@ -76,15 +78,15 @@ cudaStream_t resolve_stream(const py::object& stream)
                          "a cupy.cuda.Stream");
 }
 
-namespace {
-
-bool is_cuda(const py::object& obj)
+bool is_cuda_array(const py::object& obj)
 {
     if (!py::hasattr(obj, "__dlpack_device__"))
         return false;
     const auto dev = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
     return dev.first == kDLCUDA || dev.first == kDLCUDAManaged;
 }
+
+namespace {
 
 //! DLPack's convention for a consumer's stream (0 is not allowed there).
 std::int64_t dlpack_stream_value(cudaStream_t s)
@@ -116,6 +118,8 @@ void require_type(InType t, const std::string& kind, const std::string& what)
         throw py::type_error(what + ": expected float32 or float64 values");
     if (kind == "values" && t != InType::F32)
         throw py::type_error(what + ": expected float32 values");
+    if (kind == "float64" && t != InType::F64)
+        throw py::type_error(what + ": expected float64 values");
     if (kind == "ids" && floating)
         throw py::type_error(what + ": expected integer vertex ids (int32, uint32 or int64)");
 }
@@ -124,8 +128,15 @@ void require_type(InType t, const std::string& kind, const std::string& what)
 std::pair<std::uint64_t, int> rows_cols(int ndim, const std::int64_t* shape, int cols,
                                         const std::string& what)
 {
-    const std::string want = cols > 0 ? "(n, " + std::to_string(cols) + ")" : "(n,) or (n, 1..4)";
-    if (ndim == 2 && (cols > 0 ? shape[1] == cols : shape[1] >= 1 && shape[1] <= 4))
+    const std::string want = cols > 0  ? "(n, " + std::to_string(cols) + ")"
+                             : cols == 0 ? "(n,) or (n, 1..4)"
+                                         : "(n,) or (n, k)";
+    auto columns_ok = [&](std::int64_t c) {
+        return cols > 0    ? c == cols
+               : cols == 0 ? c >= 1 && c <= 4
+                           : c >= 1 && c <= std::numeric_limits<int>::max();
+    };
+    if (ndim == 2 && columns_ok(shape[1]))
         return {std::uint64_t(shape[0]), int(shape[1])};
     if (ndim == 1 && cols <= 1)
         return {std::uint64_t(shape[0]), 1};
@@ -163,7 +174,7 @@ InputArray::InputArray(const py::object& obj, const char* what_c, const char* ki
                        cudaStream_t stream)
 {
     const std::string what = what_c, kind = kind_c;
-    if (is_cuda(obj)) {
+    if (is_cuda_array(obj)) {
         py::capsule cap = obj.attr("__dlpack__")(py::arg("stream") = dlpack_stream_value(stream));
         m_managed = static_cast<DLManagedTensor*>(cap.get_pointer());
         cap.set_name("used_dltensor");  // ours now: the capsule must not free it
@@ -177,6 +188,9 @@ InputArray::InputArray(const py::object& obj, const char* what_c, const char* ki
         }
         return;
     }
+    if (kind == "float64")  // read in place: a host array would need an upload
+        throw py::type_error(what + ": expected a float64 array on the current CUDA device "
+                             "(PyTorch, CuPy)");
     py::array a = py::array::ensure(obj);
     if (!a)
         throw py::type_error(what + ": expected an array (NumPy, PyTorch, CuPy)");

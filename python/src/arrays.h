@@ -24,13 +24,19 @@ namespace py = pybind11;
 //! `cuda_stream` (torch.cuda.Stream) or `ptr` (cupy.cuda.Stream).
 cudaStream_t resolve_stream(const py::object& stream);
 
+//! Whether `obj` exports DLPack from CUDA memory (PyTorch, CuPy, DeviceArray).
+bool is_cuda_array(const py::object& obj);
+
 //! An input array and what keeps it valid while it is used.
 class InputArray
 {
    public:
-    //! kind: "positions" (floats), "ids" (integers) or "values" (float32).
-    //! cols: the required column count, or 0 for 1..4 (a 1-D array is one
-    //! column). `stream` orders a CUDA producer's writes before our reads.
+    //! kind: "positions" (floats), "ids" (integers), "values" (float32) or
+    //! "float64" (float64 on the current CUDA device only: the Cholesky's
+    //! matrices and right-hand sides, which it reads in place).
+    //! cols: the required column count, 0 for 1..4, or -1 for any (a 1-D
+    //! array is one column). `stream` orders a CUDA producer's writes
+    //! before our reads.
     InputArray(const py::object& obj, const char* what, const char* kind, int cols,
                cudaStream_t stream);
     ~InputArray();

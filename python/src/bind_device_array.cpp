@@ -43,7 +43,7 @@ py::array to_numpy(const DeviceArray& a)
 void bind_device_array(py::module_& m)
 {
     py::class_<DeviceArray>(m, "DeviceArray",
-                            "An array in device memory (float32, int32 or uint8); torch.from_dlpack "
+                            "An array in device memory (float32, float64, int32 or uint8); torch.from_dlpack "
                             "and cupy.from_dlpack read it without a copy, ordered after the "
                             "stream that wrote it")
         .def_property_readonly("shape", [](const DeviceArray& a) { return py::tuple(py::cast(a.shape())); })

@@ -409,6 +409,7 @@ void bind_mesh(py::module_& m)
     bind_queries(c);
     bind_attributes(c);
     bind_algorithms(c);
+    bind_mesh_matrices(c);
     bind_autograd_helpers(c);
     c.def("_time_cpp", &time_from_cpp, py::arg("what"), py::arg("runs"), py::arg("repeats"),
           py::arg("stream") = py::none());

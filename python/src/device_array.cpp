@@ -24,6 +24,7 @@ DLDataType dl_type(DType t)
 {
     switch (t) {
         case DType::Float32: return {kDLFloat, 32, 1};
+        case DType::Float64: return {kDLFloat, 64, 1};
         case DType::Int32: return {kDLInt, 32, 1};
         case DType::UInt8: return {kDLUInt, 8, 1};
     }
@@ -34,12 +35,22 @@ DLDataType dl_type(DType t)
 
 std::size_t dtype_size(DType t)
 {
-    return t == DType::UInt8 ? 1 : 4;
+    switch (t) {
+        case DType::Float64: return 8;
+        case DType::UInt8: return 1;
+        default: return 4;
+    }
 }
 
 const char* dtype_name(DType t)
 {
-    return t == DType::Float32 ? "float32" : t == DType::Int32 ? "int32" : "uint8";
+    switch (t) {
+        case DType::Float32: return "float32";
+        case DType::Float64: return "float64";
+        case DType::Int32: return "int32";
+        case DType::UInt8: return "uint8";
+    }
+    return "uint8";
 }
 
 ReadyEvent::ReadyEvent(cudaStream_t stream)

@@ -22,6 +22,7 @@ namespace rxmesh::python {
 enum class DType
 {
     Float32,
+    Float64,  // the sparse matrices and the Cholesky's solutions in double
     Int32,
     UInt8
 };

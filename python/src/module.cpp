@@ -1,7 +1,8 @@
 // The Python module rxmesh._rxmesh (pybind11): reading and writing meshes,
-// DeviceArray, and the Mesh (bind_mesh.cpp). The library's errors become
-// Python's: bad input ValueError, a file that cannot be read OSError, a
-// wrong type, shape or device TypeError, device failures RuntimeError.
+// DeviceArray, the Mesh (bind_mesh.cpp) and the solvers (bind_solvers.cpp).
+// The library's errors become Python's: bad input ValueError, a file that
+// cannot be read OSError, a wrong type, shape or device TypeError, device
+// failures RuntimeError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -123,4 +124,5 @@ PYBIND11_MODULE(_rxmesh, m)
           "read from the device), scalars a dict of name -> (n,) values");
     bind_device_array(m);
     bind_mesh(m);
+    bind_solvers(m);
 }

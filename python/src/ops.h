@@ -14,9 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "rxmesh/algo/heat_geodesic.h"
+#include "rxmesh/algo/parameterization.h"
 #include "rxmesh/core/device_buffer.h"
+#include "rxmesh/matrix/sparse_pattern.h"
 #include "rxmesh/query/op.h"
 #include "rxmesh/rxmesh.h"
+#include "rxmesh/solver/cholesky.h"
 
 namespace rxmesh::python {
 
@@ -54,6 +58,10 @@ struct MeshHandle
     //! dropped or merged vertices: results in input order give a dropped
     //! vertex its input position.
     Shared<float> input_positions;
+    //! The vertex pattern of the sparse matrices made, while one of them
+    //! lives: the Laplacian and the mass matrix share it (the topology of a
+    //! Mesh never changes), and no memory is held once they are gone.
+    mutable std::weak_ptr<const SparsePattern> pattern;
 
     //! What a dropped vertex gets in input order: its input position (null
     //! when none was dropped or merged).
@@ -140,8 +148,115 @@ struct GeodesicResult
 //! range or one the mesh dropped.
 GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int64_t>& sources,
                                  double tolerance, cudaStream_t stream);
+//! Input vertex ids to the mesh's. \throw InvalidInputError, naming
+//! `what`, for none, an id out of range or one the mesh dropped.
+std::vector<std::uint32_t> global_sources(const MeshHandle& h,
+                                          const std::vector<std::int64_t>& sources,
+                                          const std::string& what, cudaStream_t stream);
 
 Shared<float> bilateral_denoise(const MeshHandle& h, int iterations, cudaStream_t stream);
+
+// ---- sparse matrices (matrix/mesh_operators.cuh) ----
+
+//! A square CSR matrix in device memory: int32 row offsets and columns,
+//! float or double values. `owner` keeps the three arrays alive: for a
+//! matrix in mesh order it is the SparseMatrix itself (no copy).
+struct DeviceCsr
+{
+    std::shared_ptr<const void> owner;
+    std::uint32_t               num_rows    = 0;
+    std::uint64_t               nnz         = 0;
+    const int*                  row_offsets = nullptr;
+    const int*                  columns     = nullptr;
+    void*                       values      = nullptr;
+};
+//! `size` floats or doubles in device memory, kept alive by `owner`.
+struct DeviceValues
+{
+    std::shared_ptr<const void> owner;
+    void*                       data = nullptr;
+    std::uint64_t               size = 0;
+};
+
+enum class MeshMatrix
+{
+    CotangentLaplacian,
+    FullMass
+};
+//! The operator in mesh order, on the mesh's vertex pattern. Rows sorted.
+DeviceCsr mesh_matrix(const MeshHandle& h, MeshMatrix which, bool double_precision,
+                      cudaStream_t stream);
+//! A (mesh order) with rows and columns renamed to input order, a copy:
+//! each mesh vertex becomes its first input vertex; a dropped vertex and
+//! the later copies of a welded one get empty rows. Rows sorted.
+DeviceCsr csr_to_input_order(const MeshHandle& h, const DeviceCsr& A, bool double_precision,
+                             cudaStream_t stream);
+//! Each vertex's mixed Voronoi area: mesh order, or input order (the
+//! diagonal of the input-order matrices: 0 where they have an empty row).
+DeviceValues lumped_mass(const MeshHandle& h, bool double_precision, bool input_order,
+                         cudaStream_t stream);
+
+// ---- the GPU Cholesky (solver/cholesky.h) of a caller's CSR matrix ----
+
+//! A CSR matrix as the bindings found it: device arrays (values may be
+//! null: the analysis reads only the pattern).
+struct CsrIn
+{
+    std::uint64_t  rows = 0, cols = 0;
+    const ArrayIn* row_offsets = nullptr;
+    const ArrayIn* columns     = nullptr;
+    const ArrayIn* values      = nullptr;
+};
+
+class Cholesky
+{
+   public:
+    //! Analyzes A's pattern with the mesh's positions (A's rows are the
+    //! mesh's vertices: the nested dissection orders them by position).
+    //! Waits for `stream`. \throw InvalidInputError for a pattern that is
+    //! not square, malformed or not structurally symmetric.
+    Cholesky(const CsrIn& A, const MeshHandle& h, cudaStream_t stream);
+    ~Cholesky();
+    //! Factors A, whose pattern must be the analyzed one (compared on the
+    //! device). Synchronous. \throw InvalidInputError for another pattern,
+    //! a non-finite entry, or a matrix not symmetric or not positive definite.
+    void factor(const CsrIn& A, cudaStream_t stream);
+    //! x = A^-1 b; b (rows x k doubles, row-major) on the device.
+    //! Synchronous. \throw Error before factor().
+    Shared<double> solve(const ArrayIn& b, cudaStream_t stream) const;
+
+    const CholeskyAnalysis& analysis() const;
+    bool                    factored() const;
+    std::uint32_t           rows() const;
+
+   private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// ---- the solvers' algorithms (algo/heat_geodesic.h, parameterization.h) ----
+
+struct HeatResult
+{
+    Shared<float>      distance;  // input order: +inf unreachable, NaN for a dropped vertex
+    HeatGeodesicReport report;
+};
+//! Assembles and factors the heat method's two systems (synchronous).
+std::shared_ptr<const HeatGeodesic> make_heat_geodesic(const MeshHandle& h, double time_factor,
+                                                       cudaStream_t stream);
+//! From input vertex ids (global_sources' errors). Synchronous.
+HeatResult heat_distance(const MeshHandle& h, const HeatGeodesic& heat,
+                         const std::vector<std::int64_t>& sources, cudaStream_t stream);
+
+struct ParamResult
+{
+    Shared<float> uv;  // (u, v) per input vertex; NaN for a dropped vertex
+    ParamReport   report;
+};
+//! Tutte (uniform weights) or harmonic (cotangent) map of a disk onto the
+//! unit circle. Synchronous. \throw InvalidInputError when the mesh is not
+//! a disk (reference::disk_boundary's reason) or the system is singular.
+ParamResult parameterize(const MeshHandle& h, bool harmonic, cudaStream_t stream);
 
 // ---- new meshes ----
 

@@ -40,19 +40,19 @@ FlowResult mean_curvature_flow(const MeshHandle& h, float dt, float relative_dt,
     return r;
 }
 
-GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int64_t>& sources,
-                                 double tolerance, cudaStream_t s)
+std::vector<std::uint32_t> global_sources(const MeshHandle& h,
+                                          const std::vector<std::int64_t>& sources,
+                                          const std::string& what, cudaStream_t s)
 {
-    const RXMesh& mesh = *h.mesh;
     if (sources.empty())
-        throw InvalidInputError("geodesic_distance: no source vertex given");
+        throw InvalidInputError(what + ": no source vertex given");
     // the sources' entries of the map only, not the whole map
-    const auto&                map = mesh.input_vertex_to_global();
+    const auto&                map = h.mesh->input_vertex_to_global();
     std::vector<std::uint32_t> global(sources.size());
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const std::int64_t v = sources[i];
         if (v < 0 || v >= std::int64_t(map.size()))
-            throw InvalidInputError("geodesic_distance: source vertex " + std::to_string(v) +
+            throw InvalidInputError(what + ": source vertex " + std::to_string(v) +
                                     " is out of range (the mesh has " + std::to_string(map.size()) +
                                     " vertices)");
         RXMESH_CHECK_CUDA(cudaMemcpyAsync(&global[i], map.data() + v, sizeof(std::uint32_t),
@@ -61,8 +61,16 @@ GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
     for (std::size_t i = 0; i < sources.size(); ++i)
         if (global[i] == ~0u)
-            throw InvalidInputError("geodesic_distance: source vertex " + std::to_string(sources[i]) +
+            throw InvalidInputError(what + ": source vertex " + std::to_string(sources[i]) +
                                     " belongs to no face");
+    return global;
+}
+
+GeodesicResult geodesic_distance(const MeshHandle& h, const std::vector<std::int64_t>& sources,
+                                 double tolerance, cudaStream_t s)
+{
+    const RXMesh&                    mesh   = *h.mesh;
+    const std::vector<std::uint32_t> global = global_sources(h, sources, "geodesic_distance", s);
     GeodesicOptions o;
     o.tolerance = tolerance;
     DeviceBuffer<float>  d(mesh.num_vertices(), s);

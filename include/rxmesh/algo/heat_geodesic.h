@@ -22,10 +22,12 @@
 // With several sources the distance is to the nearest. Precision: the heat
 // decays by a factor of about e per sqrt(t) of distance or more, so on a
 // component several hundred sqrt(t) across it underflows far from the
-// sources, where its gradient then says nothing. A query checks for that
-// after the heat solve (a reached vertex below 1e-280 of the largest heat)
-// and, where it finds it, raises t by 16 (the heat's reach by 4), refactors
-// M + t L and solves again, up to 8 times; the raised t stays for later
+// sources (or, with negative cotangent weights, comes out negative), where
+// its gradient then says nothing. A query checks for that after the heat
+// solve (a reached vertex not above 1e-290) and, where it finds it, first
+// scales the right-hand side so the largest heat is 1e250 (one more solve),
+// then raises t by 4, refactors M + t L and solves again, up to 16 times
+// (algo/heat_underflow.h); the scale and the raised t stay for later
 // queries and the report says so (a larger t smooths the distance near the
 // sources: Crane et al. section 3.2). The reference does the same.
 #pragma once
@@ -70,7 +72,7 @@ struct HeatGeodesicReport
     double        time_step   = 0;  // the one this query used
     //! Where the heat underflowed on a component with a source, this query
     //! scaled the heat's right-hand side up (another solve, heat_rescales)
-    //! and, where that was not enough, raised the time step (x16 each,
+    //! and, where that was not enough, raised the time step (x4 each,
     //! refactored); both are kept for later queries (algo/heat_underflow.h).
     std::uint32_t time_step_raises = 0;
     std::uint32_t heat_rescales    = 0;

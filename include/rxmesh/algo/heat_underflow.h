@@ -3,12 +3,15 @@
 //
 // Far from the sources the heat of (M + t L) u = delta falls by a constant
 // factor per sqrt(t), below the smallest double on a component many sqrt(t)
-// across. Two remedies, the cheaper first:
+// across; where cotangent weights are negative (obtuse triangles: no
+// maximum principle) the far heat can even come out negative (CGAL's
+// armadillo refined to 208K faces has 69 such vertices at t = h^2, none at
+// 4 h^2). Two remedies, the cheaper first:
 //   - scale the right-hand side so the largest heat is kHeatTop: the system
 //     is linear, so one more solve (no refactor) gains up to ~290 decades
 //     and leaves t, the method's accuracy, alone;
 //   - raise t (x kTimeStepRaise, refactor), which smooths the distances
-//     within a few sqrt(t) of the sources.
+//     within a few sqrt(t) of the sources, and lifts negative heat.
 #pragma once
 
 #include <cmath>
@@ -25,8 +28,10 @@ inline constexpr double kHeatTop = 1e250;
 inline constexpr double kHeatCeiling = 1e300;
 //! A rescale is only worth a solve when it lifts the heat this much.
 inline constexpr double        kMinRescale        = 1e6;
-inline constexpr double        kTimeStepRaise     = 16;  // sqrt(t), and the heat's reach, x 4
-inline constexpr std::uint32_t kMaxTimeStepRaises = 8;
+//! x 4 (sqrt(t), the smoothing's width, x 2) rather than more: a raise is
+//! only needed where the heat is lost, and each costs accuracy everywhere.
+inline constexpr double        kTimeStepRaise     = 4;
+inline constexpr std::uint32_t kMaxTimeStepRaises = 16;  // t x 4^16 at most
 //! Solves a query may take: each raise may be followed by a rescale.
 inline constexpr std::uint32_t kMaxHeatPasses = 2 * (kMaxTimeStepRaises + 2);
 
