@@ -90,8 +90,8 @@ def laplacian(mesh, dtype="float64", format=None, order="mesh", stream=None):
     library's arrays, no copy (writing it writes them).
     order: "mesh" (rows are mesh vertices) or "input" (rows are input vertices; a
     copy: a welded vertex's row is its first input copy's, a dropped vertex's empty)."""
-    fmt = _format(format)
-    arrays = mesh._laplacian(_double(dtype), order, stream)
+    fmt, double = _format(format), _double(dtype)
+    arrays = mesh._laplacian(double, order, stream)
     return _csr(fmt, arrays, _rows(mesh, order))
 
 
@@ -101,8 +101,8 @@ def mass_matrix(mesh, kind="lumped", dtype="float64", format=None, order="mesh",
     elements (area / 6 on the diagonal, area / 12 between two corners of a face)
     as a CSR matrix. dtype, format and order as laplacian(); in input order a
     lumped vector is 0 where the matrices have an empty row."""
-    fmt = _format(format)
-    out = mesh._mass_matrix(kind, _double(dtype), order, stream)
+    fmt, double = _format(format), _double(dtype)
+    out = mesh._mass_matrix(kind, double, order, stream)
     return _csr(fmt, out, _rows(mesh, order)) if kind == "full" else _vector(fmt, out)
 
 

@@ -118,15 +118,21 @@ HeatHandle make_heat(const MeshHandle& h, double time_factor, const py::object& 
     return {h, make_heat_geodesic(h, time_factor, s)};
 }
 
-py::tuple heat_query(const HeatHandle& q, const std::vector<std::int64_t>& sources,
-                     const py::object& stream)
+py::tuple heat_result(const HeatHandle& q, const std::vector<std::uint32_t>& global,
+                      cudaStream_t s)
 {
-    const cudaStream_t s = resolve_stream(stream);
-    const HeatResult   r = heat_distance(q.mesh, *q.heat, sources, s);
+    const HeatResult r = heat_distance(q.mesh, *q.heat, global, s);
     return py::make_tuple(DeviceArray::of(r.distance, DType::Float32,
                                           {n64(q.mesh.num_input_vertices)},
                                           std::make_shared<const ReadyEvent>(s)),
                           heat_report(r.report));
+}
+
+py::tuple heat_query(const HeatHandle& q, const std::vector<std::int64_t>& sources,
+                     const py::object& stream)
+{
+    const cudaStream_t s = resolve_stream(stream);
+    return heat_result(q, global_sources(q.mesh, sources, "heat_geodesic", s), s);
 }
 
 py::tuple param_py(const MeshHandle& h, const std::string& method, const py::object& stream)
@@ -229,8 +235,11 @@ void bind_mesh_matrices(py::class_<MeshHandle>& c)
           py::arg("order"), py::arg("stream") = py::none());
     c.def("heat_geodesic", [](const MeshHandle& h, const std::vector<std::int64_t>& sources,
                               double time_factor, const py::object& stream) {
-        const HeatHandle q = make_heat(h, time_factor, stream);
-        py::tuple        r = heat_query(q, sources, stream);
+        // the sources first: a bad one is refused before the systems are factored
+        const cudaStream_t s      = resolve_stream(stream);
+        const auto         global = global_sources(h, sources, "heat_geodesic", s);
+        const HeatHandle   q      = make_heat(h, time_factor, stream);
+        py::tuple          r      = heat_result(q, global, s);
         r[1].cast<py::dict>()["setup"] = setup_dict(q.heat->setup());
         return r;
     }, py::arg("sources"), py::arg("time_factor") = 1.0, py::arg("stream") = py::none(),

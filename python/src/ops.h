@@ -58,10 +58,11 @@ struct MeshHandle
     //! dropped or merged vertices: results in input order give a dropped
     //! vertex its input position.
     Shared<float> input_positions;
-    //! The vertex pattern of the sparse matrices made, while one of them
-    //! lives: the Laplacian and the mass matrix share it (the topology of a
-    //! Mesh never changes), and no memory is held once they are gone.
-    mutable std::weak_ptr<const SparsePattern> pattern;
+    //! The vertex pattern of the sparse matrices, built on first use and
+    //! kept with the mesh (the topology of a Mesh never changes): every
+    //! Laplacian and mass matrix shares its row offsets and columns, and,
+    //! freed with the mesh, it outlives any work queued on it.
+    mutable std::shared_ptr<const SparsePattern> pattern;
 
     //! What a dropped vertex gets in input order: its input position (null
     //! when none was dropped or merged).
@@ -244,9 +245,9 @@ struct HeatResult
 //! Assembles and factors the heat method's two systems (synchronous).
 std::shared_ptr<const HeatGeodesic> make_heat_geodesic(const MeshHandle& h, double time_factor,
                                                        cudaStream_t stream);
-//! From input vertex ids (global_sources' errors). Synchronous.
+//! From mesh vertex ids (global_sources). Synchronous.
 HeatResult heat_distance(const MeshHandle& h, const HeatGeodesic& heat,
-                         const std::vector<std::int64_t>& sources, cudaStream_t stream);
+                         const std::vector<std::uint32_t>& sources, cudaStream_t stream);
 
 struct ParamResult
 {

@@ -28,7 +28,8 @@ std::vector<std::uint64_t> download_ids(const ArrayIn& a, cudaStream_t s)
     auto copy = [&](auto tag) {
         using S = decltype(tag);
         std::vector<S> ids(a.rows);
-        rxmesh::detail::copy_and_wait(ids.data(), a.data, a.rows * sizeof(S), cudaMemcpyDeviceToHost, s);
+        rxmesh::detail::copy_and_wait(ids.data(), a.data, a.rows * sizeof(S),
+                                      cudaMemcpyDeviceToHost, s);
         for (std::size_t i = 0; i < ids.size(); ++i) {
             if constexpr (std::is_signed_v<S>)
                 out[i] = ids[i] < 0 ? ~0ull : std::uint64_t(ids[i]);
@@ -110,11 +111,11 @@ void mark(const int* expected, const ArrayIn& got, unsigned* differ, cudaStream_
         return;
     const unsigned blocks = detail::blocks(got.rows);
     if (got.type == InType::I64)
-        mark_differences<<<blocks, 256, 0, s>>>(expected, static_cast<const std::int64_t*>(got.data),
-                                                got.rows, differ);
+        mark_differences<<<blocks, 256, 0, s>>>(
+            expected, static_cast<const std::int64_t*>(got.data), got.rows, differ);
     else if (got.type == InType::I32)
-        mark_differences<<<blocks, 256, 0, s>>>(expected, static_cast<const std::int32_t*>(got.data),
-                                                got.rows, differ);
+        mark_differences<<<blocks, 256, 0, s>>>(
+            expected, static_cast<const std::int32_t*>(got.data), got.rows, differ);
     else
         mark_differences<<<blocks, 256, 0, s>>>(
             expected, static_cast<const std::uint32_t*>(got.data), got.rows, differ);

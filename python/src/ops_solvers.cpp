@@ -5,6 +5,7 @@
 // positions come before), and their results are complete when they return.
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "ops.h"
 #include "rxmesh/core/attribute_view.h"
@@ -34,7 +35,12 @@ std::vector<std::uint32_t> disk_loop(const MeshHandle& h, cudaStream_t s)
     try {
         return reference::disk_boundary(positions, faces);
     } catch (const std::invalid_argument& e) {
-        throw InvalidInputError(std::string("parameterize: ") + e.what());
+        // the reason, without the reference's own prefix: the caller called parameterize
+        std::string       why    = e.what();
+        const std::string prefix = "reference parameterization: ";
+        if (why.rfind(prefix, 0) == 0)
+            why.erase(0, prefix.size());
+        throw InvalidInputError("parameterize: " + why);
     }
 }
 
@@ -50,15 +56,14 @@ std::shared_ptr<const HeatGeodesic> make_heat_geodesic(const MeshHandle& h, doub
 }
 
 HeatResult heat_distance(const MeshHandle& h, const HeatGeodesic& heat,
-                         const std::vector<std::int64_t>& sources, cudaStream_t s)
+                         const std::vector<std::uint32_t>& sources, cudaStream_t s)
 {
-    const std::vector<std::uint32_t> global = global_sources(h, sources, "heat_geodesic", s);
-    const std::uint32_t              n      = h.mesh->num_vertices();
+    const std::uint32_t n = h.mesh->num_vertices();
     // on the caller's stream, which reads it last; complete before the query
     DeviceBuffer<float> d(n, s);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
     HeatResult r;
-    r.report   = heat.distance(global, VertexView<float>(d.data(), n));
+    r.report   = heat.distance(sources, VertexView<float>(d.data(), n));
     r.distance = to_input_order(h, d.data(), 1, nullptr, kNaN, s);
     return r;
 }

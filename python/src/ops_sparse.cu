@@ -14,17 +14,16 @@ namespace rxmesh::python {
 
 namespace {
 
-//! The mesh's vertex pattern: the one a living matrix of this mesh holds,
-//! else a new one (whose writes `stream` orders before ours).
+//! The mesh's vertex pattern, built on first use (MeshHandle::pattern).
 std::shared_ptr<const SparsePattern> pattern_of(const MeshHandle& h, cudaStream_t s)
 {
-    if (auto p = h.pattern.lock())
-        return p;
-    auto p = vertex_pattern(*h.mesh, s);
-    // a later call may run on another stream: the pattern must be complete
-    RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
-    h.pattern = p;
-    return p;
+    if (!h.pattern) {
+        auto p = vertex_pattern(*h.mesh, s);
+        // a later call may run on another stream: the pattern must be complete
+        RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
+        h.pattern = std::move(p);
+    }
+    return h.pattern;
 }
 
 template <typename T>

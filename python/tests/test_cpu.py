@@ -107,3 +107,17 @@ def test_loop_subdivide_checks_shapes():
     with pytest.raises(TypeError, match=r"faces: expected shape \(n, 3\)"):
         rxmesh.loop_subdivide(np.zeros((3, 3), np.float32), np.zeros((2, 4), np.int32))
 
+
+
+def test_sparse_arguments_are_checked_before_the_gpu():
+    """The sparse layer's Python side refuses a bad format, dtype or matrix
+    before it asks the mesh for anything (no mesh, no GPU needed here)."""
+    from rxmesh import sparse
+    with pytest.raises(ValueError, match="format"):
+        sparse.laplacian(None, format="scipy")
+    with pytest.raises(TypeError, match="dtype"):
+        sparse.mass_matrix(None, dtype="int32", format="arrays")
+    with pytest.raises(TypeError, match="CSR"):
+        rxmesh.CholeskySolver(np.eye(3), None)
+    assert {sparse._double(d) for d in ("float64", np.float64, float)} == {True}
+    assert {sparse._double(d) for d in ("float32", np.float32, np.dtype("float32"))} == {False}
