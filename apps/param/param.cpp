@@ -1,10 +1,11 @@
 // rxmesh-param: UV parameterization of a disk-topology mesh, a thin front end
 // over the apps' skeleton (apps/common/app.h): the fixed-boundary map (Tutte's
-// uniform weights, or the harmonic map's cotangent weights) on the GPU
+// uniform weights, or the harmonic map's cotangent weights) or the
+// free-boundary least-squares conformal map (--method lscm) on the GPU
 // (algo/parameterization.h); --device cpu runs the serial double reference
-// (reference/parameterization.h), which also has the free-boundary conformal
-// map (--method lscm). Run with --help for the options; without FILE it
-// flattens an embedded spherical cap.
+// (reference/parameterization.h). Run with --help for the options; without
+// FILE it flattens an embedded spherical cap.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -58,7 +59,7 @@ class Param final : public app::App
     {
         cli.add_option("--method", m_method,
                        "tutte (uniform weights: no flipped face), harmonic (cotangent weights) or "
-                       "lscm (free boundary, conformal; --device cpu)")
+                       "lscm (free boundary, least-squares conformal)")
             ->check(CLI::IsMember({"tutte", "harmonic", "lscm"}))
             ->capture_default_str();
     }
@@ -69,11 +70,9 @@ class Param final : public app::App
                 "embedded spherical cap (icosphere of 4 subdivisions, z < 0.3)"};
     }
 
-    //! A disk, and LSCM only on the CPU, before any GPU work.
+    //! A disk, before any GPU work.
     void prepare(app::Input& in, const app::CommonOptions& o) const override
     {
-        if (m_method == "lscm" && o.device != "cpu")
-            throw InvalidInputError("--method lscm runs on the CPU only for now: add --device cpu");
         const reference::Reindexed m = reference::reindex(in.soup.positions, in.soup.faces, o.weld);
         boundary_of(m.positions, m.faces, in.name);
     }
@@ -86,10 +85,7 @@ class Param final : public app::App
         const std::vector<Triangle> f    = app::host_faces(mesh);
         const auto                  loop = boundary_of(p, f, s.input().name);
         DeviceBuffer<float>         uv(2 * std::uint64_t(mesh.num_vertices()));
-        ParamOptions                o;
-        o.weights = m_method == "harmonic" ? ParamWeighting::cotangent : ParamWeighting::uniform;
-        const ParamReport r =
-            parameterize(mesh, loop, VertexView<float, 2>(uv.data(), mesh.num_vertices()), o);
+        const ParamReport r = map(mesh, loop, VertexView<float, 2>(uv.data(), mesh.num_vertices()));
         const double                     worst = s.check() ? check(p, f, uv.to_host()) : 0;
         const VertexView<const float, 2> view(uv.data(), mesh.num_vertices());
         s.write_mesh(mesh, [&] { return input_order_scalars<2>(mesh, view, {"u", "v"}); });
@@ -118,21 +114,40 @@ class Param final : public app::App
     }
 
    private:
+    //! The GPU map of --method.
+    ParamReport map(const RXMesh& mesh, const std::vector<std::uint32_t>& loop,
+                    VertexView<float, 2> uv) const
+    {
+        if (m_method == "lscm") return conformal_map(mesh, loop, uv);
+        ParamOptions o;
+        o.weights = m_method == "harmonic" ? ParamWeighting::cotangent : ParamWeighting::uniform;
+        return parameterize(mesh, loop, uv, o);
+    }
+
+    //! The reference's map of --method.
+    std::vector<reference::Vec2d> reference_map(const std::vector<Vec3f>&    p,
+                                                const std::vector<Triangle>& f) const
+    {
+        if (m_method == "lscm") return reference::lscm(p, f);
+        return reference::tutte(p, f,
+                                m_method == "harmonic" ? reference::ParamWeights::cotangent
+                                                       : reference::ParamWeights::uniform);
+    }
+
     //! --check: the reference's map of the same mesh; every UV within 1e-5
-    //! (both solve in double; the GPU writes float on the unit disk:
-    //! tests/algo/test_parameterization.cu holds 1e-6). Returns the largest
-    //! difference.
+    //! of the map's extent (both solve in double; the GPU writes float:
+    //! tests/algo/test_parameterization.cu holds 1e-6 on the unit disk).
+    //! Returns the largest difference over the extent.
     double check(const std::vector<Vec3f>& p, const std::vector<Triangle>& f,
                  const std::vector<float>& uv) const
     {
-        const auto ref =
-            reference::tutte(p, f,
-                             m_method == "harmonic" ? reference::ParamWeights::cotangent
-                                                    : reference::ParamWeights::uniform);
+        const auto ref    = reference_map(p, f);
+        double     extent = 0;
+        for (const auto& q : ref) extent = std::max({extent, std::abs(q[0]), std::abs(q[1])});
         double worst = 0;
         for (std::size_t v = 0; v < ref.size(); ++v)
             for (int c = 0; c < 2; ++c) {
-                const double d = std::abs(double(uv[2 * v + c]) - ref[v][c]);
+                const double d = std::abs(double(uv[2 * v + c]) - ref[v][c]) / extent;
                 if (!(d <= 1e-5))
                     throw app::CheckFailed("vertex " + std::to_string(v) + ": GPU " +
                                            std::to_string(uv[2 * v + c]) + ", reference " +
@@ -152,12 +167,7 @@ class Param final : public app::App
         const auto                    start = app::Session::Clock::now();
         std::vector<reference::Vec2d> uv;
         try {
-            if (m_method == "lscm")
-                uv = reference::lscm(mesh.positions(), mesh.faces());
-            else
-                uv = reference::tutte(mesh.positions(), mesh.faces(),
-                                      m_method == "harmonic" ? reference::ParamWeights::cotangent
-                                                             : reference::ParamWeights::uniform);
+            uv = reference_map(mesh.positions(), mesh.faces());
         } catch (const std::invalid_argument& e) {
             throw InvalidInputError(s.input().name + ": " + e.what());
         }

@@ -137,14 +137,14 @@ py::tuple heat_query(const HeatHandle& q, const std::vector<std::int64_t>& sourc
 
 py::tuple param_py(const MeshHandle& h, const std::string& method, const py::object& stream)
 {
-    if (method != "tutte" && method != "harmonic")
-        throw InvalidInputError("parameterize: method must be 'tutte' or 'harmonic', got '" +
+    if (method != "tutte" && method != "harmonic" && method != "lscm")
+        throw InvalidInputError("parameterize: method must be 'tutte', 'harmonic' or 'lscm', got '" +
                                 method + "'");
     const cudaStream_t s = resolve_stream(stream);
     ParamResult        r;
     {
         py::gil_scoped_release release;
-        r = parameterize(h, method == "harmonic", s);
+        r = parameterize(h, method, s);
     }
     py::dict report;
     report["boundary_vertices"] = r.report.boundary_vertices;
@@ -247,9 +247,11 @@ void bind_mesh_matrices(py::class_<MeshHandle>& c)
        "(distances in input order, +inf unreachable, nan dropped; report dict with 'setup'); "
        "rxmesh.HeatGeodesic keeps the factored systems for more queries");
     c.def("parameterize", &param_py, py::arg("method") = "tutte", py::arg("stream") = py::none(),
-          "UV of a disk, the boundary on the unit circle by arc length: 'tutte' (uniform "
-          "weights: no flipped face) or 'harmonic' (cotangent weights); (uv (n, 2) in input "
-          "order, nan for a dropped vertex; report dict). Not a disk: ValueError saying why");
+          "UV of a disk: the boundary on the unit circle by arc length, 'tutte' (uniform "
+          "weights: no flipped face) or 'harmonic' (cotangent weights), or 'lscm' (free "
+          "boundary, least-squares conformal, two boundary vertices pinned at (0, 0) and "
+          "(1, 0)); (uv (n, 2) in input order, nan for a dropped vertex; report dict). Not a "
+          "disk: ValueError saying why");
 }
 
 void bind_solvers(py::module_& m)

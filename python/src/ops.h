@@ -257,7 +257,8 @@ struct ParamResult
 //! Tutte (uniform weights) or harmonic (cotangent) map of a disk onto the
 //! unit circle. Synchronous. \throw InvalidInputError when the mesh is not
 //! a disk (reference::disk_boundary's reason) or the system is singular.
-ParamResult parameterize(const MeshHandle& h, bool harmonic, cudaStream_t stream);
+//! method: tutte, harmonic or lscm.
+ParamResult parameterize(const MeshHandle& h, const std::string& method, cudaStream_t stream);
 
 // ---- new meshes ----
 

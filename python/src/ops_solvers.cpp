@@ -68,17 +68,22 @@ HeatResult heat_distance(const MeshHandle& h, const HeatGeodesic& heat,
     return r;
 }
 
-ParamResult parameterize(const MeshHandle& h, bool harmonic, cudaStream_t s)
+ParamResult parameterize(const MeshHandle& h, const std::string& method, cudaStream_t s)
 {
     const std::vector<std::uint32_t> loop = disk_loop(h, s);  // waits for s
     const std::uint32_t              n    = h.mesh->num_vertices();
     // on the caller's stream, which reads it last; complete before the map
     DeviceBuffer<float> uv(2 * std::size_t(n), s);
     RXMESH_CHECK_CUDA(cudaStreamSynchronize(s));
-    ParamOptions o;
-    o.weights = harmonic ? ParamWeighting::cotangent : ParamWeighting::uniform;
-    ParamResult r;
-    r.report = rxmesh::parameterize(*h.mesh, loop, VertexView<float, 2>(uv.data(), n), o);
+    const VertexView<float, 2> view(uv.data(), n);
+    ParamResult                r;
+    if (method == "lscm") {
+        r.report = conformal_map(*h.mesh, loop, view);
+    } else {
+        ParamOptions o;
+        o.weights = method == "harmonic" ? ParamWeighting::cotangent : ParamWeighting::uniform;
+        r.report  = rxmesh::parameterize(*h.mesh, loop, view, o);
+    }
     r.uv     = to_input_order(h, uv.data(), 2, nullptr, kNaN, s);
     return r;
 }

@@ -485,4 +485,26 @@ def test_parameterize_refuses_what_is_not_a_disk(gpu):
     with pytest.raises(ValueError, match="parameterize: .*2 boundary loops"):
         rxmesh.Mesh(*tube()).parameterize()
     with pytest.raises(ValueError, match="method"):
-        rxmesh.Mesh(*grid(6, 5)).parameterize(method="lscm")
+        rxmesh.Mesh(*grid(6, 5)).parameterize(method="abf")
+
+
+def test_lscm_of_a_flat_disk_is_a_similarity(gpu):
+    v, f = jittered(14, 10)
+    v = v.copy()
+    v[:, 2] = 0  # flat: its own conformal map, up to the similarity the pins choose
+    uv, report = rxmesh.Mesh(v, f, capacity=CAPACITY).parameterize(method="lscm")
+    uv = uv.numpy().astype(np.float64)
+    assert report["flipped_faces"] == 0
+    areas = signed_areas(v[:, :2].astype(np.float64), f)
+    assert np.all(areas > 0) or np.all(areas < 0)
+    z = v[:, 0].astype(np.float64) + 1j * v[:, 1]
+    if areas[0] < 0:  # the faces turn clockwise in the plane: conformal is z's mirror
+        z = np.conj(z)
+    w = uv[:, 0] + 1j * uv[:, 1]
+    # w = a z + b for one complex a, b: fit by least squares, then every vertex
+    A = np.stack([z, np.ones_like(z)], axis=1)
+    coef = np.linalg.lstsq(A, w, rcond=None)[0]
+    assert abs(coef[0]) > 0
+    np.testing.assert_allclose(A @ coef, w, atol=1e-5 * np.abs(w).max())
+    pinned = np.flatnonzero((np.abs(w) == 0) | (w == 1))  # the two pins, exactly
+    assert len(pinned) == 2

@@ -1,6 +1,8 @@
 // parameterize (algo/parameterization.h): the fixed-boundary map's system
 // assembled, factored and solved on the device; the host sees only the
 // boundary loop's points (to lay it out by arc length) and a count.
+// conformal_map: the LSCM energy assembled on the device; its 2n x 2n
+// scalar pattern, the pins and the ordering's points go through the host.
 #include <thrust/iterator/counting_iterator.h>
 
 #include <chrono>
@@ -13,6 +15,8 @@
 #include "rxmesh/core/cub_call.cuh"
 #include "rxmesh/core/device_sum.cuh"
 #include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/matrix/assemble.cuh"
+#include "rxmesh/matrix/host_export.h"
 #include "rxmesh/matrix/matrix_ops.cuh"
 #include "rxmesh/matrix/mesh_operators.cuh"
 #include "rxmesh/matrix/vertex_pattern.h"
@@ -132,7 +136,123 @@ void require_loop(const std::vector<std::uint32_t>& boundary, std::uint32_t n)
     }
 }
 
+//! Q = blockdiag(L, L) - 2 M, a vertex's (u, v) as one 2 x 2 block, summed
+//! per face: the cotangent terms of E_D, and for each of the face's oriented
+//! edges a -> b the terms of -A = -1/2 sum (u_a v_b - u_b v_a). An interior
+//! edge's area terms cancel exactly (+-0.5) between its two faces, leaving
+//! the boundary's, as reference::lscm sums them over the loop.
+SparseMatrix<double, 2> conformal_energy(std::shared_ptr<const SparsePattern> pattern,
+                                         VertexView<const float, 3>          positions)
+{
+    SparseMatrix<double, 2> Q(std::move(pattern));
+    assemble_faces(Q, [=] __device__(FaceId, const VertexId(&v)[3], FaceBlocks<double, 2>& local) {
+        const detail::CornerPoints<double> c(positions, v);
+        for (int k = 0; k < 3; ++k) {  // edge i -> j, opposite corner o
+            const int    i = k, j = (k + 1) % 3, o = (k + 2) % 3;
+            const double w = 0.5 * detail::cot_at(c.p[o], c.p[i], c.p[j]);
+            for (int d = 0; d < 2; ++d) {
+                local(i, j, d, d) -= w;
+                local(j, i, d, d) -= w;
+                local(i, i, d, d) += w;
+                local(j, j, d, d) += w;
+            }
+            local(i, j, 0, 1) -= 0.5;
+            local(j, i, 1, 0) -= 0.5;
+            local(j, i, 0, 1) += 0.5;
+            local(i, j, 1, 0) += 0.5;
+        }
+    });
+    return Q;
+}
+
+//! The loop's vertex farthest from loop[from] (the first of equal ones).
+std::size_t farthest(const std::vector<float>& p, std::size_t from)
+{
+    std::size_t best = 0;
+    double      far  = -1;
+    for (std::size_t k = 0; k < p.size() / 3; ++k) {
+        double d = 0;
+        for (int c = 0; c < 3; ++c) d += std::pow(double(p[3 * k + c]) - p[3 * from + c], 2);
+        if (std::sqrt(d) > far) far = std::sqrt(d), best = k;
+    }
+    return best;
+}
+
+//! Rows and columns of the fixed unknowns become the identity, their
+//! values moved to the right-hand side b (which then holds them).
+void pin(HostCsr& Q, const std::vector<std::uint64_t>& fixed, const std::vector<double>& at,
+         std::vector<double>& b)
+{
+    std::vector<double> value(Q.num_rows, 0.0);
+    std::vector<char>   is_fixed(Q.num_rows, 0);
+    for (std::size_t k = 0; k < fixed.size(); ++k) is_fixed[fixed[k]] = 1, value[fixed[k]] = at[k];
+    for (std::uint64_t r = 0; r < Q.num_rows; ++r)
+        for (std::uint64_t e = Q.row_offsets[r]; e < Q.row_offsets[r + 1]; ++e) {
+            const std::uint64_t c = Q.columns[e];
+            if (is_fixed[r]) {
+                Q.values[e] = c == r ? 1.0 : 0.0;
+            } else if (is_fixed[c]) {
+                b[r] -= Q.values[e] * value[c];
+                Q.values[e] = 0.0;
+            }
+        }
+    for (std::size_t k = 0; k < fixed.size(); ++k) b[fixed[k]] = at[k];
+}
+
+//! Each vertex's position twice: the ordering's point of its u and v rows.
+std::vector<Vec3f> doubled_points(const RXMesh& mesh)
+{
+    const VertexView<const float, 3> positions = mesh.positions();
+    const std::vector<float> p = detail::download(positions.data(), positions.num_values());
+    std::vector<Vec3f>       out(2 * (p.size() / 3));
+    for (std::size_t v = 0; v < p.size() / 3; ++v)
+        out[2 * v] = out[2 * v + 1] = {p[3 * v], p[3 * v + 1], p[3 * v + 2]};
+    return out;
+}
+
 }  // namespace
+
+ParamReport conformal_map(const RXMesh& mesh, const std::vector<std::uint32_t>& boundary,
+                          VertexView<float, 2> uv, const CholeskyOptions& options)
+{
+    const std::uint32_t n = mesh.num_vertices();
+    if (uv.num_elements() != n)
+        throw Error("conformal_map: the output holds " + std::to_string(uv.num_elements()) +
+                    " pairs for " + std::to_string(n) + " vertices");
+    require_loop(boundary, n);
+    ParamReport r;
+    r.boundary_vertices                 = std::uint32_t(boundary.size());
+    const auto                     start = std::chrono::steady_clock::now();
+    const DeviceBuffer<std::uint32_t> ids = DeviceBuffer<std::uint32_t>::from_host(boundary);
+    DeviceBuffer<float>               points(3 * boundary.size());
+    gather_points(mesh.positions(), ids.data(), boundary.size(), points.data());
+    const std::vector<float> p = points.to_host();
+    const std::size_t        a = farthest(p, 0), b = farthest(p, a);
+    if (p[3 * a] == p[3 * b] && p[3 * a + 1] == p[3 * b + 1] && p[3 * a + 2] == p[3 * b + 2])
+        throw InvalidInputError("conformal_map: the boundary has no length (two pins at one point)");
+    r.pins[0] = boundary[a];
+    r.pins[1] = boundary[b];
+    const auto          pattern = vertex_pattern(mesh);
+    HostCsr             Q       = to_host(conformal_energy(pattern, mesh.positions()));
+    std::vector<double> rhs(Q.num_rows, 0.0);
+    pin(Q, {2ull * r.pins[0], 2ull * r.pins[0] + 1, 2ull * r.pins[1], 2ull * r.pins[1] + 1},
+        {0, 0, 1, 0}, rhs);
+    r.assembly_ms = float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    const auto     analysis = std::chrono::steady_clock::now();
+    CholeskySolver chol(Q, doubled_points(mesh), options);
+    r.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - analysis).count();
+    GpuTimer timer;
+    timer.start();
+    chol.factor(Q);
+    r.factor_ms = timer.stop_ms();
+    timer.start();
+    DeviceBuffer<double> x = DeviceBuffer<double>::from_host(rhs);
+    chol.solve(x.data(), x.data(), 1);
+    to_float(x.data(), 2 * std::uint64_t(n), uv.data());
+    r.solve_ms      = timer.stop_ms();
+    r.flipped_faces = count_flipped(*pattern, x.data());
+    return r;
+}
 
 ParamReport parameterize(const RXMesh& mesh, const std::vector<std::uint32_t>& boundary,
                          VertexView<float, 2> uv, const ParamOptions& options)

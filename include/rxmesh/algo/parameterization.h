@@ -11,7 +11,10 @@
 //   ... map them to the mesh's ids (RXMesh::input_vertex_to_global) ...
 //   rxmesh::ParamReport r = rxmesh::parameterize(mesh, loop_global, uv);  // uv: 2 per vertex
 //
-// The free-boundary conformal map (LSCM) is the reference's only, for now.
+// The free-boundary conformal map, conformal_map: the least-squares conformal
+// map (Levy et al. 2002; Mullen et al. 2008's E_D - A), its energy assembled
+// on the device per face, two boundary vertices pinned, the 2n x 2n system
+// factored by the GPU Cholesky (its pattern and pins applied on the host).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +47,8 @@ struct ParamReport
     //! Faces whose UV triangle does not keep the face's orientation (signed
     //! area <= 0): 0 for uniform weights (Tutte's theorem).
     std::uint32_t flipped_faces = 0;
+    //! conformal_map's two pinned vertices (global ids), at (0, 0) and (1, 0).
+    std::uint32_t pins[2] = {0, 0};
 };
 
 //! UV of every vertex (global order, u then v) with `boundary` (the mesh's
@@ -55,5 +60,17 @@ struct ParamReport
 //!        faces); Error when `uv` does not hold one pair per vertex.
 ParamReport parameterize(const RXMesh& mesh, const std::vector<std::uint32_t>& boundary,
                          VertexView<float, 2> uv, const ParamOptions& options = {});
+
+//! The least-squares conformal map of the disk whose boundary loop is
+//! `boundary` (global ids, in the faces' orientation): UV of every vertex
+//! (global order) minimizing E_D - A (the Dirichlet energy less the UV
+//! area), with the boundary vertex farthest from boundary[0] at (0, 0) and
+//! the boundary vertex farthest from that one at (1, 0) (the first of equal
+//! ones in the loop's order, as reference::lscm picks them). Synchronous.
+//! \throw InvalidInputError as parameterize, for two pins at one point, or
+//!        a system that is not positive definite; Error when `uv` does not
+//!        hold one pair per vertex.
+ParamReport conformal_map(const RXMesh& mesh, const std::vector<std::uint32_t>& boundary,
+                          VertexView<float, 2> uv, const CholeskyOptions& options = {});
 
 }  // namespace rxmesh
