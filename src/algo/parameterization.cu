@@ -5,6 +5,7 @@
 // scalar pattern, the pins and the ordering's points go through the host.
 #include <thrust/iterator/counting_iterator.h>
 
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cub/device/device_reduce.cuh>
@@ -138,15 +139,19 @@ void require_loop(const std::vector<std::uint32_t>& boundary, std::uint32_t n)
 
 //! Q = blockdiag(L, L) - 2 M, a vertex's (u, v) as one 2 x 2 block, summed
 //! per face: the cotangent terms of E_D, and for each of the face's oriented
-//! edges a -> b the terms of -A = -1/2 sum (u_a v_b - u_b v_a). An interior
-//! edge's area terms cancel exactly (+-0.5) between its two faces, leaving
-//! the boundary's, as reference::lscm sums them over the loop.
+//! edges a -> b the terms of -A = -1/2 sum (u_a v_b - u_b v_a), as
+//! reference::lscm sums them: each face its own conformal energy (>= 0),
+//! none for a degenerate face (it has no cotangent weights either: its area
+//! terms alone would make Q indefinite). An interior edge's area terms
+//! cancel exactly (+-0.5) between its two faces.
 SparseMatrix<double, 2> conformal_energy(std::shared_ptr<const SparsePattern> pattern,
                                          VertexView<const float, 3>          positions)
 {
     SparseMatrix<double, 2> Q(std::move(pattern));
     assemble_faces(Q, [=] __device__(FaceId, const VertexId(&v)[3], FaceBlocks<double, 2>& local) {
         const detail::CornerPoints<double> c(positions, v);
+        const bool has_area = detail::cross_norm(detail::minus(c.p[1], c.p[0]),
+                                                 detail::minus(c.p[2], c.p[0])) > double(FLT_MIN);
         for (int k = 0; k < 3; ++k) {  // edge i -> j, opposite corner o
             const int    i = k, j = (k + 1) % 3, o = (k + 2) % 3;
             const double w = 0.5 * detail::cot_at(c.p[o], c.p[i], c.p[j]);
@@ -156,6 +161,7 @@ SparseMatrix<double, 2> conformal_energy(std::shared_ptr<const SparsePattern> pa
                 local(i, i, d, d) += w;
                 local(j, j, d, d) += w;
             }
+            if (!has_area) continue;
             local(i, j, 0, 1) -= 0.5;
             local(j, i, 1, 0) -= 0.5;
             local(j, i, 0, 1) += 0.5;

@@ -1,6 +1,7 @@
 #include "rxmesh/reference/parameterization.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -23,6 +24,17 @@ namespace {
 std::uint64_t edge_key(std::uint32_t a, std::uint32_t b)
 {
     return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+}
+
+//! Whether triangle (a, b, c) has an area as the cotangents see it (twice
+//! its area above FLT_MIN, reference::cotangent's rule).
+bool has_area(const Vec3f& a, const Vec3f& b, const Vec3f& c)
+{
+    const double e0[3] = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
+    const double e1[3] = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
+    const double x = e0[1] * e1[2] - e0[2] * e1[1], y = e0[2] * e1[0] - e0[0] * e1[2],
+                 z = e0[0] * e1[1] - e0[1] * e1[0];
+    return std::sqrt(x * x + y * y + z * z) > double(FLT_MIN);
 }
 
 double distance(const Vec3f& a, const Vec3f& b)
@@ -245,8 +257,12 @@ std::vector<Vec2d> lscm(const std::vector<Vec3f>& positions, const std::vector<T
     if (pins[0] == pins[1]) refuse("the two pins are one vertex");
     if (at[0] == at[1]) refuse("the two pins are at one point");
     // Q = blockdiag(L, L) - 2 M, u_i at 2 i and v_i at 2 i + 1: E_C = x^T Q x / 2,
-    // E_D = (u^T L u + v^T L v) / 2 and the signed area A = x^T M x =
-    // 1/2 sum over boundary edges i -> j of (u_i v_j - u_j v_i)
+    // E_D = (u^T L u + v^T L v) / 2 and the signed area A = x^T M x, summed
+    // per face of positive area over its edges i -> j: 1/2 (u_i v_j - u_j v_i).
+    // Each face then adds its own conformal energy, >= 0 (Levy et al.'s
+    // per-triangle form); a degenerate face has no cotangent weights, and its
+    // area terms alone would make Q indefinite. On a mesh without one this
+    // is the boundary loop's sum: an interior edge's terms cancel.
     const CsrMatrix                              L = cotangent_laplacian(positions, faces);
     std::vector<std::map<std::uint32_t, double>> rows(2 * std::size_t(n));
     for (std::uint32_t i = 0; i < n; ++i)
@@ -254,12 +270,15 @@ std::vector<Vec2d> lscm(const std::vector<Vec3f>& positions, const std::vector<T
             rows[2 * i][2 * L.columns[k]] += L.values[k];
             rows[2 * i + 1][2 * L.columns[k] + 1] += L.values[k];
         }
-    for (std::size_t k = 0; k < loop.size(); ++k) {
-        const std::uint32_t i = loop[k], j = loop[(k + 1) % loop.size()];
-        rows[2 * i][2 * j + 1] -= 0.5;
-        rows[2 * j + 1][2 * i] -= 0.5;
-        rows[2 * j][2 * i + 1] += 0.5;
-        rows[2 * i + 1][2 * j] += 0.5;
+    for (const Triangle& t : faces) {
+        if (!has_area(positions[t[0]], positions[t[1]], positions[t[2]])) continue;
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t i = t[k], j = t[(k + 1) % 3];
+            rows[2 * i][2 * j + 1] -= 0.5;
+            rows[2 * j + 1][2 * i] -= 0.5;
+            rows[2 * j][2 * i + 1] += 0.5;
+            rows[2 * i + 1][2 * j] += 0.5;
+        }
     }
     std::vector<bool>   is_fixed(2 * std::size_t(n), false);
     std::vector<double> value(2 * std::size_t(n), 0.0);

@@ -159,6 +159,39 @@ TEST(ReferenceParameterization, LscmMapsAFlatMeshOntoItself)
     for (double area : ref::uv_signed_areas(uv, m.faces)) EXPECT_GT(area, 0.0);
 }
 
+//! A degenerate face (zero area: its three corners on a line) has no
+//! cotangent weights; with its area terms alone it would make the energy
+//! indefinite. Here a boundary edge a -> b of a flat grid gets its midpoint m:
+//! face (a, b, c) becomes (a, m, c) and (m, b, c), and the sliver (b, m, a)
+//! closes the boundary again along a -> b (still a disk). LSCM skips the
+//! sliver and maps every other vertex by the pins' similarity of the plane.
+TEST(ReferenceParameterization, LscmSkipsADegenerateFace)
+{
+    TriangleSoup m = flat_noisy_grid(8, 6, 5);
+    const auto   loop = ref::disk_boundary(m.positions, m.faces);
+    const std::uint32_t a = loop[0], b = loop[1];
+    std::size_t         face = m.faces.size();
+    int                 at   = 0;
+    for (std::size_t f = 0; f < m.faces.size() && face == m.faces.size(); ++f)
+        for (int k = 0; k < 3; ++k)
+            if (m.faces[f][k] == a && m.faces[f][(k + 1) % 3] == b) face = f, at = k;
+    ASSERT_LT(face, m.faces.size());
+    const std::uint32_t c   = m.faces[face][(at + 2) % 3];
+    const auto          mid = std::uint32_t(m.positions.size());
+    Vec3f               pm;
+    for (int d = 0; d < 3; ++d) pm[d] = 0.5f * (m.positions[a][d] + m.positions[b][d]);
+    m.positions.push_back(pm);
+    m.faces[face] = {a, mid, c};
+    m.faces.push_back({mid, b, c});
+    m.faces.push_back({b, mid, a});  // the sliver
+    ASSERT_EQ(ref::disk_boundary(m.positions, m.faces).size(), loop.size());
+    const std::vector<ref::Vec2d> uv = ref::lscm(m.positions, m.faces, {loop[2], loop[4]},
+                                                 {ref::Vec2d{m.positions[loop[2]][0], m.positions[loop[2]][1]},
+                                                  ref::Vec2d{m.positions[loop[4]][0], m.positions[loop[4]][1]}});
+    for (std::size_t v = 0; v < m.positions.size(); ++v)
+        EXPECT_LT(uv_distance(uv[v], {m.positions[v][0], m.positions[v][1]}), 1e-6) << v;
+}
+
 //! The conformal energy E_D - A over the Dirichlet energy E_D: 0 for a
 //! conformal map.
 double conformal_share(const TriangleSoup& m, const std::vector<ref::Vec2d>& uv)
