@@ -43,19 +43,6 @@ void check_step(const RXMesh& mesh, const std::vector<float>& x0, const std::vec
                                " (initial " + std::to_string(r.initial) + ")");
 }
 
-//! Adds step `r`'s figures to the flow's `total`.
-void add_step(McfReport& total, const McfReport& r)
-{
-    total.iterations += r.iterations;
-    total.final_residual = r.final_residual;
-    total.converged      = total.converged && r.converged;
-    total.terms_ms += r.terms_ms;
-    total.solve_ms += r.solve_ms;
-    total.assembly_ms += r.assembly_ms;
-    total.factor_ms += r.factor_ms;
-    total.analysis_ms += r.analysis_ms;
-}
-
 //! The summary's times and solver lines of either path (`build_ms`: its
 //! mesh's build), the last ending with `suffix`.
 void print_summary(const app::Session& s, double build_ms, const McfReport& total,

@@ -217,17 +217,7 @@ McfReport mean_curvature_flow(const RXMesh& mesh, VertexView<const float, 3> pos
     McfReport         total;
     total.dt               = flow.dt();
     total.mean_edge_length = flow.mean_edge_length();
-    for (int step = 0; step < options.steps; ++step) {
-        const McfReport r = flow.step(smoothed, stream);
-        total.iterations += r.iterations;
-        total.final_residual = r.final_residual;
-        total.converged      = total.converged && r.converged;
-        total.terms_ms += r.terms_ms;
-        total.solve_ms += r.solve_ms;
-        total.assembly_ms += r.assembly_ms;
-        total.factor_ms += r.factor_ms;
-        total.analysis_ms += r.analysis_ms;
-    }
+    for (int step = 0; step < options.steps; ++step) add_step(total, flow.step(smoothed, stream));
     return total;
 }
 

@@ -53,29 +53,34 @@ void expect_matches_reference(const RXMesh& mesh, ParamWeighting weights, const 
     if (weights == ParamWeighting::uniform) EXPECT_EQ(r.flipped_faces, 0u);
 }
 
-TEST(GpuParameterization, MatchesReferenceOnGeneratedDisks)
+//! Flat, irregular and curved disks, and a single triangle.
+test::NamedMeshes generated_disks()
 {
-    RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const test::NamedMeshes disks = {
-        {"grid", generate::grid(30, 20)},
-        {"noisy grid", generate::noisy(generate::grid(40, 30), 0.2f, 5)},
-        {"spherical cap", generate::sphere_cap(4, 0.3f)},
-        {"one triangle", generate::isolated_faces(1)}};
-    for (const auto& [name, soup] : disks) {
+    return {{"grid", generate::grid(30, 20)},
+            {"noisy grid", generate::noisy(generate::grid(40, 30), 0.2f, 5)},
+            {"spherical cap", generate::sphere_cap(4, 0.3f)},
+            {"one triangle", generate::isolated_faces(1)}};
+}
+
+//! The generated disks built in many patches (64 faces each).
+template <typename Check>
+void for_each_generated_disk(Check&& check)
+{
+    for (const auto& [name, soup] : generated_disks()) {
         BuildOptions small;
-        small.patcher.capacity = 64;  // many patches
-        const RXMesh mesh(soup, small);
-        for (ParamWeighting w : {ParamWeighting::uniform, ParamWeighting::cotangent})
-            expect_matches_reference(mesh, w, name);
+        small.patcher.capacity = 64;
+        check(RXMesh(soup, small), name);
     }
 }
 
-TEST(GpuParameterization, MatchesReferenceOnRealDisks)
+//! `check(mesh, file)` on every real mesh of at most `max_faces` faces that
+//! is a disk; skips the test without real meshes. Returns the disks seen.
+template <typename Check>
+int for_each_real_disk(std::uint64_t max_faces, Check&& check)
 {
-    RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    int       disks = 0;
-    const int visited =
-        test::for_each_real_mesh(30000, [&](const std::string& file, const TriangleSoup& soup) {
+    int       disks   = 0;
+    const int visited = test::for_each_real_mesh(
+        max_faces, [&](const std::string& file, const TriangleSoup& soup) {
             const RXMesh mesh(soup);
             try {
                 reference::disk_boundary(test::positions_of(mesh), test::faces_of(mesh));
@@ -83,11 +88,29 @@ TEST(GpuParameterization, MatchesReferenceOnRealDisks)
                 return true;  // not a disk
             }
             ++disks;
-            expect_matches_reference(mesh, ParamWeighting::uniform, file);
+            check(mesh, file);
             return !::testing::Test::HasFailure();
         });
-    if (visited == 0) GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
-    std::printf("%d of %d real meshes are disks\n", disks, visited);
+    if (visited > 0) std::printf("%d of %d real meshes are disks\n", disks, visited);
+    return visited == 0 ? -1 : disks;
+}
+
+TEST(GpuParameterization, MatchesReferenceOnGeneratedDisks)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    for_each_generated_disk([](const RXMesh& mesh, const std::string& name) {
+        for (ParamWeighting w : {ParamWeighting::uniform, ParamWeighting::cotangent})
+            expect_matches_reference(mesh, w, name);
+    });
+}
+
+TEST(GpuParameterization, MatchesReferenceOnRealDisks)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    const int disks = for_each_real_disk(30000, [](const RXMesh& mesh, const std::string& file) {
+        expect_matches_reference(mesh, ParamWeighting::uniform, file);
+    });
+    if (disks < 0) GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
 }
 
 //! The GPU's least-squares conformal map against reference::lscm: the same
@@ -134,16 +157,7 @@ void expect_conformal_matches_reference(const RXMesh& mesh, const std::string& n
 TEST(GpuParameterization, ConformalMapMatchesReferenceOnGeneratedDisks)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    const test::NamedMeshes disks = {
-        {"grid", generate::grid(30, 20)},
-        {"noisy grid", generate::noisy(generate::grid(40, 30), 0.2f, 5)},
-        {"spherical cap", generate::sphere_cap(4, 0.3f)},
-        {"one triangle", generate::isolated_faces(1)}};
-    for (const auto& [name, soup] : disks) {
-        BuildOptions small;
-        small.patcher.capacity = 64;  // many patches
-        expect_conformal_matches_reference(RXMesh(soup, small), name);
-    }
+    for_each_generated_disk(expect_conformal_matches_reference);
 }
 
 //! A flat disk is its own conformal map: the GPU's UVs are the mesh's plane
@@ -177,20 +191,8 @@ TEST(GpuParameterization, ConformalMapOfAFlatDiskIsASimilarity)
 TEST(GpuParameterization, ConformalMapMatchesReferenceOnRealDisks)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
-    int       disks = 0;
-    const int visited =
-        test::for_each_real_mesh(20000, [&](const std::string& file, const TriangleSoup& soup) {
-            const RXMesh mesh(soup);
-            try {
-                reference::disk_boundary(test::positions_of(mesh), test::faces_of(mesh));
-            } catch (const std::invalid_argument&) {
-                return true;  // not a disk
-            }
-            ++disks;
-            expect_conformal_matches_reference(mesh, file);
-            return !::testing::Test::HasFailure();
-        });
-    if (visited == 0) GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
+    const int disks = for_each_real_disk(20000, expect_conformal_matches_reference);
+    if (disks < 0) GTEST_SKIP() << "no real meshes installed (libcgal-demo, assimp-testmodels)";
     EXPECT_GT(disks, 0);
 }
 

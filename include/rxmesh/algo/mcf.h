@@ -64,6 +64,20 @@ struct McfReport
     float assembly_ms = 0, factor_ms = 0, analysis_ms = 0;
 };
 
+//! Adds a step's figures to a flow's `total`: counts and times summed, the
+//! last step's residual, converged while every step is.
+inline void add_step(McfReport& total, const McfReport& step)
+{
+    total.iterations += step.iterations;
+    total.final_residual = step.final_residual;
+    total.converged      = total.converged && step.converged;
+    total.terms_ms += step.terms_ms;
+    total.solve_ms += step.solve_ms;
+    total.assembly_ms += step.assembly_ms;
+    total.factor_ms += step.factor_ms;
+    total.analysis_ms += step.analysis_ms;
+}
+
 //! A flow over one mesh: the time step fixed at construction (from the
 //! starting positions), one step per step(), the Cholesky's analysis kept
 //! between steps (the pattern does not change, only the values).
