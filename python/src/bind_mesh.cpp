@@ -224,7 +224,7 @@ std::vector<double> time_from_cpp(const MeshHandle& h, const std::string& what, 
         else if (what == "vertex_normals")
             (void)vertex_normals(h, s);
         else if (what == "mcf")
-            (void)mean_curvature_flow(h, 0.f, 10.f, 1, 1e-5, 1000, false, s);
+            (void)mean_curvature_flow(h, 0.f, 10.f, 1, 1e-5, 1000, false, McfSolver::cg, s);
         else if (what == "remesh")
             (void)isotropic_remesh({&h}, 0.0, 1, true, 0.0, s);
         else
@@ -345,19 +345,25 @@ void bind_algorithms(py::class_<MeshHandle>& c)
        "unit vertex normals (Max's weights), one row per input vertex, input order")
     .def("mean_curvature_flow", [](const MeshHandle& h, float dt, float dt_scale, int steps,
                                    double tolerance, int max_iterations, bool uniform,
-                                   const py::object& stream) {
+                                   const std::string& solver, const py::object& stream) {
+        if (solver != "cg" && solver != "cholesky")
+            throw InvalidInputError("mean_curvature_flow: solver must be 'cg' or 'cholesky', got '" +
+                                    solver + "'");
         const cudaStream_t s = resolve_stream(stream);
-        const FlowResult   r = mean_curvature_flow(h, dt, dt_scale, steps, tolerance,
-                                                   max_iterations, uniform, s);
+        const FlowResult   r = mean_curvature_flow(
+            h, dt, dt_scale, steps, tolerance, max_iterations, uniform,
+            solver == "cholesky" ? McfSolver::cholesky : McfSolver::cg, s);
         py::dict report;
+        report["solver"] = solver;
         report["dt"] = r.dt, report["iterations"] = r.iterations;
         report["final_residual"] = r.final_residual, report["converged"] = r.converged;
         return py::make_tuple(floats(r.positions, {n64(h.num_input_vertices), 3}, s), report);
     }, py::arg("dt") = 0.f, py::arg("dt_scale") = 10.f, py::arg("steps") = 1,
        py::arg("tolerance") = 1e-5, py::arg("max_iterations") = 1000, py::arg("uniform") = false,
-       py::arg("stream") = py::none(),
+       py::arg("solver") = "cg", py::arg("stream") = py::none(),
        "implicit mean curvature flow: (positions in input order, report dict); dt 0: dt_scale x "
-       "the mean edge length squared")
+       "the mean edge length squared; solver 'cg' (matrix-free, to tolerance) or 'cholesky' "
+       "(the same system factored, one analysis for all steps)")
     .def("geodesic_distance", [](const MeshHandle& h, const std::vector<std::int64_t>& sources,
                                  double tolerance, const py::object& stream) {
         const cudaStream_t   s = resolve_stream(stream);

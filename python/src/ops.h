@@ -7,6 +7,8 @@
 // numbering.
 #pragma once
 
+#include "rxmesh/algo/mcf.h"  // McfSolver
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -134,9 +136,10 @@ struct FlowResult
     double        final_residual = 0;
     bool          converged = false;
 };
+//! solver: McfSolver::cg (tolerance, max_iterations) or McfSolver::cholesky.
 FlowResult mean_curvature_flow(const MeshHandle& h, float dt, float relative_dt, int steps,
                                double tolerance, int max_iterations, bool uniform,
-                               cudaStream_t stream);
+                               McfSolver solver, cudaStream_t stream);
 
 struct GeodesicResult
 {

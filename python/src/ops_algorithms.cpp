@@ -22,11 +22,13 @@ Shared<float> vertex_normals(const MeshHandle& h, cudaStream_t s)
 }
 
 FlowResult mean_curvature_flow(const MeshHandle& h, float dt, float relative_dt, int steps,
-                               double tolerance, int max_iterations, bool uniform, cudaStream_t s)
+                               double tolerance, int max_iterations, bool uniform,
+                               McfSolver solver, cudaStream_t s)
 {
     const RXMesh& mesh = *h.mesh;
     McfOptions    o;
     o.dt = dt, o.relative_dt = relative_dt, o.steps = steps, o.uniform = uniform;
+    o.solver = solver;
     o.cg.tolerance = tolerance, o.cg.max_iterations = max_iterations;
     DeviceBuffer<float> global(3 * std::size_t(mesh.num_vertices()), s);
     const McfReport     rep = rxmesh::mean_curvature_flow(

@@ -46,6 +46,24 @@ def test_cupy_reads_without_a_copy(gpu):
     np.testing.assert_allclose(cupy.asnumpy(c), max_normals(v, f), atol=1e-5)
 
 
+def test_mean_curvature_flow_by_cholesky_is_the_converged_cg(gpu):
+    """The factored solve and a CG run to a tight tolerance solve one system."""
+    rng = np.random.default_rng(3)
+    v, f = torus()
+    v = v + rng.normal(0, 0.01, v.shape).astype(np.float32)
+    mesh = rxmesh.Mesh(v, f)
+    direct, report = mesh.mean_curvature_flow(dt_scale=10, steps=2, solver="cholesky")
+    cg, _ = mesh.mean_curvature_flow(dt_scale=10, steps=2, tolerance=1e-6, max_iterations=20000)
+    assert report["solver"] == "cholesky" and report["iterations"] == 0 and report["converged"]
+    assert report["final_residual"] < 1e-10
+    # tests/algo/test_mcf.cu's bound for a CG stopped at 1e-6 against a direct solve
+    diagonal = np.linalg.norm(v.max(0) - v.min(0))
+    np.testing.assert_allclose(direct.numpy(), cg.numpy(), atol=1e-4 * diagonal)
+    assert np.abs(direct.numpy() - v).max() > 1e-3  # it moved
+    with pytest.raises(ValueError, match="solver"):
+        mesh.mean_curvature_flow(solver="lu")
+
+
 def test_mean_curvature_flow_equals_the_app(gpu, tmp_path):
     """The package and rxmesh-mcf run the same library call on the same mesh."""
     import os
