@@ -27,44 +27,6 @@ void check_options(const McfOptions& o)
             "mean_curvature_flow: tolerance > 0 and max_iterations >= 0 required");
 }
 
-//! A = 2 diag(a) + dt L in double from the step's float weights and areas
-//! (the CG's system, exactly): each edge writes its two off-diagonal entries,
-//! then each row its diagonal, summed in column order. A row of neither area
-//! nor weight (a vertex of no face of positive area) becomes an identity
-//! row, `kept`: its vertex stays where it is, as under the CG.
-void assemble_mcf(const McfSystem& s, const std::uint32_t* ev, std::uint32_t num_edges, float dt,
-                  SparseMatrix<double>& A, std::uint8_t* kept, cudaStream_t stream)
-{
-    const SparseMatrixView<double, 1> m = A.view();
-    const float*                      w = s.w.data();
-    const float*                      a = s.a.data();
-    detail::for_indices(
-        num_edges,
-        [=] __device__(std::uint32_t e) {
-            const std::uint32_t i = ev[2 * std::uint64_t(e)], j = ev[2 * std::uint64_t(e) + 1];
-            const double        off = -double(dt) * double(w[e]);
-            m.at(i, j)              = off;
-            m.at(j, i)              = off;
-        },
-        stream);
-    detail::for_indices(
-        A.num_rows(),
-        [=] __device__(std::uint32_t row) {
-            double sum  = 2.0 * double(a[row]);
-            int    diag = -1;
-            for (int b = m.pattern.row_offsets[row]; b < m.pattern.row_offsets[row + 1]; ++b) {
-                if (m.pattern.columns[b] == int(row))
-                    diag = b;
-                else
-                    sum -= m.values[b];
-            }
-            RXMESH_DEVICE_CHECK(diag >= 0);
-            kept[row]      = sum == 0.0 ? 1 : 0;
-            m.values[diag] = sum == 0.0 ? 1.0 : sum;
-        },
-        stream);
-}
-
 //! b = 2 a X0 (3 columns, row-major), X0 itself on a kept row.
 void right_hand_side(const float* area, const std::uint8_t* kept, VertexView<const float, 3> x,
                      double* b, cudaStream_t stream)
@@ -126,7 +88,7 @@ McfReport MeanCurvatureFlow::Impl::cholesky_step(const McfSystem& s, VertexView<
     }
     SparseMatrix<double>       A(pattern, stream);
     DeviceBuffer<std::uint8_t> kept(n, stream);
-    assemble_mcf(s, ev.data(), mesh->num_edges(), dt, A, kept.data(), stream);
+    mcf_system_matrix(s, ev.data(), mesh->num_edges(), dt, A, kept.data(), stream);
     DeviceBuffer<double> b(3 * std::size_t(n), stream), sol(3 * std::size_t(n), stream);
     right_hand_side(s.a.data(), kept.data(), x, b.data(), stream);
     rep.assembly_ms = timer.stop_ms();

@@ -37,6 +37,8 @@
 #include "rxmesh/core/device_buffer.h"
 #include "rxmesh/core/error.h"
 #include "rxmesh/core/gpu_timer.h"
+#include "rxmesh/matrix/matrix_ops.cuh"
+#include "rxmesh/matrix/sparse_matrix.h"
 #include "rxmesh/rxmesh.h"
 
 namespace rxmesh {
@@ -90,6 +92,49 @@ inline void mcf_apply(const RXMesh& mesh, const McfSystem& s, float dt,
     const mcf::McfOperator op = s.op(mesh, dt, with_areas);
     mesh.accumulate<Op::EV, float, 3>(VertexInput<float, 3>{x}, mcf::EdgeTermOf{op},
                                       mcf::StoreProduct{op, x, y, scale}, stream);
+}
+
+//! A = 2 diag(a) + dt L in T from the system's float weights and areas (the
+//! CG's system, exactly) on the mesh's vertex pattern (matrix/vertex_pattern.h),
+//! ev holding each edge's two vertices (mcf::StoreEdgeVertices): each edge
+//! writes its two off-diagonal entries, then each row its diagonal, summed in
+//! column order. A row of neither area nor weight (a vertex of no face of
+//! positive area) becomes an identity row, flagged in `kept` when given:
+//! its vertex stays where it is, as under the CG.
+template <typename T>
+void mcf_system_matrix(const McfSystem& s, const std::uint32_t* ev, std::uint32_t num_edges,
+                       float dt, SparseMatrix<T>& A, std::uint8_t* kept = nullptr,
+                       cudaStream_t stream = 0)
+{
+    const SparseMatrixView<T, 1> m = A.view();
+    const float*                 w = s.w.data();
+    const float*                 a = s.a.data();
+    detail::for_indices(
+        num_edges,
+        [=] __device__(std::uint32_t e) {
+            const std::uint32_t i = ev[2 * std::uint64_t(e)], j = ev[2 * std::uint64_t(e) + 1];
+            const T             off = -T(dt) * T(w[e]);
+            m.at(i, j)              = off;
+            m.at(j, i)              = off;
+        },
+        stream);
+    detail::for_indices(
+        A.num_rows(),
+        [=] __device__(std::uint32_t row) {
+            T   sum  = T(2) * T(a[row]);
+            int diag = -1;
+            for (int b = m.pattern.row_offsets[row]; b < m.pattern.row_offsets[row + 1]; ++b) {
+                if (m.pattern.columns[b] == int(row))
+                    diag = b;
+                else
+                    sum -= m.values[b];
+            }
+            RXMESH_DEVICE_CHECK(diag >= 0);
+            if (kept != nullptr)
+                kept[row] = sum == T(0) ? 1 : 0;
+            m.values[diag] = sum == T(0) ? T(1) : sum;
+        },
+        stream);
 }
 
 namespace detail {
