@@ -6,7 +6,7 @@
 #
 # usage: scripts/run_benchmarks.sh [STAGE...]
 #   stages (default: all, in this order): build reindex topology obj_parse
-#   build_store queries cpu normals mcf mcf_cpu geodesic heat kring bilateral report
+#   build_store queries cpu normals mcf mcf_cpu geodesic heat pcg kring bilateral report
 # environment: BUILD_DIR (default build-bench), RESULTS (default
 #   benchmarks/results/<gpu>), RUNS (GPU median of, default 15),
 #   CPU_RUNS (default 3), CPU_THREADS (default: all cores)
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 CPU_RUNS=${CPU_RUNS:-3}
 CPU_THREADS=${CPU_THREADS:-$(nproc)}
 STAGES=("$@")
-[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic heat kring bilateral report)
+[ ${#STAGES[@]} -eq 0 ] && STAGES=(build reindex topology obj_parse build_store queries cpu normals mcf mcf_cpu geodesic heat pcg kring bilateral report)
 want() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -114,6 +114,10 @@ if want heat; then
     --json "$RESULTS/heat.json" --dump "$RESULTS/heat_dump" --dump-max-faces 300000 \
     | tee "$RESULTS/heat.md"
 fi
+# time to 1e-6 on the MCF system: the matrix-free CG against PCG with Jacobi
+# and with the patch preconditioner, up to 13.3M faces
+want pcg && $B/bench_pcg --mesh $M/armadillo.off --levels "${PCG_LEVELS:-4}" --min-level 2 \
+  --runs "${PCG_RUNS:-7}" --json "$RESULTS/pcg.json" | tee "$RESULTS/pcg.md"
 want kring && $B/bench_kring --mesh $M/armadillo.off --levels 4 --runs "$RUNS" \
   --json "$RESULTS/kring.json" | tee "$RESULTS/kring.md"
 if want bilateral; then

@@ -215,7 +215,7 @@ void check_mesh(const TriangleSoup& soup, const std::string& what)
     check_application<3, 6>(mesh, A3, 2, what);
 }
 
-TEST(PatchGaussSeidel, AppliesTheSerialPreconditionerOnEveryFamily)
+TEST(GpuPatchGaussSeidel, AppliesTheSerialPreconditionerOnEveryFamily)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     check_mesh(generate::noisy(generate::icosphere(4), 0.05f), "closed");
@@ -227,7 +227,7 @@ TEST(PatchGaussSeidel, AppliesTheSerialPreconditionerOnEveryFamily)
     check_mesh(generate::fan(300), "high valence");
 }
 
-TEST(PatchGaussSeidel, AppliesTheSerialPreconditionerOnRealMeshes)
+TEST(GpuPatchGaussSeidel, AppliesTheSerialPreconditionerOnRealMeshes)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     RXMESH_SKIP_WITHOUT_REAL_MESHES();
@@ -283,7 +283,7 @@ Solved solve_against_eigen(const TriangleSoup& soup, const std::string& what, bo
     const Eigen::SparseMatrix<double> E = test::to_eigen(host);
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(E);
     EXPECT_EQ(ldlt.info(), Eigen::Success) << what;
-    double r2 = 0, b2 = 0;
+    double r2 = 0, b2 = 0, rounding = 0;
     for (int c = 0; c < 3; ++c) {
         Eigen::VectorXd eb(n), ex(n);
         for (std::uint32_t v = 0; v < n; ++v) {
@@ -292,21 +292,23 @@ Solved solve_against_eigen(const TriangleSoup& soup, const std::string& what, bo
         }
         r2 += (E * ex - eb).squaredNorm();
         b2 += eb.squaredNorm();
+        rounding = std::max(rounding, test::rounding_of_residual(E, ex, eb));
         if (rep.converged) {
             const Eigen::VectorXd want = ldlt.solve(eb);
             EXPECT_LE((ex - want).norm() / want.norm(), 1e-6) << what << ": column " << c;
         }
     }
     const double residual = std::sqrt(r2 / b2);
-    EXPECT_NEAR(rep.relative_residual, residual, 1e-3 * residual + 1e-13)
+    // each column's rounding bounds its part of the joint residual
+    EXPECT_NEAR(rep.relative_residual, residual, 1e-3 * residual + 3 * rounding)
         << what << ": the reported residual is the true one";
     if (rep.converged)
-        EXPECT_LE(residual, 2 * kTolerance) << what << ": true residual";
+        EXPECT_LE(residual, kTolerance + 3 * rounding) << what << ": true residual";
     return {rep.converged, rep.iterations};
 }
 #endif
 
-TEST(PatchGaussSeidel, PcgSolvesLikeEigenOnEveryFamily)
+TEST(GpuPatchGaussSeidel, PcgSolvesLikeEigenOnEveryFamily)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
 #if !RXMESH_HAVE_EIGEN
@@ -322,7 +324,7 @@ TEST(PatchGaussSeidel, PcgSolvesLikeEigenOnEveryFamily)
 #endif
 }
 
-TEST(PatchGaussSeidel, PcgSolvesLikeEigenOnRealMeshesInFewerIterationsThanJacobi)
+TEST(GpuPatchGaussSeidel, PcgSolvesLikeEigenOnRealMeshesInFewerIterationsThanJacobi)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     RXMESH_SKIP_WITHOUT_REAL_MESHES();
@@ -364,7 +366,7 @@ SparseMatrix<double, 3> indefinite_diagonal_blocks(std::shared_ptr<const SparseP
     return blocks;
 }
 
-TEST(PatchGaussSeidel, BadInputIsRefused)
+TEST(GpuPatchGaussSeidel, BadInputIsRefused)
 {
     RXMESH_REQUIRE_DEVICE_OR_SKIP();
     RXMesh     mesh(generate::icosphere(3));
