@@ -3,6 +3,7 @@
 //
 //   multiply(A, x, y, alpha, beta)   y = alpha A x + beta y; x, y views of
 //                                    N = R * K values per vertex (R columns)
+//   residual(A, b, x, r)             r = b - A x, each row summed in double
 //   scale(A, alpha)                  A *= alpha
 //   axpby(alpha, X, beta, Y)         Y = alpha X + beta Y (one pattern)
 //   add_to_diagonal(A, alpha)        A += alpha I
@@ -101,6 +102,59 @@ void multiply(const SparseMatrix<T, K>& A, AttributeView<U, N, VertexId> x,
         throw InvalidInputError("multiply: x and y are the same memory");
     detail::for_indices(A.num_rows(),
                         detail::RowMultiply<T, K, N>{A.view(), x.data(), y.data(), alpha, beta},
+                        stream);
+}
+
+namespace detail {
+
+//! One block row of b - A x summed in double (BlasAccumulator), rounded once.
+template <typename T, int K, int N>
+struct RowResidual
+{
+    SparseMatrixView<const T, K> A;
+    const T*                     b;
+    const T*                     x;
+    T*                           r;
+
+    RXMESH_DEVICE void operator()(std::uint32_t row) const
+    {
+        using Acc = BlasAccumulator<T>;
+        Acc acc[N];
+        for (int q = 0; q < N; ++q)
+            acc[q] = Acc(b[std::int64_t(row) * N + q]);
+        for (int e = A.pattern.row_offsets[row]; e < A.pattern.row_offsets[row + 1]; ++e) {
+            const T* blk = A.block(e);
+            const T* xc  = x + std::int64_t(A.pattern.columns[e]) * N;
+            for (int c = 0; c < N / K; ++c)
+                for (int i = 0; i < K; ++i)
+                    for (int j = 0; j < K; ++j)
+                        acc[c * K + i] -= Acc(blk[i * K + j]) * Acc(xc[c * K + j]);
+        }
+        for (int q = 0; q < N; ++q)
+            r[std::int64_t(row) * N + q] = T(acc[q]);
+    }
+};
+
+}  // namespace detail
+
+//! r = b - A x with each row's sum in double: for a float matrix, b and A x
+//! nearly cancel near a solution, and a float sum would leave only rounding
+//! (a solver's true residual is formed this way).
+template <typename T, int K, typename U, typename V, int N>
+void residual(const SparseMatrix<T, K>& A, AttributeView<U, N, VertexId> b,
+              AttributeView<V, N, VertexId> x, detail::Scalar<VertexView<T, N>> r,
+              cudaStream_t stream = 0)
+{
+    static_assert(detail::is_view_of<T, U> && detail::is_view_of<T, V>,
+                  "b and x hold the matrix's value type");
+    static_assert(N % K == 0, "a view of whole blocks: N = columns * K");
+    detail::require_rows(A, b, "residual");
+    detail::require_rows(A, x, "residual");
+    detail::require_rows(A, r, "residual");
+    if ((x.data() == r.data() || b.data() == r.data()) && A.num_rows() != 0)
+        throw InvalidInputError("residual: r is the memory of b or x");
+    detail::for_indices(A.num_rows(),
+                        detail::RowResidual<T, K, N>{A.view(), b.data(), x.data(), r.data()},
                         stream);
 }
 

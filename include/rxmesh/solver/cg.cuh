@@ -58,6 +58,7 @@
 #include "rxmesh/core/error.h"
 #include "rxmesh/rxmesh.h"
 #include "rxmesh/solver/cg_report.h"
+#include "rxmesh/solver/state_monitor.h"
 
 namespace rxmesh {
 
@@ -183,47 +184,7 @@ __global__ void cg_init_kernel(State* s, double rr, double tol2, int max_iterati
     s->done           = rr == 0 || max_iterations <= 0;
 }
 
-//! Pinned host copies of the state, one per iteration parity, and the
-//! events that say when each copy has landed.
-class CgMonitor
-{
-   public:
-    CgMonitor()
-    {
-        RXMESH_CHECK_CUDA(cudaMallocHost(&m_host, 2 * sizeof(CgState)));
-        for (auto& e : m_ready)
-            RXMESH_CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    }
-    ~CgMonitor()
-    {
-        // a copy may still be in flight when an error unwinds the solver:
-        // let it land before its pinned target is freed
-        for (auto& e : m_ready) {
-            cudaEventSynchronize(e);
-            cudaEventDestroy(e);
-        }
-        cudaFreeHost(m_host);
-    }
-    CgMonitor(const CgMonitor&)            = delete;
-    CgMonitor& operator=(const CgMonitor&) = delete;
-
-    void record(int slot, const CgState* device, cudaStream_t stream)
-    {
-        RXMESH_CHECK_CUDA(cudaMemcpyAsync(m_host + slot, device, sizeof(CgState),
-                                          cudaMemcpyDeviceToHost, stream));
-        RXMESH_CHECK_CUDA(cudaEventRecord(m_ready[slot], stream));
-    }
-    //! Waits for the slot's copy; whether the solver had stopped there.
-    bool done(int slot)
-    {
-        RXMESH_CHECK_CUDA(cudaEventSynchronize(m_ready[slot]));
-        return m_host[slot].done != 0;
-    }
-
-   private:
-    CgState*    m_host = nullptr;
-    cudaEvent_t m_ready[2]{};
-};
+using CgMonitor = StateMonitor<CgState>;
 
 //! Sum of the squares of n floats, in double (CUB, attribute/blas.cuh).
 inline double squared_norm(const float* v, std::uint64_t n, cudaStream_t stream)
