@@ -338,7 +338,7 @@ using bench::yes;
 void print_table(const std::vector<Row>& rows, const Args& a)
 {
     std::printf(
-        "### Time to |b - A X| <= %.0e |b|: (2 diag(a) + dt L) X = 2 diag(a) X0, 3 columns, float, "
+        "### Time to |b - A X| <= %.0e |b|: (2 diag(a) + dt L) X = 2 diag(a) X0, 3 columns, float unless a method says double, "
         "from X = 0 (ms)\n\n"
         "Solve: median of runs after a warm-up (CUDA events), from the same X = 0. Setup, apart: "
         "the matrix-free CG's per-patch cache of dt L; PCG's assembly (the same float weights "
