@@ -56,6 +56,7 @@ struct Row
 {
     std::uint64_t faces = 0, vertices = 0;
     double        setup_ms = 0, assembly_ms = 0, analysis_ms = 0, factor_ms = 0;  // medians
+    double        ordering_ms = 0, symbolic_ms = 0, plan_ms = 0;  // the analysis's parts (last)
     double        query_ms = 0, heat_solve_ms = 0, field_ms = 0, poisson_ms = 0, shift_ms = 0;
     double        ptp_ms         = 0;
     double        first_query_ms = 0, time_factor = 1;  // t / h^2 after the first query
@@ -94,6 +95,9 @@ std::unique_ptr<HeatGeodesic> time_setup(const RXMesh& mesh, const Args& a, Row&
     row.analysis_ms     = bench::median(analysis);
     row.factor_ms       = bench::median(factor);
     row.factor_nonzeros = heat->setup().analysis.factor_nonzeros;
+    row.ordering_ms     = heat->setup().analysis.ordering_ms;
+    row.symbolic_ms     = heat->setup().analysis.symbolic_ms;
+    row.plan_ms         = heat->setup().analysis.plan_ms;
     row.factor_bytes    = heat->setup().analysis.device_bytes;
     return heat;
 }
@@ -221,8 +225,11 @@ Row measure(const TriangleSoup& soup, const Args& a, int level)
         dump(a.dump + "/heat_level" + std::to_string(level) + ".f32", h, to_global);
         dump(a.dump + "/ptp_level" + std::to_string(level) + ".f32", p, to_global);
     }
-    std::fprintf(stderr, "level %d: %llu faces, setup %.0f ms, heat query %.2f ms, PTP %.2f ms\n",
-                 level, (unsigned long long)row.faces, row.setup_ms, row.query_ms, row.ptp_ms);
+    std::fprintf(stderr,
+                 "level %d: %llu faces, setup %.0f ms (analysis: ordering %.0f, symbolic %.0f, "
+                 "plan %.0f ms), heat query %.2f ms, PTP %.2f ms\n",
+                 level, (unsigned long long)row.faces, row.setup_ms, row.ordering_ms,
+                 row.symbolic_ms, row.plan_ms, row.query_ms, row.ptp_ms);
     return row;
 }
 
@@ -282,6 +289,9 @@ std::string row_json(const Row& r)
            ", \"setup_ms\": " + json_number(r.setup_ms) +
            ", \"assembly_ms\": " + json_number(r.assembly_ms) +
            ", \"analysis_ms\": " + json_number(r.analysis_ms) +
+           ", \"analysis_ordering_ms\": " + json_number(r.ordering_ms) +
+           ", \"analysis_symbolic_ms\": " + json_number(r.symbolic_ms) +
+           ", \"analysis_plan_ms\": " + json_number(r.plan_ms) +
            ", \"factor_ms\": " + json_number(r.factor_ms) +
            ", \"factor_nonzeros\": " + std::to_string(r.factor_nonzeros) +
            ", \"factor_device_bytes\": " + std::to_string(r.factor_bytes) +

@@ -30,7 +30,7 @@
 #                          shards, benchmarks once each
 #   ncu PRESET [ARGS...]   ncu profiles; PRESET: groups (GROUP... of
 #                          bilateral mcf mcf_cached geodesic normals),
-#                          queries, accumulate, normals_52k, normals_208k
+#                          queries, accumulate, normals_52k, normals_208k, heat
 # Carry .deps (the Debian packages: GoogleTest, CGAL's data, assimp's
 # models); remesh and dynamic also .bench-bin (ninja -C build
 # bench_cpu_baselines_bundle), ab and regression the older tree.

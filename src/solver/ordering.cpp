@@ -46,7 +46,8 @@ class Dissection
           m_leaf(std::max<std::uint32_t>(leaf, 1)),
           m_parallel_depth(parallel_depth),
           m_side(A.num_rows, kOutside),
-          m_local(A.num_rows, 0)
+          m_local(A.num_rows, 0),
+          m_cores(std::max(1u, std::thread::hardware_concurrency()))
     {
     }
 
@@ -65,7 +66,7 @@ class Dissection
     {
         if (set.size() <= m_leaf) return order_leaf(std::move(set));
         Cut chosen;
-        if (set.size() >= kRatioSplitMin && ratio_cut(set, chosen)) {
+        if (set.size() >= kRatioSplitMin && ratio_cut(set, chosen, depth)) {
             set = {};
             return order_halves_then(chosen, depth);
         }
@@ -157,7 +158,7 @@ class Dissection
     //! set's edges weighs the three axes; then the separator of the chosen
     //! plane's cut, its marks reset. False, with `cut` untouched, where no
     //! axis spreads the set over such a plane.
-    bool ratio_cut(const std::vector<std::uint32_t>& set, Cut& cut)
+    bool ratio_cut(const std::vector<std::uint32_t>& set, Cut& cut, int depth)
     {
         float lo[3], scale[3];
         for (int a = 0; a < 3; ++a) {
@@ -169,27 +170,27 @@ class Dissection
             lo[a]    = low;
             scale[a] = high > low ? float(kBins / (double(high) - double(low))) : 0.f;
         }
-        const auto bin = [&](std::uint32_t v, int a) {
-            return std::min<std::uint32_t>(kBins - 1,
-                                           std::uint32_t((m_positions[v][a] - lo[a]) * scale[a]));
-        };
-        std::vector<std::uint64_t> count(3 * kBins, 0);
-        std::vector<std::int64_t>  delta(3 * (kBins + 1), 0);  // edges crossing: prefix sums
-        for (const std::uint32_t v : set) m_side[v] = 0;       // members, for the edge scan
-        for (const std::uint32_t v : set) {
-            std::uint32_t bv[3];
-            for (int a = 0; a < 3; ++a) ++count[a * kBins + (bv[a] = bin(v, a))];
-            for (std::uint64_t k = m_A.row_offsets[v]; k < m_A.row_offsets[v + 1]; ++k) {
-                const std::uint32_t c = m_A.columns[k];
-                if (m_side[c] != 0 || c <= v) continue;  // each edge once
-                for (int a = 0; a < 3; ++a) {
-                    const std::uint32_t bc = bin(c, a);
-                    if (bc == bv[a]) continue;
-                    ++delta[a * (kBins + 1) + std::min(bc, bv[a]) + 1];
-                    --delta[a * (kBins + 1) + std::max(bc, bv[a]) + 1];
-                }
-            }
+        for (const std::uint32_t v : set) m_side[v] = 0;  // members, for the edge scan
+        // a large set's vertices in chunks on the cores this level of the
+        // recursion leaves it (integer sums: the same counts in any order)
+        const std::size_t chunks = std::clamp<std::size_t>(
+            std::min<std::size_t>(m_cores >> std::min(depth, 30), set.size() / kScanChunk), 1, 64);
+        std::vector<std::future<Weights>> others;
+        for (std::size_t c = 1; c < chunks; ++c)
+            others.push_back(std::async(std::launch::async, [&, c] {
+                Weights w;
+                weigh(set, c * set.size() / chunks, (c + 1) * set.size() / chunks, lo, scale, w);
+                return w;
+            }));
+        Weights mine;
+        weigh(set, 0, set.size() / chunks, lo, scale, mine);
+        for (auto& f : others) {
+            const Weights w = f.get();
+            for (std::size_t i = 0; i < w.count.size(); ++i) mine.count[i] += w.count[i];
+            for (std::size_t i = 0; i < w.delta.size(); ++i) mine.delta[i] += w.delta[i];
         }
+        const std::vector<std::uint64_t>& count = mine.count;
+        const std::vector<std::int64_t>&  delta = mine.delta;  // edges crossing: prefix sums
         for (const std::uint32_t v : set) m_side[v] = kOutside;
         const double  n         = double(set.size());
         int           axis      = -1;
@@ -209,7 +210,7 @@ class Dissection
         }
         if (axis < 0) return false;
         for (const std::uint32_t v : set) {
-            const int side = bin(v, axis) < best ? 0 : 1;
+            const int side = bin_of(v, axis, lo, scale) < best ? 0 : 1;
             cut.parts[side].push_back(v);
             m_side[v] = std::uint8_t(side);
         }
@@ -218,6 +219,44 @@ class Dissection
         cut.separator                            = cover_separator(cut.parts, edge);
         for (const std::uint32_t v : set) m_side[v] = kOutside;
         return true;
+    }
+
+    //! A ratio cut's histograms: vertices per bin, and the prefix-sum deltas
+    //! of the edges crossing each plane, for the three axes.
+    struct Weights
+    {
+        std::vector<std::uint64_t> count = std::vector<std::uint64_t>(3 * kBins, 0);
+        std::vector<std::int64_t>  delta = std::vector<std::int64_t>(3 * (kBins + 1), 0);
+    };
+    //! Sets of this many vertices per core are weighed on cores of their own.
+    static constexpr std::size_t kScanChunk = 65536;
+
+    std::uint32_t bin_of(std::uint32_t v, int a, const float (&lo)[3], const float (&scale)[3]) const
+    {
+        return std::min<std::uint32_t>(kBins - 1,
+                                       std::uint32_t((m_positions[v][a] - lo[a]) * scale[a]));
+    }
+
+    //! set[begin, end)'s vertices and their edges to later members (marked 0
+    //! in m_side, which this only reads) into w.
+    void weigh(const std::vector<std::uint32_t>& set, std::size_t begin, std::size_t end,
+               const float (&lo)[3], const float (&scale)[3], Weights& w) const
+    {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint32_t v = set[i];
+            std::uint32_t       bv[3];
+            for (int a = 0; a < 3; ++a) ++w.count[a * kBins + (bv[a] = bin_of(v, a, lo, scale))];
+            for (std::uint64_t k = m_A.row_offsets[v]; k < m_A.row_offsets[v + 1]; ++k) {
+                const std::uint32_t c = m_A.columns[k];
+                if (m_side[c] != 0 || c <= v) continue;  // each edge once
+                for (int a = 0; a < 3; ++a) {
+                    const std::uint32_t bc = bin_of(c, a, lo, scale);
+                    if (bc == bv[a]) continue;
+                    ++w.delta[a * (kBins + 1) + std::min(bc, bv[a]) + 1];
+                    --w.delta[a * (kBins + 1) + std::max(bc, bv[a]) + 1];
+                }
+            }
+        }
     }
 
     // m_side's marks besides a part's 0 and 1; kLeaf and kOutsideSeen only
@@ -395,6 +434,7 @@ class Dissection
     int                        m_parallel_depth;
     std::vector<std::uint8_t>  m_side;
     std::vector<std::uint32_t> m_local;  // a vertex's index in the set at hand
+    std::uint32_t              m_cores;  // the machine's, shared by the recursion's levels
 };
 
 }  // namespace
