@@ -14,8 +14,8 @@ LEVEL="${1:-3}"
 LAUNCHES="${2:-600}"
 build_bench build-ncu bench_heat || exit 1
 MESH=$(armadillo_mesh)
-ARGS=(--mesh "$MESH" --levels "$LEVEL" --min-level "$LEVEL" --runs 3 --setup-runs 1 --oracle-max-faces 0)
-build-ncu/benchmarks/bench_heat "${ARGS[@]}" > "$OUT/heat_plain.txt" 2>&1
+ARGS=(--mesh "$MESH" --levels "$LEVEL" --min-level "$LEVEL" --setup-runs 1 --oracle-max-faces 0)
+[ "${SKIP_PLAIN:-0}" = 1 ] || build-ncu/benchmarks/bench_heat "${ARGS[@]}" --runs 3 > "$OUT/heat_plain.txt" 2>&1
 echo "bench_heat exit $?"; grep -E "^level|^\| [0-9]" "$OUT/heat_plain.txt" | head -4
 ncu --kernel-name regex:'forward_level|backward_level|permute_rows' --launch-count "$LAUNCHES" \
   --csv --page raw --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,dram__bytes_read.sum,dram__bytes_write.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
