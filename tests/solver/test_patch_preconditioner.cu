@@ -11,11 +11,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "gpu_test.h"
+#include "random_values.h"
 #include "rxmesh/io/generate.h"
 #include "rxmesh/matrix/host_export.h"
 #include "rxmesh/matrix/matrix_ops.cuh"
@@ -143,15 +143,6 @@ void expect_proper_colouring(const HostCsr& h, int K, const std::vector<std::uin
     EXPECT_EQ(conflicts, 0) << what << ": neighbours inside a patch with one colour";
 }
 
-std::vector<double> random_values(std::size_t n, unsigned seed)
-{
-    std::mt19937                           gen(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double>                    v(n);
-    for (double& x : v) x = u(gen);
-    return v;
-}
-
 //! The device's application against the serial one, for R right-hand sides.
 template <int K, int N>
 void check_application(const RXMesh& mesh, const SparseMatrix<double, K>& A, int sweeps,
@@ -166,7 +157,7 @@ void check_application(const RXMesh& mesh, const SparseMatrix<double, K>& A, int
     expect_proper_colouring(h, K, offsets, colour, M.colours_per_patch(), what);
 
     const std::uint32_t       n = mesh.num_vertices();
-    const std::vector<double> r = random_values(std::size_t(n) * N, 7u + N);
+    const std::vector<double> r = test::random_values<double>(std::size_t(n) * N, 7u + N);
     DeviceBuffer<double>      rd(r.size()), zd(r.size());
     rd.upload(r.data(), r.size());
     M.apply(A, VertexView<const double, N>(rd.data(), n), VertexView<double, N>(zd.data(), n));
@@ -182,7 +173,7 @@ void check_application(const RXMesh& mesh, const SparseMatrix<double, K>& A, int
                                     << sweeps;
 
     // symmetric and positive: <M^-1 u, v> = <u, M^-1 v>, <M^-1 u, u> > 0
-    const std::vector<double> v = random_values(r.size(), 99u + N);
+    const std::vector<double> v = test::random_values<double>(r.size(), 99u + N);
     DeviceBuffer<double>      vd(v.size()), wd(v.size());
     vd.upload(v.data(), v.size());
     M.apply(A, VertexView<const double, N>(vd.data(), n), VertexView<double, N>(wd.data(), n));
