@@ -57,6 +57,8 @@ void require_options(const CholeskyOptions& o)
         throw InvalidInputError("CholeskySolver: pivot_tolerance is not in [0, 1)");
     if (!(o.symmetry_tolerance >= 0))
         throw InvalidInputError("CholeskySolver: symmetry_tolerance is not >= 0");
+    if (o.solve.target_blocks == 0 || o.solve.min_chunk_rows == 0)
+        throw InvalidInputError("CholeskySolver: solve.target_blocks and solve.min_chunk_rows must be >= 1");
 }
 
 unsigned blocks_for(std::uint64_t threads)
@@ -72,10 +74,11 @@ struct CholeskySolver::Impl
     struct Plan
     {
         std::vector<std::uint32_t> level_offsets, level_tiles;
+        std::vector<detail::SolveLevel> solve_levels;
         std::vector<std::uint32_t> new_to_old;  // the analysis' order, for messages
 
         DeviceBuffer<std::uint32_t> first_column, rows, column_supernode, level_supernodes,
-            tile_start, d_new_to_old;
+            tile_start, d_new_to_old, solve_tasks;
         DeviceBuffer<std::uint64_t> row_offsets, value_offsets, entry_mirror, diagonal;
         DeviceBuffer<std::int64_t>  entry_slot;
     };
@@ -85,6 +88,8 @@ struct CholeskySolver::Impl
     DeviceBuffer<double>                 panels;
     DeviceBuffer<detail::FactorFailures> failures{1};
     mutable DeviceBuffer<double>         work;
+    //! Per supernode, the solve's chunks done (0 between launches).
+    mutable DeviceBuffer<std::uint32_t> solve_counters;
     bool                                 factored = false;
 
     void               analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions);
@@ -98,6 +103,8 @@ struct CholeskySolver::Impl
             q.value_offsets.data(), q.column_supernode.data(), const_cast<double*>(panels.data())};
     }
     void throw_failures(const detail::FactorFailures& f) const;
+    void make_solve_counters();
+    void solve_levels(double* y, std::uint32_t R, std::uint32_t r0, std::uint32_t group) const;
 };
 
 void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec3f>& positions)
@@ -114,7 +121,7 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     const SupernodalFactor f = supernodal_factor(pattern, p, s, options.supernodes);
     analysis.symbolic_ms     = ms_since(start);
     start                    = Clock::now();
-    const detail::CholeskyPlan plan = detail::plan_cholesky(pattern, f);
+    const detail::CholeskyPlan plan = detail::plan_cholesky(pattern, f, options.solve);
     std::vector<std::uint64_t> diagonal_new(plan.num_rows);
     for (std::uint32_t k = 0; k < plan.num_rows; ++k)
         diagonal_new[k] = plan.diagonal_entries[f.order.new_to_old[k]];
@@ -122,6 +129,8 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     shared                   = std::make_shared<Plan>();
     shared->level_offsets    = plan.level_offsets;
     shared->level_tiles      = plan.level_tiles;
+    shared->solve_levels     = plan.solve_levels;
+    shared->solve_tasks      = DeviceBuffer<std::uint32_t>::from_host(plan.solve_tasks);
     shared->new_to_old       = f.order.new_to_old;
     shared->first_column     = DeviceBuffer<std::uint32_t>::from_host(plan.first_column);
     shared->row_offsets      = DeviceBuffer<std::uint64_t>::from_host(plan.row_offsets);
@@ -144,13 +153,22 @@ void CholeskySolver::Impl::analyze(const HostCsr& pattern, const std::vector<Vec
     analysis.factor_nonzeros = f.factor_nonzeros;
     analysis.panel_values    = f.stored_values;
     analysis.flops           = f.flops;
+    analysis.solve_tasks     = plan.solve_tasks.size() / 2;
+    make_solve_counters();
     analysis.device_bytes =
         shared->first_column.allocated_bytes() + shared->row_offsets.allocated_bytes() +
         shared->rows.allocated_bytes() + shared->value_offsets.allocated_bytes() +
         shared->column_supernode.allocated_bytes() + shared->level_supernodes.allocated_bytes() +
         shared->tile_start.allocated_bytes() + shared->d_new_to_old.allocated_bytes() +
         shared->entry_slot.allocated_bytes() + shared->entry_mirror.allocated_bytes() +
-        shared->diagonal.allocated_bytes() + panels.allocated_bytes() + failures.allocated_bytes();
+        shared->diagonal.allocated_bytes() + shared->solve_tasks.allocated_bytes() +
+        panels.allocated_bytes() + solve_counters.allocated_bytes() + failures.allocated_bytes();
+}
+
+void CholeskySolver::Impl::make_solve_counters()
+{
+    solve_counters = DeviceBuffer<std::uint32_t>(std::max<std::size_t>(analysis.supernodes, 1));
+    solve_counters.memset(0);
 }
 
 void CholeskySolver::Impl::throw_failures(const detail::FactorFailures& f) const
@@ -213,29 +231,32 @@ void CholeskySolver::Impl::solve(const double* b, double* x, std::uint32_t R) co
     detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(
         n, R, shared->d_new_to_old.data(), b, work.data(), false);
     RXMESH_CHECK_CUDA(cudaGetLastError());
-    const detail::PanelsView p      = view();
-    const std::size_t        levels = shared->level_offsets.size() - 1;
-    for (std::uint32_t r0 = 0; r0 < R; r0 += detail::kSolveColumns) {
-        const std::uint32_t group = std::min(detail::kSolveColumns, R - r0);
-        for (std::size_t l = 0; l < levels; ++l) {
-            detail::forward_level<<<shared->level_offsets[l + 1] - shared->level_offsets[l],
-                                    detail::kCholeskyThreads>>>(
-                shared->level_supernodes.data() + shared->level_offsets[l], p, work.data(), R, r0,
-                group);
-            RXMESH_CHECK_CUDA(cudaGetLastError());
-        }
-        for (std::size_t l = levels; l-- > 0;) {
-            detail::backward_level<<<shared->level_offsets[l + 1] - shared->level_offsets[l],
-                                     detail::kCholeskyThreads>>>(
-                shared->level_supernodes.data() + shared->level_offsets[l], p, work.data(), R, r0,
-                group);
-            RXMESH_CHECK_CUDA(cudaGetLastError());
-        }
-    }
+    for (std::uint32_t r0 = 0; r0 < R; r0 += detail::kSolveColumns)
+        solve_levels(work.data(), R, r0, std::min(detail::kSolveColumns, R - r0));
     detail::permute_rows<<<permute_blocks, detail::kCholeskyThreads>>>(
         n, R, shared->d_new_to_old.data(), work.data(), x, true);
     RXMESH_CHECK_CUDA(cudaGetLastError());
     RXMESH_CHECK_CUDA(cudaDeviceSynchronize());
+}
+
+//! Columns [r0, r0 + group) of y (rows x R): forward up the levels, then
+//! backward down them, a launch per level and direction.
+void CholeskySolver::Impl::solve_levels(double* y, std::uint32_t R, std::uint32_t r0,
+                                        std::uint32_t group) const
+{
+    const detail::PanelsView p     = view();
+    const auto&              plan  = *shared;
+    const std::uint32_t*     tasks = plan.solve_tasks.data();
+    auto launch = [&](const detail::SolveLevel& level, auto kernel) {
+        if (level.tasks == 0) return;
+        kernel<<<level.tasks, level.threads, detail::solve_shared_bytes(level.max_columns)>>>(
+            tasks + 2 * std::size_t(level.first_task), level.chunk_rows, p, y, R, r0, group,
+            solve_counters.data());
+        RXMESH_CHECK_CUDA(cudaGetLastError());
+    };
+    for (const detail::SolveLevel& level : plan.solve_levels) launch(level, detail::forward_level);
+    for (auto level = plan.solve_levels.rbegin(); level != plan.solve_levels.rend(); ++level)
+        launch(*level, detail::backward_level);
 }
 
 CholeskySolver::CholeskySolver(const SparseMatrix<double>& A, const RXMesh& mesh,
@@ -266,6 +287,7 @@ CholeskySolver CholeskySolver::with_same_analysis() const
     other.m_impl->analysis = m_impl->analysis;
     other.m_impl->shared   = m_impl->shared;
     other.m_impl->panels   = DeviceBuffer<double>(m_impl->panels.size());
+    other.m_impl->make_solve_counters();
     return other;
 }
 

@@ -184,73 +184,162 @@ __global__ void update_ancestors(const std::uint32_t* level_supernodes,
     }
 }
 
-//! y (rows x stride, row-major, new order), columns [r0, r0 + R): a level of
-//! L y = b, one block per supernode: its diagonal block, then its rows
-//! below subtracted from the ancestors' rows.
-__global__ void forward_level(const std::uint32_t* level_supernodes, PanelsView p, double* y,
-                              std::uint32_t stride, std::uint32_t r0, std::uint32_t R)
+//! The shared memory of a solve block: a panel's diagonal block (the lower
+//! triangle, nc x nc) and its nc x R values.
+inline std::size_t solve_shared_bytes(std::uint32_t max_columns)
 {
-    __shared__ double   ys[kMaxPanelColumns * kSolveColumns];
-    const std::uint32_t s  = level_supernodes[blockIdx.x];
-    const std::uint32_t nc = p.columns(s), ld = p.num_rows(s), first = p.first_column[s];
-    const double*       P  = p.panel(s);
-    for (std::uint32_t x = threadIdx.x; x < nc * R; x += blockDim.x)
-        ys[x] = y[std::uint64_t(first + x / R) * stride + r0 + x % R];
-    __syncthreads();
-    for (std::uint32_t c = 0; c < nc; ++c) {
-        if (threadIdx.x < R) ys[c * R + threadIdx.x] /= P[c + std::uint64_t(c) * ld];
-        __syncthreads();
-        for (std::uint32_t x = threadIdx.x; x < (nc - c - 1) * R; x += blockDim.x) {
-            const std::uint32_t i = c + 1 + x / R, r = x % R;
-            ys[i * R + r] -= P[i + std::uint64_t(c) * ld] * ys[c * R + r];
-        }
-        __syncthreads();
+    return sizeof(double) * (std::size_t(max_columns) * max_columns + max_columns * kSolveColumns);
+}
+
+//! One solve task: a panel, the chunk of its rows below a block takes.
+struct SolveTask
+{
+    std::uint32_t s, nc, ld, first, chunks, a0, a1;  // rows [a0, a1) of the panel
+
+    __device__ SolveTask(const std::uint32_t* tasks, std::uint32_t chunk_rows, const PanelsView& p)
+    {
+        s             = tasks[2 * blockIdx.x];
+        const auto j  = tasks[2 * blockIdx.x + 1];
+        nc            = p.columns(s);
+        ld            = p.num_rows(s);
+        first         = p.first_column[s];
+        chunks        = solve_chunks(ld - nc, chunk_rows);
+        const auto cr = chunks == 1 ? ld - nc : chunk_rows;
+        a0            = nc + j * cr;
+        a1            = min(ld, a0 + cr);
     }
-    for (std::uint32_t x = threadIdx.x; x < nc * R; x += blockDim.x)
-        y[std::uint64_t(first + x / R) * stride + r0 + x % R] = ys[x];
-    const std::uint32_t* rows = p.rows_of(s);
-    for (std::uint32_t x = threadIdx.x; x < (ld - nc) * R; x += blockDim.x) {
-        const std::uint32_t a = nc + x / R, r = x % R;
-        double              sum = 0;
-        for (std::uint32_t c = 0; c < nc; ++c) sum += P[a + std::uint64_t(c) * ld] * ys[c * R + r];
-        atomicAdd(&y[std::uint64_t(rows[a]) * stride + r0 + r], -sum);
+};
+
+//! The panel's diagonal block into D (column-major, nc x nc, the upper
+//! part zero): its loads all issued at once, not one column per step of
+//! the triangular solve.
+__device__ inline void load_diagonal(const double* P, std::uint32_t nc, std::uint32_t ld, double* D)
+{
+    for (std::uint32_t x = threadIdx.x; x < nc * nc; x += blockDim.x) {
+        const std::uint32_t i = x % nc, j = x / nc;
+        D[x]                  = i >= j ? P[i + std::uint64_t(j) * ld] : 0.0;
     }
 }
 
-//! A level of L^T x = y (top down), one block per supernode: the rows
-//! below (solved already) subtracted, then its diagonal block.
-__global__ void backward_level(const std::uint32_t* level_supernodes, PanelsView p, double* y,
-                               std::uint32_t stride, std::uint32_t r0, std::uint32_t R)
+//! ys = D^-1 ys (R columns), by the block's first warp.
+__device__ inline void forward_diagonal(const double* D, std::uint32_t nc, double* ys, std::uint32_t R)
 {
-    __shared__ double   ys[kMaxPanelColumns * kSolveColumns];
-    const std::uint32_t s  = level_supernodes[blockIdx.x];
-    const std::uint32_t nc = p.columns(s), ld = p.num_rows(s), first = p.first_column[s];
-    const double*       P  = p.panel(s);
-    const std::uint32_t* rows = p.rows_of(s);
-    for (std::uint32_t x = threadIdx.x; x < nc * R; x += blockDim.x)
-        ys[x] = y[std::uint64_t(first + x / R) * stride + r0 + x % R];
+    const std::uint32_t lane = threadIdx.x;
+    for (std::uint32_t c = 0; c < nc; ++c) {
+        if (lane < R) ys[c * R + lane] /= D[c + c * nc];
+        __syncwarp();
+        for (std::uint32_t x = lane; x < (nc - c - 1) * R; x += 32) {
+            const std::uint32_t i = c + 1 + x / R, r = x % R;
+            ys[i * R + r] -= D[i + c * nc] * ys[c * R + r];
+        }
+        __syncwarp();
+    }
+}
+
+//! ys = D^-T ys (R columns), by the block's first warp.
+__device__ inline void backward_diagonal(const double* D, std::uint32_t nc, double* ys, std::uint32_t R)
+{
+    const std::uint32_t lane = threadIdx.x;
+    for (std::uint32_t c = nc; c-- > 0;) {
+        if (lane < R) ys[c * R + lane] /= D[c + c * nc];
+        __syncwarp();
+        for (std::uint32_t x = lane; x < c * R; x += 32) {
+            const std::uint32_t i = x / R, r = x % R;
+            ys[i * R + r] -= D[c + i * nc] * ys[c * R + r];
+        }
+        __syncwarp();
+    }
+}
+
+//! Whether this block is the last of its panel's `chunks` to get here (the
+//! counter is left at 0 for the next solve). Every thread calls it.
+__device__ inline bool last_of_chunks(std::uint32_t* counter, std::uint32_t chunks)
+{
+    __shared__ bool last;
+    __threadfence();  // this block's atomics on y before the count
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        last = atomicAdd(counter, 1u) == chunks - 1;
+        if (last) *counter = 0;
+    }
+    __syncthreads();
+    return last;
+}
+
+//! y (rows x stride, row-major, new order), columns [r0, r0 + R): a level of
+//! L y = b. A block per task: its panel's diagonal block solved (by every
+//! chunk's block alike), then its chunk of the rows below subtracted from
+//! the ancestors' rows; the panel's own rows written by its last block, when
+//! every chunk has read them.
+__global__ void forward_level(const std::uint32_t* tasks, std::uint32_t chunk_rows, PanelsView p,
+                              double* y, std::uint32_t stride, std::uint32_t r0, std::uint32_t R,
+                              std::uint32_t* counters)
+{
+    extern __shared__ double solve_shared[];
+    const SolveTask          t(tasks, chunk_rows, p);
+    const double*            P  = p.panel(t.s);
+    double*                  D  = solve_shared;
+    double*                  ys = solve_shared + t.nc * t.nc;
+    load_diagonal(P, t.nc, t.ld, D);
+    for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
+        ys[x] = y[std::uint64_t(t.first + x / R) * stride + r0 + x % R];
+    __syncthreads();
+    if (threadIdx.x < 32) forward_diagonal(D, t.nc, ys, R);
+    __syncthreads();
+    const std::uint32_t* rows = p.rows_of(t.s);
+    for (std::uint32_t x = threadIdx.x; x < (t.a1 - t.a0) * R; x += blockDim.x) {
+        const std::uint32_t a = t.a0 + x / R, r = x % R;
+        double              sum = 0;
+#pragma unroll 4
+        for (std::uint32_t c = 0; c < t.nc; ++c) sum += P[a + std::uint64_t(c) * t.ld] * ys[c * R + r];
+        atomicAdd(&y[std::uint64_t(rows[a]) * stride + r0 + r], -sum);
+    }
+    if (t.chunks > 1 && !last_of_chunks(&counters[t.s], t.chunks)) return;
+    for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
+        y[std::uint64_t(t.first + x / R) * stride + r0 + x % R] = ys[x];
+}
+
+//! A level of L^T x = y (top down). A block per task: its chunk of the rows
+//! below (solved already) subtracted from the panel's own rows; then, by the
+//! panel's last block, its diagonal block.
+__global__ void backward_level(const std::uint32_t* tasks, std::uint32_t chunk_rows, PanelsView p,
+                               double* y, std::uint32_t stride, std::uint32_t r0, std::uint32_t R,
+                               std::uint32_t* counters)
+{
+    extern __shared__ double solve_shared[];
+    const SolveTask          t(tasks, chunk_rows, p);
+    const double*            P    = p.panel(t.s);
+    const std::uint32_t*     rows = p.rows_of(t.s);
+    double*                  D    = solve_shared;
+    double*                  ys   = solve_shared + t.nc * t.nc;
+    const bool               split = t.chunks > 1;
+    if (!split)
+        for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
+            ys[x] = y[std::uint64_t(t.first + x / R) * stride + r0 + x % R];
     __syncthreads();
     const std::uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (std::uint32_t x = warp; x < nc * R; x += blockDim.x / 32) {
+    for (std::uint32_t x = warp; x < t.nc * R; x += blockDim.x / 32) {
         const std::uint32_t c = x / R, r = x % R;
         double              sum = 0;
-        for (std::uint32_t a = nc + lane; a < ld; a += 32)
-            sum += P[a + std::uint64_t(c) * ld] * y[std::uint64_t(rows[a]) * stride + r0 + r];
+        for (std::uint32_t a = t.a0 + lane; a < t.a1; a += 32)
+            sum += P[a + std::uint64_t(c) * t.ld] * y[std::uint64_t(rows[a]) * stride + r0 + r];
         for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-        if (lane == 0) ys[c * R + r] -= sum;
+        if (lane != 0) continue;
+        if (split) atomicAdd(&y[std::uint64_t(t.first + c) * stride + r0 + r], -sum);
+        else ys[c * R + r] -= sum;
     }
+    if (split) {
+        if (!last_of_chunks(&counters[t.s], t.chunks)) return;
+        // every chunk's sums are in y now (in L2: read past this SM's L1)
+        for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
+            ys[x] = __ldcg(&y[std::uint64_t(t.first + x / R) * stride + r0 + x % R]);
+    }
+    load_diagonal(P, t.nc, t.ld, D);
     __syncthreads();
-    for (std::uint32_t c = nc; c-- > 0;) {
-        if (threadIdx.x < R) ys[c * R + threadIdx.x] /= P[c + std::uint64_t(c) * ld];
-        __syncthreads();
-        for (std::uint32_t x = threadIdx.x; x < c * R; x += blockDim.x) {
-            const std::uint32_t i = x / R, r = x % R;
-            ys[i * R + r] -= P[c + std::uint64_t(i) * ld] * ys[c * R + r];
-        }
-        __syncthreads();
-    }
-    for (std::uint32_t x = threadIdx.x; x < nc * R; x += blockDim.x)
-        y[std::uint64_t(first + x / R) * stride + r0 + x % R] = ys[x];
+    if (threadIdx.x < 32) backward_diagonal(D, t.nc, ys, R);
+    __syncthreads();
+    for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
+        y[std::uint64_t(t.first + x / R) * stride + r0 + x % R] = ys[x];
 }
 
 //! to[k] = from[map[k]] (rows of R values) or, scattering, to[map[k]] = from[k].

@@ -121,9 +121,60 @@ void plan_tiles(CholeskyPlan& plan)
     }
 }
 
+std::uint32_t solve_threads(std::uint64_t widest)
+{
+    return widest <= 64 ? 64 : widest <= 128 ? 128 : 256;
+}
+
+//! The solves' levels: chunk rows so that a level gives about the policy's
+//! target blocks (unsplit where its panels are already as many).
+void plan_solve(CholeskyPlan& plan, const CholeskySolvePolicy& policy)
+{
+    const std::size_t levels = plan.level_offsets.size() - 1;
+    plan.solve_levels.assign(levels, {});
+    plan.solve_tasks.clear();
+    for (std::size_t l = 0; l < levels; ++l) {
+        std::uint64_t total_below = 0;
+        std::uint32_t max_below = 0, max_columns = 0, max_rows = 0;
+        for (std::uint32_t k = plan.level_offsets[l]; k < plan.level_offsets[l + 1]; ++k) {
+            const std::uint32_t s    = plan.level_supernodes[k];
+            const std::uint32_t nc   = plan.first_column[s + 1] - plan.first_column[s];
+            const std::uint32_t rows = std::uint32_t(plan.row_offsets[s + 1] - plan.row_offsets[s]);
+            total_below += rows - nc;
+            max_below   = std::max(max_below, rows - nc);
+            max_columns = std::max(max_columns, nc);
+            max_rows    = std::max(max_rows, rows);
+        }
+        const std::uint64_t per_block = (total_below + policy.target_blocks - 1) / policy.target_blocks;
+        std::uint32_t       chunk =
+            std::uint32_t(std::max<std::uint64_t>(policy.min_chunk_rows, per_block));
+        if (chunk >= max_below) chunk = 0;
+        SolveLevel& level = plan.solve_levels[l];
+        level.first_task  = std::uint32_t(plan.solve_tasks.size() / 2);
+        level.chunk_rows  = chunk;
+        level.max_columns = max_columns;
+        level.threads = solve_threads(chunk == 0 ? max_rows : std::max(chunk, max_columns));
+        for (std::uint32_t k = plan.level_offsets[l]; k < plan.level_offsets[l + 1]; ++k) {
+            const std::uint32_t s     = plan.level_supernodes[k];
+            const std::uint32_t below = std::uint32_t(plan.row_offsets[s + 1] - plan.row_offsets[s]) -
+                                        (plan.first_column[s + 1] - plan.first_column[s]);
+            for (std::uint32_t j = 0; j < solve_chunks(below, chunk); ++j) {
+                plan.solve_tasks.push_back(s);
+                plan.solve_tasks.push_back(j);
+            }
+        }
+        const std::uint64_t tasks = plan.solve_tasks.size() / 2 - level.first_task;
+        if (tasks > std::numeric_limits<std::int32_t>::max())
+            throw Error("CholeskySolver: level " + std::to_string(l) + " has " +
+                        std::to_string(tasks) + " solve tasks, more than one launch takes");
+        level.tasks = std::uint32_t(tasks);
+    }
+}
+
 }  // namespace
 
-CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f)
+CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f,
+                           const CholeskySolvePolicy& solve)
 {
     CholeskyPlan plan;
     plan.num_rows     = f.num_columns;
@@ -141,6 +192,7 @@ CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f)
     plan.level_offsets    = f.level_offsets.empty() ? std::vector<std::uint32_t>{0} : f.level_offsets;
     plan.level_supernodes = f.level_supernodes;
     plan_tiles(plan);
+    plan_solve(plan, solve);
     plan.entry_mirror = mirrors(A);
     plan.entry_slot   = slots(A, f, plan, plan.entry_mirror);
     for (std::uint64_t r = 0; r < A.num_rows; ++r) {

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "rxmesh/core/macros.h"
 #include "rxmesh/matrix/sparse_matrix.h"
+#include "rxmesh/solver/cholesky.h"
 #include "rxmesh/solver/supernodes.h"
 
 namespace rxmesh::detail {
@@ -14,6 +16,23 @@ namespace rxmesh::detail {
 //! The side of an update tile: a panel's rows below its diagonal block are
 //! taken kUpdateTile x kUpdateTile pairs at a time.
 inline constexpr std::uint32_t kUpdateTile = 32;
+
+//! A level of the triangular solves as one launch: its tasks are
+//! solve_tasks[2 first_task ..] as (supernode, chunk) pairs. A level of few
+//! panels splits each panel's rows below into chunks of chunk_rows (0: one
+//! chunk), a block each, so that the top of the tree, a chain of one or two
+//! tall separator panels per level, is read by many blocks instead of one.
+struct SolveLevel
+{
+    std::uint32_t first_task = 0, tasks = 0, chunk_rows = 0;
+    std::uint32_t threads = 0, max_columns = 0;  // the launch's block, its widest panel
+};
+
+//! The chunks of a panel with `below` rows under its diagonal block.
+RXMESH_HD inline std::uint32_t solve_chunks(std::uint32_t below, std::uint32_t chunk_rows)
+{
+    return chunk_rows == 0 || below <= chunk_rows ? 1 : (below + chunk_rows - 1) / chunk_rows;
+}
 
 struct CholeskyPlan
 {
@@ -30,6 +49,9 @@ struct CholeskyPlan
     //! tile_start[k]: the update tiles of level_supernodes[k]'s level before
     //! it (from 0 in each level); level_tiles[l]: that level's tiles.
     std::vector<std::uint32_t> tile_start, level_tiles;
+    //! The triangular solves' launches, one per level, and their tasks.
+    std::vector<SolveLevel>    solve_levels;
+    std::vector<std::uint32_t> solve_tasks;
     //! For each of A's entries (in A's order): its panel slot when it lies
     //! on or below the diagonal in the analysis' order, else -1; and the
     //! index of its transposed entry.
@@ -48,6 +70,7 @@ inline std::uint64_t update_tiles(std::uint64_t below)
 
 //! \throw InvalidInputError when the pattern is not structurally
 //! symmetric or lacks a diagonal entry.
-CholeskyPlan plan_cholesky(const HostCsr& pattern, const SupernodalFactor& f);
+CholeskyPlan plan_cholesky(const HostCsr& pattern, const SupernodalFactor& f,
+                           const CholeskySolvePolicy& solve);
 
 }  // namespace rxmesh::detail

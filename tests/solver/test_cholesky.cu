@@ -92,14 +92,14 @@ void expect_solves(const HostCsr& A, const std::vector<double>& b, const std::ve
 //! Eigen; a matrix with a zero diagonal (a vertex on zero-area faces only)
 //! must be refused instead.
 void check_mesh(const TriangleSoup& soup, const std::string& what, std::uint32_t R,
-                bool compare_solution = true)
+                bool compare_solution = true, const CholeskyOptions& options = {})
 {
 #if RXMESH_HAVE_EIGEN
     RXMesh         mesh(soup);
     const auto     pattern = vertex_pattern(mesh);
     const auto     A       = test::smoothing_matrix(mesh, pattern, test::mean_squared_edge_length(soup));
     const HostCsr  host    = to_host(A);
-    CholeskySolver chol(A, mesh);
+    CholeskySolver chol(A, mesh, options);
     EXPECT_EQ(chol.analysis().rows, mesh.num_vertices()) << what;
     if (test::min_diagonal(host) <= 0) {
         EXPECT_THROW(chol.factor(A), InvalidInputError) << what;
@@ -109,9 +109,21 @@ void check_mesh(const TriangleSoup& soup, const std::string& what, std::uint32_t
     chol.factor(A);
     const std::vector<double> b = right_hand_sides(host_positions(mesh), R);
     expect_solves(host, b, chol.solve(b, R), R, compare_solution, what);
+    // a second solve: the split levels' counters were left ready for it
+    expect_solves(host, b, chol.solve(b, R), R, compare_solution, what + ", again");
 #else
-    (void)soup, (void)what, (void)R, (void)compare_solution;
+    (void)soup, (void)what, (void)R, (void)compare_solution, (void)options;
 #endif
+}
+
+//! Solves whose every panel with rows below splits them into chunks of
+//! `rows` (a block each), whatever the level's size.
+CholeskyOptions split_solves(std::uint32_t rows)
+{
+    CholeskyOptions o;
+    o.solve.target_blocks  = 1u << 30;
+    o.solve.min_chunk_rows = rows;
+    return o;
 }
 
 TEST(GpuCholesky, SolvesLikeEigenOnEveryFamily)
@@ -139,6 +151,36 @@ TEST(GpuCholesky, ManyLevelsWidePanelsAndManyColumns)
     check_mesh(generate::grid(160, 150), "grid 160 x 150", 1);
     // more right-hand sides than one solve kernel takes
     check_mesh(generate::torus(40, 24), "torus, 19 columns", 19);
+}
+
+TEST(GpuCholesky, SplitLevelsSolveLikeEigen)
+{
+    RXMESH_REQUIRE_DEVICE_OR_SKIP();
+    RXMESH_SKIP_WITHOUT_EIGEN();
+    // the policy must really split: more tasks than panels
+    RXMesh         sphere(generate::noisy(generate::icosphere(5), 0.02f));
+    const auto     A = test::smoothing_matrix(sphere, vertex_pattern(sphere), 1e-3);
+    CholeskyOptions one_block_per_panel;
+    one_block_per_panel.solve.target_blocks = 1;
+    CholeskySolver unsplit(A, sphere, one_block_per_panel), split(A, sphere, split_solves(5));
+    EXPECT_EQ(unsplit.analysis().solve_tasks, unsplit.analysis().supernodes);
+    EXPECT_GT(split.analysis().solve_tasks, 2 * split.analysis().supernodes);
+    // chunks of 1, 5 and 40 rows below (a chunk narrower and wider than a
+    // warp), one and many right-hand sides
+    for (const std::uint32_t rows : {1u, 5u, 40u}) {
+        const std::string how = ", chunks of " + std::to_string(rows);
+        check_mesh(generate::noisy(generate::icosphere(6), 0.02f), "icosphere 6" + how, 3, true,
+                   split_solves(rows));
+        check_mesh(generate::grid(160, 150), "grid 160 x 150" + how, 1, true, split_solves(rows));
+        check_mesh(generate::torus(40, 24), "torus, 19 columns" + how, 19, true, split_solves(rows));
+    }
+    check_mesh(generate::components(3, 2), "components, split", 3, true, split_solves(2));
+    check_mesh(generate::isolated_faces(4), "isolated faces, split", 3, true, split_solves(1));
+    check_mesh(generate::fan(120), "high valence, split", 2, true, split_solves(3));
+    test::for_each_real_mesh(60000, [&](const std::string& file, const TriangleSoup& soup) {
+        check_mesh(soup, file + ", split", 3, test::largest_cotangent(soup) <= 1e3, split_solves(7));
+        return !::testing::Test::HasFailure();
+    });
 }
 
 TEST(GpuCholesky, SolvesLikeEigenOnRealMeshes)
@@ -310,6 +352,9 @@ TEST(GpuCholesky, BadSystemsAreRefused)
     CholeskyOptions wide;
     wide.supernodes.max_columns = 128;
     EXPECT_THROW(CholeskySolver(L, on_a_line(50), wide), InvalidInputError);
+    CholeskyOptions no_chunk;
+    no_chunk.solve.min_chunk_rows = 0;
+    EXPECT_THROW(CholeskySolver(L, on_a_line(50), no_chunk), InvalidInputError);
 }
 
 TEST(GpuCholesky, AnEmptyMatrixSolvesNothing)

@@ -32,6 +32,20 @@ namespace rxmesh {
 
 class RXMesh;
 
+//! How the triangular solves take the levels of the supernodal tree: a
+//! launch per level, a block per panel; a level whose panels are few (the
+//! top of the tree: one or two tall separator panels) splits each panel's
+//! rows below into chunks, a block each.
+struct CholeskySolvePolicy
+{
+    //! A level is split into chunks of its rows below so that it gives
+    //! about this many blocks (not split where its panels are as many).
+    std::uint32_t target_blocks = 512;
+    //! The fewest rows below a chunk takes: each chunk's block reads the
+    //! panel's diagonal block as well.
+    std::uint32_t min_chunk_rows = 64;
+};
+
 struct CholeskyOptions
 {
     NestedDissectionOptions ordering;
@@ -44,12 +58,14 @@ struct CholeskyOptions
     //! |A(i, j) - A(j, i)| above this x max(|A(i, j)|, |A(j, i)|) refuses
     //! the matrix as not symmetric.
     double symmetry_tolerance = 1e-10;
+    CholeskySolvePolicy solve;
 };
 
 //! What the analysis found.
 struct CholeskyAnalysis
 {
     std::uint32_t rows = 0, supernodes = 0, levels = 0;
+    std::uint64_t solve_tasks = 0;  // blocks of one triangular solve's levels, all together
     std::uint64_t matrix_entries  = 0;  // A's stored entries, both triangles
     std::uint64_t factor_nonzeros = 0;  // L's, the panels' explicit zeros included
     std::uint64_t panel_values    = 0;  // doubles the panels hold
