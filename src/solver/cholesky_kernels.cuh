@@ -211,13 +211,14 @@ struct SolveTask
 };
 
 //! The panel's diagonal block into D (column-major, nc x nc, the upper
-//! part zero): its loads all issued at once, not one column per step of
-//! the triangular solve.
+//! part zero, the diagonal as its reciprocals): its loads all issued at
+//! once, not one column per step of the triangular solve.
 __device__ inline void load_diagonal(const double* P, std::uint32_t nc, std::uint32_t ld, double* D)
 {
     for (std::uint32_t x = threadIdx.x; x < nc * nc; x += blockDim.x) {
         const std::uint32_t i = x % nc, j = x / nc;
-        D[x]                  = i >= j ? P[i + std::uint64_t(j) * ld] : 0.0;
+        const double        v = i >= j ? P[i + std::uint64_t(j) * ld] : 0.0;
+        D[x]                  = i == j ? 1.0 / v : v;
     }
 }
 
@@ -226,7 +227,7 @@ __device__ inline void forward_diagonal(const double* D, std::uint32_t nc, doubl
 {
     const std::uint32_t lane = threadIdx.x;
     for (std::uint32_t c = 0; c < nc; ++c) {
-        if (lane < R) ys[c * R + lane] /= D[c + c * nc];
+        if (lane < R) ys[c * R + lane] *= D[c + c * nc];
         __syncwarp();
         for (std::uint32_t x = lane; x < (nc - c - 1) * R; x += 32) {
             const std::uint32_t i = c + 1 + x / R, r = x % R;
@@ -241,7 +242,7 @@ __device__ inline void backward_diagonal(const double* D, std::uint32_t nc, doub
 {
     const std::uint32_t lane = threadIdx.x;
     for (std::uint32_t c = nc; c-- > 0;) {
-        if (lane < R) ys[c * R + lane] /= D[c + c * nc];
+        if (lane < R) ys[c * R + lane] *= D[c + c * nc];
         __syncwarp();
         for (std::uint32_t x = lane; x < c * R; x += 32) {
             const std::uint32_t i = x / R, r = x % R;
@@ -249,6 +250,24 @@ __device__ inline void backward_diagonal(const double* D, std::uint32_t nc, doub
         }
         __syncwarp();
     }
+}
+
+//! The threads that share one of `pairs` dot products: a power of two of at
+//! most a warp, as many as the block has per pair.
+__device__ inline std::uint32_t threads_per_pair(std::uint32_t pairs)
+{
+    const std::uint32_t per = pairs == 0 ? 32 : blockDim.x / pairs;
+    std::uint32_t       g   = 1;
+    while (2 * g <= per && g < 32) g *= 2;
+    return g;
+}
+
+//! The sum over a group of g lanes (g a power of two), in its first lane.
+__device__ inline double group_sum(double v, std::uint32_t g)
+{
+    for (std::uint32_t offset = g / 2; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset, g);
+    return v;
 }
 
 //! Whether this block is the last of its panel's `chunks` to get here (the
@@ -286,13 +305,18 @@ __global__ void forward_level(const std::uint32_t* tasks, std::uint32_t chunk_ro
     __syncthreads();
     if (threadIdx.x < 32) forward_diagonal(D, t.nc, ys, R);
     __syncthreads();
-    const std::uint32_t* rows = p.rows_of(t.s);
-    for (std::uint32_t x = threadIdx.x; x < (t.a1 - t.a0) * R; x += blockDim.x) {
+    // each (row, column) pair of the chunk by g threads splitting the columns
+    const std::uint32_t* rows  = p.rows_of(t.s);
+    const std::uint32_t  pairs = (t.a1 - t.a0) * R, g = threads_per_pair(pairs);
+    for (std::uint32_t base = 0; base < pairs; base += blockDim.x / g) {
+        const std::uint32_t x = base + threadIdx.x / g, k = threadIdx.x % g;
         const std::uint32_t a = t.a0 + x / R, r = x % R;
         double              sum = 0;
+        if (x < pairs)
 #pragma unroll 4
-        for (std::uint32_t c = 0; c < t.nc; ++c) sum += P[a + std::uint64_t(c) * t.ld] * ys[c * R + r];
-        atomicAdd(&y[std::uint64_t(rows[a]) * stride + r0 + r], -sum);
+            for (std::uint32_t c = k; c < t.nc; c += g) sum += P[a + std::uint64_t(c) * t.ld] * ys[c * R + r];
+        sum = group_sum(sum, g);
+        if (x < pairs && k == 0) atomicAdd(&y[std::uint64_t(rows[a]) * stride + r0 + r], -sum);
     }
     if (t.chunks > 1 && !last_of_chunks(&counters[t.s], t.chunks)) return;
     for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
@@ -317,14 +341,18 @@ __global__ void backward_level(const std::uint32_t* tasks, std::uint32_t chunk_r
         for (std::uint32_t x = threadIdx.x; x < t.nc * R; x += blockDim.x)
             ys[x] = y[std::uint64_t(t.first + x / R) * stride + r0 + x % R];
     __syncthreads();
-    const std::uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (std::uint32_t x = warp; x < t.nc * R; x += blockDim.x / 32) {
+    // each (column, right-hand side) pair by g threads splitting the rows
+    const std::uint32_t pairs = t.nc * R, g = threads_per_pair(pairs);
+    for (std::uint32_t base = 0; base < pairs; base += blockDim.x / g) {
+        const std::uint32_t x = base + threadIdx.x / g, k = threadIdx.x % g;
         const std::uint32_t c = x / R, r = x % R;
         double              sum = 0;
-        for (std::uint32_t a = t.a0 + lane; a < t.a1; a += 32)
-            sum += P[a + std::uint64_t(c) * t.ld] * y[std::uint64_t(rows[a]) * stride + r0 + r];
-        for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-        if (lane != 0) continue;
+        if (x < pairs)
+#pragma unroll 4
+            for (std::uint32_t a = t.a0 + k; a < t.a1; a += g)
+                sum += P[a + std::uint64_t(c) * t.ld] * y[std::uint64_t(rows[a]) * stride + r0 + r];
+        sum = group_sum(sum, g);
+        if (x >= pairs || k != 0) continue;
         if (split) atomicAdd(&y[std::uint64_t(t.first + c) * stride + r0 + r], -sum);
         else ys[c * R + r] -= sum;
     }

@@ -153,7 +153,8 @@ void plan_solve(CholeskyPlan& plan, const CholeskySolvePolicy& policy)
         level.first_task  = std::uint32_t(plan.solve_tasks.size() / 2);
         level.chunk_rows  = chunk;
         level.max_columns = max_columns;
-        level.threads = solve_threads(chunk == 0 ? max_rows : std::max(chunk, max_columns));
+        // a split level's blocks read a whole diagonal block each: a full block
+        level.threads = chunk != 0 ? 256 : solve_threads(std::max(max_rows, max_columns * max_columns / 16));
         for (std::uint32_t k = plan.level_offsets[l]; k < plan.level_offsets[l + 1]; ++k) {
             const std::uint32_t s     = plan.level_supernodes[k];
             const std::uint32_t below = std::uint32_t(plan.row_offsets[s + 1] - plan.row_offsets[s]) -
