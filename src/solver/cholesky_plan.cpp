@@ -34,7 +34,9 @@ std::vector<std::uint64_t> sorted_entries(const HostCsr& A)
 //! sort lists column c's entries (r, c) by ascending r, which for a
 //! symmetric pattern are row c's columns in order, entry for entry.
 //! \throw InvalidInputError when one is missing.
-std::vector<std::uint64_t> mirrors(const HostCsr& A)
+}  // namespace
+
+std::vector<std::uint64_t> entry_mirrors(const HostCsr& A)
 {
     const std::vector<std::uint64_t> sorted = sorted_entries(A);
     std::vector<std::uint64_t>       start(A.num_rows + 1, 0);
@@ -68,6 +70,8 @@ std::vector<std::uint64_t> mirrors(const HostCsr& A)
     }
     return mirror;
 }
+
+namespace {
 
 //! Each entry's slot in the panels (-1 above the diagonal in f's order),
 //! a panel at a time: a row's position in the panel from one mark per row;
@@ -175,7 +179,7 @@ void plan_solve(CholeskyPlan& plan, const CholeskySolvePolicy& policy)
 }  // namespace
 
 CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f,
-                           const CholeskySolvePolicy& solve)
+                           const CholeskySolvePolicy& solve, std::vector<std::uint64_t> mirror)
 {
     CholeskyPlan plan;
     plan.num_rows     = f.num_columns;
@@ -194,7 +198,7 @@ CholeskyPlan plan_cholesky(const HostCsr& A, const SupernodalFactor& f,
     plan.level_supernodes = f.level_supernodes;
     plan_tiles(plan);
     plan_solve(plan, solve);
-    plan.entry_mirror = mirrors(A);
+    plan.entry_mirror = std::move(mirror);
     plan.entry_slot   = slots(A, f, plan, plan.entry_mirror);
     for (std::uint64_t r = 0; r < A.num_rows; ++r) {
         std::int64_t diagonal = -1;

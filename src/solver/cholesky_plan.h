@@ -68,9 +68,14 @@ inline std::uint64_t update_tiles(std::uint64_t below)
     return t * (t + 1) / 2;
 }
 
-//! \throw InvalidInputError when the pattern is not structurally
-//! symmetric or lacks a diagonal entry.
+//! Each entry's transposed entry (A's order), in O(nnz).
+//! \throw InvalidInputError when one is missing (the pattern is not
+//! structurally symmetric) or a row holds a column twice.
+std::vector<std::uint64_t> entry_mirrors(const HostCsr& pattern);
+
+//! `mirror` is entry_mirrors(pattern).
+//! \throw InvalidInputError when the pattern lacks a diagonal entry.
 CholeskyPlan plan_cholesky(const HostCsr& pattern, const SupernodalFactor& f,
-                           const CholeskySolvePolicy& solve);
+                           const CholeskySolvePolicy& solve, std::vector<std::uint64_t> mirror);
 
 }  // namespace rxmesh::detail

@@ -84,11 +84,16 @@ void require_options(const SupernodeOptions& options)
 //! the one whose structure is the nearest to the parent's.
 std::vector<std::uint32_t> postorder(const SymbolicFactor& s)
 {
-    const auto                 n = std::uint32_t(s.parent.size());
-    std::vector<std::uint32_t> by_count = iota_of(n);
-    std::stable_sort(by_count.begin(), by_count.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return s.column_counts[a] < s.column_counts[b];
-    });
+    const auto n = std::uint32_t(s.parent.size());
+    // the columns by ascending count, ties by column: a counting sort
+    std::vector<std::uint32_t> start;
+    for (const std::uint64_t c : s.column_counts) {
+        if (c + 2 > start.size()) start.resize(c + 2, 0);
+        ++start[c + 1];
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::uint32_t> by_count(n);
+    for (std::uint32_t v = 0; v < n; ++v) by_count[start[s.column_counts[v]]++] = v;
     const Lists                                          children = children_of(s.parent, by_count);
     std::vector<std::uint32_t>                          post;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> stack;  // a node and its next child
@@ -222,46 +227,17 @@ std::vector<std::uint32_t> amalgamate(const std::vector<std::uint32_t>& first,
     return kept;
 }
 
-//! For each supernode, the rows below its diagonal block where A's lower
-//! part in `order` (as symbolic_factor reads it: row k's entries in columns
-//! i < k) has an entry in one of its columns, each row once; CSR over the
-//! supernodes, rows unsorted.
-Lists lower_rows(const HostCsr& A, const Permutation& order,
-                    const std::vector<std::uint32_t>& first)
-{
-    const std::vector<std::uint32_t> of = column_supernodes(first);
-    const auto                        m = std::uint32_t(first.size() - 1);
-    // the entries (row k, supernode) counted, then placed
-    std::vector<std::int64_t> mark(m, -1);
-    auto each_entry = [&](auto&& visit) {
-        std::fill(mark.begin(), mark.end(), -1);
-        for (std::uint32_t k = 0; k < order.size(); ++k) {
-            const std::uint32_t row = order.new_to_old[k];
-            for (std::uint64_t e = A.row_offsets[row]; e < A.row_offsets[row + 1]; ++e) {
-                const std::uint32_t i = order.old_to_new[A.columns[e]];
-                if (i >= k || of[i] == of[k] || mark[of[i]] == k) continue;
-                mark[of[i]] = k;
-                visit(k, of[i]);
-            }
-        }
-    };
-    Lists rows{std::vector<std::uint64_t>(m + 1, 0), {}};
-    each_entry([&](std::uint32_t, std::uint32_t s) { ++rows.offsets[s + 1]; });
-    std::partial_sum(rows.offsets.begin(), rows.offsets.end(), rows.offsets.begin());
-    rows.list.resize(rows.offsets.back());
-    std::vector<std::uint64_t> next(rows.offsets.begin(), rows.offsets.end() - 1);
-    each_entry([&](std::uint32_t k, std::uint32_t s) { rows.list[next[s]++] = k; });
-    return rows;
-}
-
 //! Each supernode's rows: its columns, then the union of A's rows below them
-//! and its children's rows below them (children come first: parent[s] > s).
-void build_rows(SupernodalFactor& f, const Lists& lower)
+//! (A's entries in its columns, read from their rows: the pattern is
+//! symmetric) and its children's rows below them (children come first:
+//! parent[s] > s).
+void build_rows(SupernodalFactor& f, const HostCsr& A, const Permutation& order)
 {
     const std::uint32_t       m = f.num_supernodes();
     const Lists               children = children_of(f.parent, iota_of(m));
     std::vector<std::int64_t> mark(f.num_columns, -1);
     f.row_offsets.assign(1, 0);
+    f.row_offsets.reserve(std::size_t(m) + 1);
     for (std::uint32_t s = 0; s < m; ++s) {
         const std::uint32_t end = f.first_column[s + 1];
         for (std::uint32_t c = f.first_column[s]; c < end; ++c) f.rows.push_back(c);
@@ -269,7 +245,11 @@ void build_rows(SupernodalFactor& f, const Lists& lower)
         auto              add   = [&](std::uint32_t r) {
             if (r >= end && mark[r] != s) mark[r] = s, f.rows.push_back(r);
         };
-        for (std::uint64_t e = lower.offsets[s]; e < lower.offsets[s + 1]; ++e) add(lower.list[e]);
+        for (std::uint32_t c = f.first_column[s]; c < end; ++c) {
+            const std::uint32_t row = order.new_to_old[c];
+            for (std::uint64_t e = A.row_offsets[row]; e < A.row_offsets[row + 1]; ++e)
+                add(order.old_to_new[A.columns[e]]);
+        }
         for (std::uint64_t e = children.offsets[s]; e < children.offsets[s + 1]; ++e) {
             const std::uint32_t c = children.list[e];
             for (std::uint64_t r = f.row_offsets[c] + f.num_columns_of(c); r < f.row_offsets[c + 1];
@@ -356,7 +336,7 @@ SupernodalFactor supernodal_factor(const HostCsr& A, const Permutation& p, const
     f.first_column = amalgamate(fundamental, supernode_parents(fundamental, t.parent), t.counts,
                                 options);
     f.parent       = supernode_parents(f.first_column, t.parent);
-    build_rows(f, lower_rows(A, t.order, f.first_column));
+    build_rows(f, A, t.order);
     require_match(f, t);
     count_sizes(f);
     build_levels(f);

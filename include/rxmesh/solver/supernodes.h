@@ -106,7 +106,9 @@ struct SupernodalFactor
     }
 };
 
-//! The supernodes of P A P^T's factor, `s` being symbolic_factor(A, p).
+//! The supernodes of P A P^T's factor, `s` being symbolic_factor(A, p), for
+//! a structurally symmetric A (a panel's entries of A are read from its
+//! columns' rows; CholeskySolver checks the symmetry before its analysis).
 //! Work: O(nnz(A) + the panels' rows), each panel's rows sorted once.
 //! \throw InvalidInputError when A is not square, `p` is not of A's size,
 //! `s` is not a tree of A's size or not the factor of A in the order p (where
