@@ -16,7 +16,10 @@
 // rows below updates the ancestors' panels (a tiled product, subtracted with
 // atomics: two panels of a level can update one entry, so the factor's last
 // bits depend on their order, not its accuracy). The triangular solves walk
-// the same levels, up for L and down for L^T.
+// the same levels, up for L and down for L^T, a launch per level; a level of
+// few panels (the top of the tree) gives each panel's rows below to several
+// blocks (CholeskySolvePolicy), so the chain of tall separator panels there
+// is read by many blocks, not one.
 #pragma once
 
 #include <cstdint>
